@@ -1,0 +1,29 @@
+//! Procedural macros for [`mrtr`](https://docs.rs/mrtr). Use them through the `mrtr` crate.
+//!
+//! `#[mrtr_tool]` runs a four-stage pipeline, one file each under `tool/`: `parse` reads the
+//! attribute and the function, `analyze` numbers the ask points and checks where they stand,
+//! `lower` rewrites the body into resumable code, and `emit` writes the final method.
+
+use proc_macro::TokenStream;
+
+mod diagnostics;
+mod form;
+mod tool;
+
+#[cfg(test)]
+mod snapshots;
+
+/// Turns an `async fn` tool with `ask!` points into a resumable MCP tool.
+///
+/// Put it above rmcp's `#[tool(...)]` inside a `#[tool_router]` impl. See the `mrtr` crate.
+#[proc_macro_attribute]
+pub fn mrtr_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand(attr.into(), item.into()).into()
+}
+
+/// Checks at compile time that a struct is a flat elicitation form, or makes a unit-only enum a
+/// form choice.
+#[proc_macro_derive(Form)]
+pub fn derive_form(item: TokenStream) -> TokenStream {
+    form::derive(item.into()).into()
+}

@@ -1,0 +1,360 @@
+//! Stage 2: find the ask points, number them in source order, and check that each stands where
+//! the function can resume. Each `ask!(..)` is replaced by a marker path for `lower`.
+
+use proc_macro2::Span;
+use syn::{
+    Block, Expr, LitStr, Stmt, Token,
+    parse::{Parse, ParseStream},
+    spanned::Spanned,
+    visit_mut::{self, VisitMut},
+};
+
+use super::syntax::{ask_marker_id, is_ask_macro, make_ask_marker, tokens_mention_ask};
+use crate::diagnostics::Diagnostics;
+
+/// One `ask!` in the source.
+pub(crate) struct AskSite {
+    pub(crate) id: u32,
+    /// `ask!(key = ..)`; without one, `lower` picks a default.
+    pub(crate) key: Option<LitStr>,
+    pub(crate) span: Span,
+}
+
+/// The body with ask points replaced by markers, and the ask points themselves.
+pub(crate) struct Analysis {
+    pub(crate) body: Block,
+    pub(crate) asks: Vec<AskSite>,
+}
+
+pub(crate) fn analyze(body: &Block, diagnostics: &mut Diagnostics) -> Analysis {
+    let mut body = body.clone();
+    let mut numbering = Numbering {
+        asks: Vec::new(),
+        diagnostics,
+        context: Vec::new(),
+    };
+    numbering.visit_block_mut(&mut body);
+    let asks = numbering.asks;
+    check_block_order(&body, diagnostics);
+    Analysis { body, asks }
+}
+
+struct AskArgs {
+    key: Option<LitStr>,
+    question: Expr,
+}
+
+impl Parse for AskArgs {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let key = if (input.peek(syn::Ident) || input.peek(LitStr)) && input.peek2(Token![=]) && !input.peek2(Token![==]) {
+            let key = if input.peek(LitStr) {
+                input.parse::<LitStr>()?
+            } else {
+                let ident: syn::Ident = input.parse()?;
+                LitStr::new(&ident.to_string(), ident.span())
+            };
+            input.parse::<Token![=]>()?;
+            Some(key)
+        } else {
+            None
+        };
+        let question = input.parse()?;
+        if !input.is_empty() {
+            return Err(input.error(
+                "`ask!` takes one question: `ask!(key = elicit::<Form>(\"message\"))`",
+            ));
+        }
+        Ok(Self { key, question })
+    }
+}
+
+/// Where an ask would be, if it is somewhere it cannot resume.
+enum Context {
+    Closure,
+    AsyncBlock,
+    NestedItem,
+    ControlFlow(&'static str),
+}
+
+struct Numbering<'d> {
+    asks: Vec<AskSite>,
+    diagnostics: &'d mut Diagnostics,
+    context: Vec<Context>,
+}
+
+impl Numbering<'_> {
+    fn within(&mut self, context: Context, visit: impl FnOnce(&mut Self)) {
+        self.context.push(context);
+        visit(self);
+        self.context.pop();
+    }
+
+    fn take_ask(&mut self, mac: &syn::Macro) -> Option<Expr> {
+        let span = mac.path.span().join(mac.delimiter.span().close()).unwrap_or_else(|| mac.path.span());
+        if let Some(context) = self.context.last() {
+            let message = match context {
+                Context::Closure => "`ask!` cannot be used inside a closure: a closure may run later \
+                    or many times, so there is no point to resume at. Ask before the closure and \
+                    move the answer in: `let answer = ask!(..); move || use(answer)`"
+                    .to_owned(),
+                Context::AsyncBlock => "`ask!` cannot be used inside an `async` block: the block is \
+                    a separate future the tool cannot resume. Ask in the tool's body and move the \
+                    answer into the block"
+                    .to_owned(),
+                Context::NestedItem => "`ask!` cannot be used inside a nested fn or item: only the \
+                    `#[mrtr_tool]` function itself can resume. Ask in the tool's body and pass the \
+                    answer as an argument"
+                    .to_owned(),
+                Context::ControlFlow(construct) => format!(
+                    "`ask!` inside `{construct}` is not supported yet: this version resumes \
+                     straight-line code. Ask before the `{construct}` and branch on the answer"
+                ),
+            };
+            self.diagnostics.error(span, message);
+            return None;
+        }
+        let args = match mac.parse_body::<AskArgs>() {
+            Ok(args) => args,
+            Err(error) => {
+                self.diagnostics.push(error);
+                return None;
+            }
+        };
+        let mut question = args.question;
+        // An ask inside the question of another ask has no round of its own.
+        self.within(Context::ControlFlow("the question of another `ask!`"), |this| {
+            this.visit_expr_mut(&mut question)
+        });
+        let id = self.asks.len() as u32 + 1;
+        self.asks.push(AskSite {
+            id,
+            key: args.key,
+            span,
+        });
+        Some(make_ask_marker(id, question, span))
+    }
+}
+
+impl VisitMut for Numbering<'_> {
+    fn visit_stmt_mut(&mut self, stmt: &mut Stmt) {
+        if let Stmt::Macro(mac) = stmt
+            && is_ask_macro(&mac.mac.path)
+        {
+            let expr = Expr::Macro(syn::ExprMacro {
+                attrs: mac.attrs.clone(),
+                mac: mac.mac.clone(),
+            });
+            *stmt = Stmt::Expr(expr, mac.semi_token);
+        }
+        visit_mut::visit_stmt_mut(self, stmt);
+    }
+
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        match expr {
+            Expr::Macro(mac) if is_ask_macro(&mac.mac.path) => {
+                if let Some(marker) = self.take_ask(&mac.mac) {
+                    *expr = marker;
+                }
+            }
+            Expr::Closure(closure) => {
+                self.within(Context::Closure, |this| this.visit_expr_mut(&mut closure.body))
+            }
+            Expr::Async(block) => {
+                self.within(Context::AsyncBlock, |this| this.visit_block_mut(&mut block.block))
+            }
+            Expr::If(e) => {
+                self.visit_expr_mut(&mut e.cond);
+                self.within(Context::ControlFlow("if"), |this| {
+                    this.visit_block_mut(&mut e.then_branch);
+                    if let Some((_, else_branch)) = &mut e.else_branch {
+                        this.visit_expr_mut(else_branch);
+                    }
+                });
+            }
+            Expr::Match(e) => {
+                self.visit_expr_mut(&mut e.expr);
+                self.within(Context::ControlFlow("match"), |this| {
+                    e.arms.iter_mut().for_each(|arm| this.visit_arm_mut(arm))
+                });
+            }
+            Expr::Loop(e) => self.within(Context::ControlFlow("loop"), |this| this.visit_block_mut(&mut e.body)),
+            Expr::While(e) => self.within(Context::ControlFlow("while"), |this| {
+                this.visit_expr_mut(&mut e.cond);
+                this.visit_block_mut(&mut e.body);
+            }),
+            Expr::ForLoop(e) => {
+                self.visit_expr_mut(&mut e.expr);
+                self.within(Context::ControlFlow("for"), |this| this.visit_block_mut(&mut e.body));
+            }
+            Expr::Macro(mac) => {
+                if let Some(span) = tokens_mention_ask(&mac.mac.tokens) {
+                    self.diagnostics.error(span, other_macro_message(&mac.mac));
+                }
+            }
+            _ => visit_mut::visit_expr_mut(self, expr),
+        }
+    }
+
+    fn visit_stmt_macro_mut(&mut self, mac: &mut syn::StmtMacro) {
+        if let Some(span) = tokens_mention_ask(&mac.mac.tokens) {
+            self.diagnostics.error(span, other_macro_message(&mac.mac));
+        }
+    }
+
+    fn visit_item_mut(&mut self, item: &mut syn::Item) {
+        self.within(Context::NestedItem, |this| visit_mut::visit_item_mut(this, item));
+    }
+}
+
+fn other_macro_message(mac: &syn::Macro) -> String {
+    let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+    format!(
+        "`ask!` inside `{name}!(..)` is invisible to `#[mrtr_tool]`: another macro's arguments are \
+         opaque to it. Bind the answer first with `let answer = ask!(..);` and pass `answer` to \
+         `{name}!`"
+    )
+}
+
+/// Checks that within each statement an ask is evaluated before anything with an effect, so
+/// that resuming into the statement repeats nothing, and that a statement asks at most once.
+fn check_block_order(block: &Block, diagnostics: &mut Diagnostics) {
+    for stmt in &block.stmts {
+        let mut order = Order::default();
+        match stmt {
+            Stmt::Local(local) => {
+                if let Some(init) = &local.init {
+                    order.expr(&init.expr, diagnostics);
+                    if let Some((_, diverge)) = &init.diverge {
+                        order.expr(diverge, diagnostics);
+                    }
+                }
+            }
+            Stmt::Expr(expr, _) => order.expr(expr, diagnostics),
+            Stmt::Item(_) | Stmt::Macro(_) => {}
+        }
+    }
+}
+
+#[derive(Default)]
+struct Order {
+    /// Something with an effect was evaluated before this point of the statement.
+    effect: bool,
+    /// An ask was already evaluated in this statement.
+    asked: bool,
+}
+
+impl Order {
+    fn block(&mut self, block: &Block, diagnostics: &mut Diagnostics) {
+        check_block_order(block, diagnostics);
+        self.asked |= block.stmts.iter().any(|s| !super::syntax::asks_in_stmt(s).is_empty());
+        self.effect = true;
+    }
+
+    fn expr(&mut self, expr: &Expr, diagnostics: &mut Diagnostics) {
+        if ask_marker_id(expr).is_some() {
+            if self.asked {
+                diagnostics.error(
+                    expr,
+                    "one `ask!` per statement: each ask is its own round, and the earlier answer \
+                     would be lost. Bind each answer with its own `let answer = ask!(..);`",
+                );
+            } else if self.effect {
+                diagnostics.error(
+                    expr,
+                    "this `ask!` runs after other code in the same statement, and that code would \
+                     run again when the call resumes. Ask first, in its own statement: \
+                     `let answer = ask!(..);`, then use `answer`",
+                );
+            }
+            self.asked = true;
+            self.effect = true;
+            return;
+        }
+        match expr {
+            Expr::Lit(_) | Expr::Path(_) => {}
+            Expr::Paren(e) => self.expr(&e.expr, diagnostics),
+            Expr::Group(e) => self.expr(&e.expr, diagnostics),
+            Expr::Reference(e) => self.expr(&e.expr, diagnostics),
+            Expr::Field(e) => self.expr(&e.base, diagnostics),
+            Expr::MethodCall(e) => {
+                self.expr(&e.receiver, diagnostics);
+                e.args.iter().for_each(|arg| self.expr(arg, diagnostics));
+                self.effect = true;
+            }
+            Expr::Call(e) => {
+                self.expr(&e.func, diagnostics);
+                e.args.iter().for_each(|arg| self.expr(arg, diagnostics));
+                self.effect = true;
+            }
+            Expr::Try(e) => {
+                self.expr(&e.expr, diagnostics);
+                self.effect = true;
+            }
+            Expr::Await(e) => {
+                self.expr(&e.base, diagnostics);
+                self.effect = true;
+            }
+            Expr::Unary(e) => {
+                self.expr(&e.expr, diagnostics);
+                self.effect = true;
+            }
+            Expr::Cast(e) => self.expr(&e.expr, diagnostics),
+            Expr::Binary(e) => {
+                self.expr(&e.left, diagnostics);
+                self.expr(&e.right, diagnostics);
+                self.effect = true;
+            }
+            Expr::Assign(e) => {
+                self.expr(&e.right, diagnostics);
+                self.expr(&e.left, diagnostics);
+                self.effect = true;
+            }
+            Expr::Index(e) => {
+                self.expr(&e.expr, diagnostics);
+                self.expr(&e.index, diagnostics);
+                self.effect = true;
+            }
+            Expr::Tuple(e) => e.elems.iter().for_each(|x| self.expr(x, diagnostics)),
+            Expr::Array(e) => e.elems.iter().for_each(|x| self.expr(x, diagnostics)),
+            Expr::Struct(e) => {
+                e.fields.iter().for_each(|f| self.expr(&f.expr, diagnostics));
+                if let Some(rest) = &e.rest {
+                    self.expr(rest, diagnostics);
+                }
+            }
+            Expr::Range(e) => {
+                for side in [&e.start, &e.end].into_iter().flatten() {
+                    self.expr(side, diagnostics);
+                }
+            }
+            Expr::Return(e) => {
+                if let Some(value) = &e.expr {
+                    self.expr(value, diagnostics);
+                }
+                self.effect = true;
+            }
+            Expr::Let(e) => self.expr(&e.expr, diagnostics),
+            Expr::If(e) => {
+                self.expr(&e.cond, diagnostics);
+                self.effect = true;
+            }
+            Expr::Match(e) => {
+                self.expr(&e.expr, diagnostics);
+                self.effect = true;
+            }
+            // A block in statement position is resumed statement by statement.
+            Expr::Block(e) if !self.effect => self.block(&e.block, diagnostics),
+            Expr::Unsafe(e) if !self.effect => self.block(&e.block, diagnostics),
+            other => {
+                if !super::syntax::asks_in_expr(other).is_empty() {
+                    diagnostics.error(
+                        other,
+                        "this `ask!` is nested where the call cannot resume into it. Ask first, in \
+                         its own statement: `let answer = ask!(..);`, then use `answer` here",
+                    );
+                }
+                self.effect = true;
+            }
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! Stage 3: rewrite the body so that a retry resumes at the ask point where the last round
+//! stopped. See `runtime/src/machine.rs` for the calls this code makes.
+//!
+//! For each statement of a block that has an ask point after it, with `end` the last ask
+//! point at or before the statement's end:
+//! - `let p = init;` becomes `let p = if m.passed(end) { m.restore().await } else { init };`,
+//!   so a statement that already ran gets its bindings back from the state;
+//! - any other statement becomes `if !m.passed(end) { stmt }`, so it runs once;
+//! - `ask!(key = q)` becomes `m.ask(id, "key", |saved| { saved.save(&x); ..; q }).await`,
+//!   saving every binding in scope there.
+//!
+//! Statements after a block's last ask point stay as written.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::{
+    Block, Expr, Ident, LitStr, Local, Pat, Stmt,
+    spanned::Spanned,
+    visit_mut::{self, VisitMut},
+};
+
+use super::{
+    analyze::AskSite,
+    syntax::{Binding, ask_marker, asks_in_expr, asks_in_stmt, pattern_bindings},
+};
+use crate::diagnostics::Diagnostics;
+
+pub(crate) struct Lowering<'a> {
+    asks: BTreeMap<u32, AskSite>,
+    /// Keys of asks that initialize a plain `let name = ask!(..)`, when none is given.
+    default_keys: BTreeMap<u32, String>,
+    /// The saved bindings in scope, in declaration order.
+    scope: Vec<Binding>,
+    /// The highest ask point lowered so far.
+    high: u32,
+    pub(crate) machine: Ident,
+    saver: Ident,
+    diagnostics: &'a mut Diagnostics,
+}
+
+impl<'a> Lowering<'a> {
+    pub(crate) fn new(asks: Vec<AskSite>, diagnostics: &'a mut Diagnostics) -> Self {
+        Self {
+            asks: asks.into_iter().map(|site| (site.id, site)).collect(),
+            default_keys: BTreeMap::new(),
+            scope: Vec::new(),
+            high: 0,
+            machine: Ident::new("__mrtr", Span::mixed_site()),
+            saver: Ident::new("__saved", Span::mixed_site()),
+            diagnostics,
+        }
+    }
+
+    pub(crate) fn lower_block(&mut self, block: &mut Block) {
+        let scope_len = self.scope.len();
+        let stmts = std::mem::take(&mut block.stmts);
+        let asks: Vec<Vec<u32>> = stmts.iter().map(asks_in_stmt).collect();
+        for (index, stmt) in stmts.into_iter().enumerate() {
+            let ask_follows = asks[index + 1..].iter().any(|a| !a.is_empty());
+            let end = asks[index].iter().copied().fold(self.high, u32::max);
+            let lowered = self.lower_stmt(stmt, ask_follows, end);
+            block.stmts.push(lowered);
+        }
+        self.scope.truncate(scope_len);
+    }
+
+    fn lower_stmt(&mut self, stmt: Stmt, ask_follows: bool, end: u32) -> Stmt {
+        let machine = self.machine.clone();
+        match stmt {
+            Stmt::Local(local) => self.lower_local(local, ask_follows, end),
+            Stmt::Item(item) => Stmt::Item(item),
+            Stmt::Expr(mut expr, semi) => {
+                self.lower_expr(&mut expr);
+                if !ask_follows {
+                    return Stmt::Expr(expr, semi);
+                }
+                parse_stmt(quote! { if !#machine.passed(#end) { #expr #semi } })
+            }
+            Stmt::Macro(mac) => {
+                if !ask_follows {
+                    return Stmt::Macro(mac);
+                }
+                parse_stmt(quote! { if !#machine.passed(#end) { #mac } })
+            }
+        }
+    }
+
+    fn lower_local(&mut self, mut local: Local, ask_follows: bool, end: u32) -> Stmt {
+        let bindings = pattern_bindings(&local.pat);
+        if let (Pat::Ident(_) | Pat::Type(_), [binding], Some(init)) = (&local.pat, bindings.as_slice(), &local.init) {
+            if let Some(first) = asks_in_expr(&init.expr).first() {
+                self.default_keys.insert(*first, binding.ident.to_string());
+            }
+        }
+        if let Some(init) = &mut local.init {
+            self.lower_expr(&mut init.expr);
+            if let Some((_, diverge)) = &mut init.diverge {
+                self.lower_expr(diverge);
+            }
+        }
+        if !ask_follows {
+            return Stmt::Local(local);
+        }
+        let machine = self.machine.clone();
+        if bindings.is_empty() {
+            return parse_stmt(quote! { if !#machine.passed(#end) { #local } });
+        }
+        self.check_saveable(&local, &bindings);
+        let Some(init) = local.init.take() else {
+            return Stmt::Local(local);
+        };
+        let span = bindings[0].ident.span();
+        let restore = quote_spanned! {span=> #machine.restore().await };
+        let attrs = &local.attrs;
+        let simple = matches!(&local.pat, Pat::Ident(p) if p.subpat.is_none())
+            || matches!(&local.pat, Pat::Type(t) if matches!(&*t.pat, Pat::Ident(p) if p.subpat.is_none()));
+        let tokens = if simple && init.diverge.is_none() {
+            let pat = &local.pat;
+            let value = &init.expr;
+            quote! { #(#attrs)* let #pat = if #machine.passed(#end) { #restore } else { #value }; }
+        } else {
+            let mut inner = local.pat.clone();
+            strip_mut(&mut inner);
+            let value = &init.expr;
+            let diverge = init.diverge.as_ref().map(|(else_token, block)| quote!(#else_token #block));
+            let names: Vec<_> = bindings.iter().map(|b| &b.ident).collect();
+            let outer: Vec<TokenStream> = bindings
+                .iter()
+                .map(|b| {
+                    let ident = &b.ident;
+                    if b.mutable { quote!(mut #ident) } else { quote!(#ident) }
+                })
+                .collect();
+            let (outer, names) = if bindings.len() == 1 {
+                (quote!(#(#outer)*), quote!(#(#names)*))
+            } else {
+                (quote!((#(#outer),*)), quote!((#(#names),*)))
+            };
+            quote! {
+                #(#attrs)*
+                let #outer = if #machine.passed(#end) {
+                    #restore
+                } else {
+                    let #inner = #value #diverge;
+                    #names
+                };
+            }
+        };
+        self.scope.extend(bindings);
+        parse_stmt(tokens)
+    }
+
+    fn check_saveable(&mut self, local: &Local, bindings: &[Binding]) {
+        if local.init.is_none() {
+            self.diagnostics.error(
+                &local.pat,
+                format!(
+                    "`{}` is declared without a value before an `ask!`, so it cannot be saved \
+                     there. Give it a value where you declare it, or declare it after the ask",
+                    bindings[0].ident
+                ),
+            );
+        }
+        for binding in bindings.iter().filter(|b| b.by_ref) {
+            self.diagnostics.error(
+                &binding.ident,
+                format!(
+                    "`ref {0}` borrows across an `ask!`, and a borrow cannot be saved into \
+                     `requestState`. Bind an owned value instead: remove `ref`, or clone it",
+                    binding.ident
+                ),
+            );
+        }
+        let reference_init = local
+            .init
+            .as_ref()
+            .is_some_and(|init| matches!(&*init.expr, Expr::Reference(_)));
+        let reference_type = matches!(&local.pat, Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)));
+        if reference_init || reference_type {
+            self.diagnostics.error(
+                &local.pat,
+                format!(
+                    "`{}` holds a reference across an `ask!`, and a reference cannot be saved into \
+                     `requestState`. Hold an owned value: `.to_owned()`, `.clone()` or \
+                     `.to_string()`",
+                    bindings[0].ident
+                ),
+            );
+        }
+    }
+
+    fn lower_expr(&mut self, expr: &mut Expr) {
+        let mut rewriter = Rewriter { lowering: self };
+        rewriter.visit_expr_mut(expr);
+    }
+
+    fn lower_ask(&mut self, id: u32, question: &Expr) -> Expr {
+        self.high = self.high.max(id);
+        let Some(site) = self.asks.remove(&id) else {
+            return syn::parse_quote!(::core::unreachable!());
+        };
+        let key = site.key.clone().unwrap_or_else(|| {
+            let name = self
+                .default_keys
+                .get(&id)
+                .cloned()
+                .unwrap_or_else(|| format!("ask_{id}"));
+            LitStr::new(&name, site.span)
+        });
+        let machine = &self.machine;
+        let saver = &self.saver;
+        let saves = self.scope.iter().map(|binding| {
+            let ident = &binding.ident;
+            quote_spanned! {ident.span()=> #saver.save(&#ident); }
+        });
+        let id_lit = proc_macro2::Literal::u32_suffixed(id);
+        syn::parse2(quote_spanned! {site.span=>
+            #machine.ask(#id_lit, #key, |#saver| {
+                #(#saves)*
+                #question
+            }).await
+        })
+        .unwrap_or_else(|error| {
+            let message = error.to_string();
+            syn::parse_quote!(::core::compile_error!(#message))
+        })
+    }
+}
+
+/// Replaces ask markers, and lowers blocks that are entered on the way to an ask point.
+struct Rewriter<'l, 'a> {
+    lowering: &'l mut Lowering<'a>,
+}
+
+impl VisitMut for Rewriter<'_, '_> {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        if let Some((id, question)) = ask_marker(expr) {
+            *expr = self.lowering.lower_ask(id, &question.clone());
+            return;
+        }
+        match expr {
+            Expr::Block(e) if !asks_in_expr(&Expr::Block(e.clone())).is_empty() => {
+                self.lowering.lower_block(&mut e.block)
+            }
+            Expr::Unsafe(e) if !e.block.stmts.iter().all(|s| asks_in_stmt(s).is_empty()) => {
+                self.lowering.lower_block(&mut e.block)
+            }
+            _ => visit_mut::visit_expr_mut(self, expr),
+        }
+    }
+}
+
+fn strip_mut(pat: &mut Pat) {
+    struct Strip;
+    impl VisitMut for Strip {
+        fn visit_pat_ident_mut(&mut self, pat: &mut syn::PatIdent) {
+            pat.mutability = None;
+            visit_mut::visit_pat_ident_mut(self, pat);
+        }
+    }
+    Strip.visit_pat_mut(pat);
+}
+
+fn parse_stmt(tokens: TokenStream) -> Stmt {
+    let span = tokens.span();
+    syn::parse2(tokens).unwrap_or_else(|error| {
+        let message = error.to_string();
+        syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
+    })
+}

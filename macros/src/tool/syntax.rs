@@ -1,0 +1,194 @@
+//! Small syntactic facts the stages share: which names a pattern binds, which names code
+//! mentions, and where the ask points are.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::{
+    Expr, Ident, Pat, Stmt,
+    visit::{self, Visit},
+};
+
+/// The prefix of the marker path that stands for ask point N after `analyze`.
+pub(crate) const ASK_MARKER: &str = "__mrtr_ask_";
+
+/// A name a `let` introduces.
+#[derive(Clone)]
+pub(crate) struct Binding {
+    pub(crate) ident: Ident,
+    pub(crate) mutable: bool,
+    pub(crate) by_ref: bool,
+}
+
+/// The bindings of a pattern, in source order.
+pub(crate) fn pattern_bindings(pat: &Pat) -> Vec<Binding> {
+    let mut out = Vec::new();
+    collect_bindings(pat, &mut out);
+    out
+}
+
+fn collect_bindings(pat: &Pat, out: &mut Vec<Binding>) {
+    match pat {
+        Pat::Ident(p) => {
+            // `None`, `MAX`: constants and unit variants, not bindings.
+            let name = p.ident.to_string();
+            if !name.starts_with(|c: char| c.is_uppercase()) {
+                out.push(Binding {
+                    ident: p.ident.clone(),
+                    mutable: p.mutability.is_some(),
+                    by_ref: p.by_ref.is_some(),
+                });
+            }
+            if let Some((_, sub)) = &p.subpat {
+                collect_bindings(sub, out);
+            }
+        }
+        Pat::Tuple(p) => p.elems.iter().for_each(|e| collect_bindings(e, out)),
+        Pat::TupleStruct(p) => p.elems.iter().for_each(|e| collect_bindings(e, out)),
+        Pat::Struct(p) => p.fields.iter().for_each(|f| collect_bindings(&f.pat, out)),
+        Pat::Slice(p) => p.elems.iter().for_each(|e| collect_bindings(e, out)),
+        Pat::Reference(p) => collect_bindings(&p.pat, out),
+        Pat::Type(p) => collect_bindings(&p.pat, out),
+        Pat::Paren(p) => collect_bindings(&p.pat, out),
+        // Every alternative binds the same names.
+        Pat::Or(p) => {
+            if let Some(first) = p.cases.first() {
+                collect_bindings(first, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The ask point a marker expression stands for, and its question.
+///
+/// `analyze` replaces `ask!(key = question)` by the call `__mrtr_ask_N(question)`, so that
+/// later stages still see the names the question reads.
+pub(crate) fn ask_marker(expr: &Expr) -> Option<(u32, &Expr)> {
+    let Expr::Call(call) = expr else { return None };
+    let Expr::Path(path) = &*call.func else { return None };
+    let id = path.path.get_ident()?.to_string().strip_prefix(ASK_MARKER)?.parse().ok()?;
+    Some((id, call.args.first()?))
+}
+
+pub(crate) fn ask_marker_id(expr: &Expr) -> Option<u32> {
+    ask_marker(expr).map(|(id, _)| id)
+}
+
+pub(crate) fn make_ask_marker(id: u32, question: Expr, span: Span) -> Expr {
+    let ident = Ident::new(&format!("{ASK_MARKER}{id}"), span);
+    syn::parse_quote!(#ident(#question))
+}
+
+/// The ask points inside a statement, in source order.
+pub(crate) fn asks_in_stmt(stmt: &Stmt) -> Vec<u32> {
+    let mut finder = AskFinder(Vec::new());
+    finder.visit_stmt(stmt);
+    finder.0
+}
+
+pub(crate) fn asks_in_expr(expr: &Expr) -> Vec<u32> {
+    let mut finder = AskFinder(Vec::new());
+    finder.visit_expr(expr);
+    finder.0
+}
+
+struct AskFinder(Vec<u32>);
+
+impl<'ast> Visit<'ast> for AskFinder {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        match ask_marker_id(expr) {
+            Some(id) => self.0.push(id),
+            None => visit::visit_expr(self, expr),
+        }
+    }
+}
+
+/// Every name a statement may read or write: paths of one segment, identifiers inside macro
+/// arguments, and `{name}` captures in their string literals. An over-approximation.
+pub(crate) fn names_in_stmt(stmt: &Stmt) -> BTreeSet<String> {
+    let mut names = Names(BTreeSet::new());
+    names.visit_stmt(stmt);
+    names.0
+}
+
+pub(crate) fn names_in_expr(expr: &Expr) -> BTreeSet<String> {
+    let mut names = Names(BTreeSet::new());
+    names.visit_expr(expr);
+    names.0
+}
+
+struct Names(BTreeSet<String>);
+
+impl<'ast> Visit<'ast> for Names {
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        if let Some(ident) = path.get_ident() {
+            self.0.insert(ident.to_string());
+        }
+        visit::visit_path(self, path);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        names_in_tokens(mac.tokens.clone(), &mut self.0);
+    }
+}
+
+fn names_in_tokens(tokens: TokenStream, out: &mut BTreeSet<String>) {
+    for token in tokens {
+        match token {
+            TokenTree::Ident(ident) => {
+                out.insert(ident.to_string());
+            }
+            TokenTree::Group(group) => names_in_tokens(group.stream(), out),
+            TokenTree::Literal(literal) => format_captures(&literal.to_string(), out),
+            TokenTree::Punct(_) => {}
+        }
+    }
+}
+
+/// `"{name}"` and `"{name:>8}"` in a format string read `name`.
+fn format_captures(literal: &str, out: &mut BTreeSet<String>) {
+    let mut rest = literal;
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        if rest.starts_with('{') {
+            rest = &rest[1..];
+            continue;
+        }
+        let end = rest.find(['}', ':']).unwrap_or(rest.len());
+        let name = &rest[..end];
+        if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            out.insert(name.to_owned());
+        }
+    }
+}
+
+/// Whether a token stream spells `ask!` anywhere, as in another macro's arguments.
+pub(crate) fn tokens_mention_ask(tokens: &TokenStream) -> Option<Span> {
+    let mut previous_is_ask: Option<Span> = None;
+    for token in tokens.clone() {
+        match &token {
+            TokenTree::Punct(p) if p.as_char() == '!' => {
+                if let Some(span) = previous_is_ask {
+                    return Some(span);
+                }
+            }
+            TokenTree::Group(group) => {
+                if let Some(span) = tokens_mention_ask(&group.stream()) {
+                    return Some(span);
+                }
+            }
+            _ => {}
+        }
+        previous_is_ask = match &token {
+            TokenTree::Ident(ident) if ident == "ask" => Some(ident.span()),
+            _ => None,
+        };
+    }
+    None
+}
+
+/// Whether a macro path names `ask!` (`ask!` or `mrtr::ask!`).
+pub(crate) fn is_ask_macro(path: &syn::Path) -> bool {
+    path.segments.last().is_some_and(|segment| segment.ident == "ask")
+}

@@ -1,0 +1,164 @@
+//! Form elicitation: ask the user to fill a flat, typed form.
+
+use std::{fmt, marker::PhantomData};
+
+use rmcp::{
+    ErrorData,
+    model::{
+        CallToolResult, ClientCapabilities, ContentBlock, ElicitRequest, ElicitRequestParams,
+        ElicitationAction, ElicitationCapability, ElicitationSchema, InputRequest,
+    },
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{Form, Question};
+
+/// Asks the user to fill the form `T`: `ask!(profile = elicit::<Profile>("Who are you?"))`.
+///
+/// The `requestedSchema` is derived from `T`. The answer is an [`Elicited<T>`].
+pub fn elicit<T: Form>(message: impl Into<String>) -> Elicit<T> {
+    Elicit {
+        message: message.into(),
+        form: PhantomData,
+    }
+}
+
+/// A form elicitation question; see [`elicit`].
+#[derive(Debug, Clone)]
+pub struct Elicit<T> {
+    message: String,
+    form: PhantomData<fn() -> T>,
+}
+
+/// The user's reply to a form: the filled form, or a refusal that names the question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Elicited<T> {
+    /// The user submitted the form.
+    Accept(T),
+    /// The user explicitly said no.
+    Decline(Refused),
+    /// The user dismissed the question without choosing.
+    Cancel(Refused),
+}
+
+/// Which way the user refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Refusal {
+    /// `action: "decline"`.
+    Decline,
+    /// `action: "cancel"`.
+    Cancel,
+}
+
+/// A declined or cancelled question. `key` is the `ask!` key it answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refused {
+    /// The key of the question, as in `ask!(key = ...)`.
+    pub key: String,
+    /// Declined or cancelled.
+    pub action: Refusal,
+}
+
+impl<T> Elicited<T> {
+    /// The form if accepted, else the refusal, ready for `?`:
+    ///
+    /// ```ignore
+    /// let profile = ask!(profile = elicit::<Profile>("Name?"))
+    ///     .accepted()
+    ///     .map_err(|refused| format!("cancelled at {}", refused.key))?;
+    /// ```
+    pub fn accepted(self) -> Result<T, Refused> {
+        match self {
+            Self::Accept(form) => Ok(form),
+            Self::Decline(refused) | Self::Cancel(refused) => Err(refused),
+        }
+    }
+
+    /// The form if accepted.
+    pub fn ok(self) -> Option<T> {
+        self.accepted().ok()
+    }
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verb = match self.action {
+            Refusal::Decline => "declined",
+            Refusal::Cancel => "cancelled",
+        };
+        write!(f, "the user {verb} `{}`", self.key)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// A refusal as a tool result with `isError: true`, for `Result<_, CallToolResult>` tools.
+impl From<Refused> for CallToolResult {
+    fn from(refused: Refused) -> Self {
+        CallToolResult::error(vec![ContentBlock::text(refused.to_string())])
+    }
+}
+
+impl<T: Form> Question for Elicit<T> {
+    type Answer = Elicited<T>;
+
+    fn missing_capability(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities> {
+        let form_allowed = match &declared.elicitation {
+            None => false,
+            // `elicitation: {}` means form mode only.
+            Some(ElicitationCapability { form, url, .. }) => form.is_some() || url.is_none(),
+        };
+        (!form_allowed).then(|| {
+            let mut needed = ClientCapabilities::default();
+            needed.elicitation = Some(ElicitationCapability::default());
+            needed
+        })
+    }
+
+    fn into_input_request(self) -> Result<InputRequest, ErrorData> {
+        let schema = ElicitationSchema::from_type::<T>().map_err(|error| {
+            tracing::error!(
+                form = std::any::type_name::<T>(),
+                %error,
+                "mrtr: the form's JSON schema is not a flat elicitation schema"
+            );
+            ErrorData::internal_error("the tool's form schema is invalid", None)
+        })?;
+        Ok(InputRequest::Elicitation(ElicitRequest::new(
+            ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: self.message,
+                requested_schema: schema,
+            },
+        )))
+    }
+
+    fn read_answer(key: &str, response: &Value) -> Result<Self::Answer, String> {
+        #[derive(Deserialize)]
+        struct Reply {
+            action: ElicitationAction,
+            #[serde(default)]
+            content: Option<Value>,
+        }
+        let reply = Reply::deserialize(response).map_err(|e| format!("not an ElicitResult: {e}"))?;
+        let refused = |action| Refused {
+            key: key.to_owned(),
+            action,
+        };
+        match reply.action {
+            ElicitationAction::Accept => {
+                let content = reply
+                    .content
+                    .unwrap_or_else(|| Value::Object(Default::default()));
+                T::deserialize(content)
+                    .map(Elicited::Accept)
+                    .map_err(|e| format!("the form content does not fit: {e}"))
+            }
+            ElicitationAction::Decline => Ok(Elicited::Decline(refused(Refusal::Decline))),
+            ElicitationAction::Cancel => Ok(Elicited::Cancel(refused(Refusal::Cancel))),
+            #[allow(unreachable_patterns)]
+            _ => Err("unknown elicitation action".to_owned()),
+        }
+    }
+}

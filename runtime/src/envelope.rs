@@ -1,0 +1,319 @@
+//! The sealed `requestState`:
+//! `base64url( version | key id | nonce | XChaCha20-Poly1305(postcard(header) | locals) )`.
+//!
+//! The tool name, the argument digest, the layout fingerprint and the principal are bound as
+//! associated data, so they cost no bytes and a state opens only for the same call.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
+use chacha20poly1305::{
+    Key, KeyInit, XChaCha20Poly1305, XNonce,
+    aead::{Aead, Payload},
+};
+use serde::{Deserialize, Serialize};
+use zeroize::Zeroizing;
+
+const VERSION: u8 = 1;
+const NONCE_LEN: usize = 24;
+const TAG_LEN: usize = 16;
+const PREFIX_LEN: usize = 2 + NONCE_LEN;
+
+/// Keys by id; the first one seals.
+pub(crate) struct KeyRing {
+    keys: Vec<(u8, XChaCha20Poly1305)>,
+}
+
+impl KeyRing {
+    pub(crate) fn new(keys: Vec<(u8, Zeroizing<[u8; 32]>)>) -> Self {
+        let keys = keys
+            .into_iter()
+            .map(|(id, key)| (id, XChaCha20Poly1305::new(Key::from_slice(key.as_ref()))))
+            .collect();
+        Self { keys }
+    }
+
+    pub(crate) fn ids(&self) -> Vec<u8> {
+        self.keys.iter().map(|(id, _)| *id).collect()
+    }
+}
+
+/// What the client must not be able to change, and which the state does not need to carry.
+pub(crate) struct Binding<'a> {
+    pub(crate) method: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) args_digest: [u8; 32],
+    pub(crate) fingerprint: u64,
+    pub(crate) principal: Option<&'a str>,
+}
+
+impl Binding<'_> {
+    fn associated_data(&self, version: u8, key_id: u8) -> Vec<u8> {
+        let mut data = Vec::with_capacity(96 + self.name.len());
+        data.extend_from_slice(b"mrtr/state");
+        data.extend_from_slice(&[version, key_id]);
+        for part in [self.method.as_bytes(), self.name.as_bytes()] {
+            data.extend_from_slice(&(part.len() as u32).to_le_bytes());
+            data.extend_from_slice(part);
+        }
+        data.extend_from_slice(&self.args_digest);
+        data.extend_from_slice(&self.fingerprint.to_le_bytes());
+        match self.principal {
+            Some(principal) => {
+                data.push(1);
+                data.extend_from_slice(principal.as_bytes());
+            }
+            None => data.push(0),
+        }
+        data
+    }
+}
+
+/// The part of the state the machine reads before the locals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Header {
+    /// The ask point the function stopped at (1-based, in source order).
+    pub(crate) resume: u32,
+    /// Seconds since the Unix epoch after which the state is refused.
+    pub(crate) expires_at: u64,
+    /// How many rounds this call has taken so far.
+    pub(crate) round: u32,
+}
+
+/// Why a state was refused. Goes to the server log only; the client sees a generic error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OpenError {
+    NotBase64,
+    TooShort,
+    UnknownVersion(u8),
+    UnknownKey(u8),
+    /// Tampered, or sealed for another tool, other arguments, another layout or principal.
+    Forged,
+    BadHeader,
+    Expired { seconds_ago: u64 },
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NotBase64 => f.write_str("not base64url"),
+            Self::TooShort => f.write_str("too short to be a sealed state"),
+            Self::UnknownVersion(v) => write!(f, "unknown envelope version {v}"),
+            Self::UnknownKey(id) => write!(f, "sealed with key id {id}, which this server does not hold"),
+            Self::Forged => f.write_str(
+                "authentication failed: tampered, or sealed for another tool, other arguments, \
+                 another tool layout or another principal",
+            ),
+            Self::BadHeader => f.write_str("the header inside does not decode"),
+            Self::Expired { seconds_ago } => write!(f, "expired {seconds_ago}s ago"),
+        }
+    }
+}
+
+/// Why sealing failed. These are server bugs or limits, never the client's doing.
+#[derive(Debug)]
+pub(crate) enum SealError {
+    Random,
+    TooLarge { bytes: usize, limit: usize },
+}
+
+pub(crate) fn unix_seconds(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_secs()
+}
+
+pub(crate) fn seal(
+    keys: &KeyRing,
+    binding: &Binding<'_>,
+    header: &Header,
+    locals: &[u8],
+    limit: usize,
+) -> Result<String, SealError> {
+    let (key_id, cipher) = &keys.keys[0];
+    // A derived `Serialize` of plain integers into a Vec cannot fail.
+    let mut plaintext =
+        Zeroizing::new(postcard::to_allocvec(header).map_err(|_| SealError::Random)?);
+    plaintext.extend_from_slice(locals);
+
+    let sealed_len = PREFIX_LEN + plaintext.len() + TAG_LEN;
+    let encoded_len = sealed_len.div_ceil(3) * 4;
+    if encoded_len > limit {
+        return Err(SealError::TooLarge {
+            bytes: encoded_len,
+            limit,
+        });
+    }
+
+    let mut nonce = [0u8; NONCE_LEN];
+    getrandom::getrandom(&mut nonce).map_err(|_| SealError::Random)?;
+    let aad = binding.associated_data(VERSION, *key_id);
+    let ciphertext = cipher
+        .encrypt(
+            XNonce::from_slice(&nonce),
+            Payload {
+                msg: &plaintext,
+                aad: &aad,
+            },
+        )
+        .map_err(|_| SealError::Random)?;
+
+    let mut out = Vec::with_capacity(sealed_len);
+    out.extend_from_slice(&[VERSION, *key_id]);
+    out.extend_from_slice(&nonce);
+    out.extend_from_slice(&ciphertext);
+    Ok(URL_SAFE_NO_PAD.encode(out))
+}
+
+/// Opens a state. Returns the header and the serialized locals that follow it.
+pub(crate) fn open(
+    keys: &KeyRing,
+    binding: &Binding<'_>,
+    state: &str,
+    now: SystemTime,
+) -> Result<(Header, Zeroizing<Vec<u8>>), OpenError> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(state.as_bytes())
+        .map_err(|_| OpenError::NotBase64)?;
+    if bytes.len() < PREFIX_LEN + TAG_LEN {
+        return Err(OpenError::TooShort);
+    }
+    let (version, key_id) = (bytes[0], bytes[1]);
+    if version != VERSION {
+        return Err(OpenError::UnknownVersion(version));
+    }
+    let cipher = keys
+        .keys
+        .iter()
+        .find(|(id, _)| *id == key_id)
+        .map(|(_, cipher)| cipher)
+        .ok_or(OpenError::UnknownKey(key_id))?;
+    let aad = binding.associated_data(version, key_id);
+    let plaintext = Zeroizing::new(
+        cipher
+            .decrypt(
+                XNonce::from_slice(&bytes[2..PREFIX_LEN]),
+                Payload {
+                    msg: &bytes[PREFIX_LEN..],
+                    aad: &aad,
+                },
+            )
+            .map_err(|_| OpenError::Forged)?,
+    );
+    let (header, rest) =
+        postcard::take_from_bytes::<Header>(&plaintext).map_err(|_| OpenError::BadHeader)?;
+    let now = unix_seconds(now);
+    if now >= header.expires_at {
+        return Err(OpenError::Expired {
+            seconds_ago: now - header.expires_at,
+        });
+    }
+    Ok((header, Zeroizing::new(rest.to_vec())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ring(ids: &[u8]) -> KeyRing {
+        KeyRing::new(
+            ids.iter()
+                .map(|id| (*id, Zeroizing::new([*id; 32])))
+                .collect(),
+        )
+    }
+
+    fn binding(name: &str) -> Binding<'_> {
+        Binding {
+            method: "tools/call",
+            name,
+            args_digest: [7; 32],
+            fingerprint: 42,
+            principal: None,
+        }
+    }
+
+    const HEADER: Header = Header {
+        resume: 2,
+        expires_at: 2_000_000_000,
+        round: 1,
+    };
+
+    fn now() -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(1_900_000_000)
+    }
+
+    #[test]
+    fn round_trips_and_hides_the_locals() {
+        let keys = ring(&[1]);
+        let state = seal(&keys, &binding("t"), &HEADER, b"secret-token", 4096).unwrap();
+        let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
+        assert!(!raw.windows(12).any(|w| w == b"secret-token"));
+        let (header, locals) = open(&keys, &binding("t"), &state, now()).unwrap();
+        assert_eq!(header, HEADER);
+        assert_eq!(locals.as_slice(), b"secret-token");
+    }
+
+    #[test]
+    fn every_single_byte_change_is_refused() {
+        let keys = ring(&[1]);
+        let state = seal(&keys, &binding("t"), &HEADER, b"locals", 4096).unwrap();
+        let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
+        for index in 0..raw.len() {
+            let mut changed = raw.clone();
+            changed[index] ^= 0x01;
+            let changed = URL_SAFE_NO_PAD.encode(changed);
+            assert!(open(&keys, &binding("t"), &changed, now()).is_err(), "byte {index}");
+        }
+    }
+
+    #[test]
+    fn a_state_opens_only_for_its_binding() {
+        let keys = ring(&[1]);
+        let state = seal(&keys, &binding("t"), &HEADER, b"", 4096).unwrap();
+        assert_eq!(
+            open(&keys, &binding("other"), &state, now()).unwrap_err(),
+            OpenError::Forged
+        );
+        let mut moved = binding("t");
+        moved.args_digest = [8; 32];
+        assert_eq!(open(&keys, &moved, &state, now()).unwrap_err(), OpenError::Forged);
+        let mut relaid = binding("t");
+        relaid.fingerprint = 43;
+        assert_eq!(open(&keys, &relaid, &state, now()).unwrap_err(), OpenError::Forged);
+        let mut someone = binding("t");
+        someone.principal = Some("mallory");
+        assert_eq!(open(&keys, &someone, &state, now()).unwrap_err(), OpenError::Forged);
+    }
+
+    #[test]
+    fn expiry_and_unknown_keys_are_refused() {
+        let state = seal(&ring(&[1]), &binding("t"), &HEADER, b"", 4096).unwrap();
+        let late = UNIX_EPOCH + Duration::from_secs(2_000_000_005);
+        assert_eq!(
+            open(&ring(&[1]), &binding("t"), &state, late).unwrap_err(),
+            OpenError::Expired { seconds_ago: 5 }
+        );
+        assert_eq!(
+            open(&ring(&[2]), &binding("t"), &state, now()).unwrap_err(),
+            OpenError::UnknownKey(1)
+        );
+        // An older key still opens what it sealed.
+        assert!(open(&ring(&[2, 1]), &binding("t"), &state, now()).is_ok());
+    }
+
+    #[test]
+    fn garbage_is_refused_without_panicking() {
+        let keys = ring(&[1]);
+        for input in ["", "%%%", "AAAA", &"A".repeat(100), "AQ", &"_".repeat(4000)] {
+            assert!(open(&keys, &binding("t"), input, now()).is_err(), "{input}");
+        }
+    }
+
+    #[test]
+    fn the_size_limit_is_checked_before_sealing() {
+        let keys = ring(&[1]);
+        let error = seal(&keys, &binding("t"), &HEADER, &[0; 4096], 1024).unwrap_err();
+        assert!(matches!(error, SealError::TooLarge { limit: 1024, .. }));
+    }
+}

@@ -1,0 +1,50 @@
+//! Flat elicitation forms, checked at compile time.
+//!
+//! MCP form elicitation accepts only a flat object of string, number, integer, boolean and
+//! enum properties. `#[derive(Form)]` on a struct asserts that every field is a [`FormField`];
+//! on a unit-only enum it makes the enum a single-select choice.
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+
+/// A struct that can be asked for with [`elicit`](crate::elicit): flat, deserializable and
+/// described by a JSON schema. Implement it with `#[derive(mrtr::Form)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an elicitation form",
+    label = "this type is asked for with `elicit`",
+    note = "derive it: `#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, mrtr::Form)]`"
+)]
+pub trait Form: DeserializeOwned + JsonSchema {}
+
+/// A type that may be a property of a [`Form`]: a string, number, integer, boolean, a unit-only
+/// enum with `#[derive(mrtr::Form)]`, an `Option` of one of those, or a `Vec` of such enums.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a field of an elicitation form",
+    label = "forms are flat: this field must be a string, number, integer, boolean or enum",
+    note = "MCP forms allow only primitive properties; split nested data into separate asks, or \
+            use a unit-only enum with `#[derive(mrtr::Form)]` for a choice"
+)]
+pub trait FormField {}
+
+/// A unit-only enum that a form shows as a choice. `Vec<T>` of it is a multi-select.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a choice",
+    note = "a `Vec` field of a form must hold a unit-only enum with `#[derive(mrtr::Form)]`"
+)]
+pub trait FormChoice: FormField {}
+
+macro_rules! form_fields {
+    ($($ty:ty),* $(,)?) => { $(impl FormField for $ty {})* };
+}
+
+form_fields!(
+    String, bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64,
+    std::borrow::Cow<'static, str>
+);
+
+impl<T: FormField> FormField for Option<T> {}
+impl<T: FormChoice> FormField for Vec<T> {}
+
+/// Used by `#[derive(Form)]` to check one field, with the error on the field's type.
+#[doc(hidden)]
+pub const fn assert_form_field<T: FormField + ?Sized>() {}

@@ -1,0 +1,312 @@
+//! The resume cursor that `#[mrtr_tool]` code talks to.
+//!
+//! The generated body walks the user's code in order. On a retry, statements before the ask
+//! point `r` where the last round stopped are skipped (`passed`), and each `let` among them
+//! gets its bindings back from the state (`restore`), in the order they were saved. At `r`
+//! the answer is read and everything after runs as plain code. An `ask` that has no answer
+//! seals the bindings in scope (`Saver`) and halts the body: its future never completes, and
+//! [`Machine::drive`] returns the `InputRequiredResult` instead.
+
+use std::{
+    convert::Infallible,
+    future::{Future, poll_fn},
+    pin::pin,
+    sync::{Mutex, MutexGuard},
+    task::Poll,
+};
+
+use rmcp::{
+    ErrorData,
+    model::{InputRequiredResult, InputRequests, InputResponses},
+};
+use serde::{Serialize, de::DeserializeOwned};
+use zeroize::Zeroizing;
+
+use crate::{
+    Outcome, Question,
+    envelope::{self, Binding, Header, SealError, unix_seconds},
+    round::Round,
+};
+
+/// What `#[mrtr_tool]` knows about a tool at compile time.
+#[derive(Debug)]
+pub struct Layout {
+    /// A hash of the tool's tokens (or of its explicit `version`): states sealed by another
+    /// layout never open.
+    pub fingerprint: u64,
+    /// How many ask points the tool has.
+    pub asks: u32,
+}
+
+/// A value that may be held across an `ask!`: it is saved into the sealed state.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be held across an `ask!`",
+    label = "this binding is alive at an `ask!`, so it is saved into `requestState`",
+    note = "a value held across an ask must be `Serialize + DeserializeOwned`: derive them for \
+            your type, or hold an owned copy (`.to_owned()`, `.clone()`, `.to_string()`); \
+            references and handles cannot be saved"
+)]
+pub trait Persist: Serialize + DeserializeOwned {}
+
+impl<T: Serialize + DeserializeOwned> Persist for T {}
+
+/// Collects the bindings alive at an ask point, in declaration order.
+pub struct Saver {
+    bytes: Vec<u8>,
+    error: Option<String>,
+}
+
+impl Saver {
+    /// Appends one binding.
+    pub fn save<T: Persist>(&mut self, value: &T) {
+        if self.error.is_some() {
+            return;
+        }
+        match postcard::to_extend(value, std::mem::take(&mut self.bytes)) {
+            Ok(bytes) => self.bytes = bytes,
+            Err(error) => {
+                self.error = Some(format!("`{}`: {error}", std::any::type_name::<T>()));
+            }
+        }
+    }
+}
+
+/// One round of one tool call.
+pub struct Machine {
+    round: Round,
+    layout: &'static Layout,
+    cursor: Mutex<Cursor>,
+}
+
+struct Cursor {
+    /// The ask point to resume at; cleared once its answer is read.
+    resume: Option<u32>,
+    /// A first call (no state) may answer the first ask it reaches.
+    fresh_answers: bool,
+    answers: Option<InputResponses>,
+    locals: Zeroizing<Vec<u8>>,
+    read: usize,
+    rounds: u32,
+    halt: Option<Halt>,
+}
+
+enum Halt {
+    Ask(InputRequiredResult),
+    Fail(ErrorData),
+}
+
+/// The client is told only this; the reason goes to the log.
+fn invalid_state() -> ErrorData {
+    ErrorData::invalid_params(
+        "requestState is invalid or expired; call the tool again without requestState",
+        None,
+    )
+}
+
+impl Machine {
+    /// Opens the round's state, if any. A state that does not verify is `-32602`.
+    pub fn start(layout: &'static Layout, round: Round) -> Result<Self, ErrorData> {
+        let mut cursor = Cursor {
+            resume: None,
+            fresh_answers: round.request_state.is_none(),
+            answers: None,
+            locals: Zeroizing::new(Vec::new()),
+            read: 0,
+            rounds: 0,
+            halt: None,
+        };
+        let mut round = round;
+        cursor.answers = round.input_responses.take();
+        if let Some(state) = round.request_state.as_deref() {
+            let opened = envelope::open(
+                &round.engine.inner.keys,
+                &binding(&round, layout),
+                state,
+                round.engine.now(),
+            );
+            match opened {
+                Ok((header, _)) if header.resume == 0 || header.resume > layout.asks => {
+                    tracing::warn!(tool = %round.name, resume = header.resume, "mrtr: refused requestState: resume point out of range");
+                    return Err(invalid_state());
+                }
+                Ok((header, locals)) => {
+                    cursor.resume = Some(header.resume);
+                    cursor.rounds = header.round;
+                    cursor.locals = locals;
+                }
+                Err(reason) => {
+                    tracing::warn!(tool = %round.name, %reason, "mrtr: refused requestState");
+                    return Err(invalid_state());
+                }
+            }
+        }
+        Ok(Self {
+            round,
+            layout,
+            cursor: Mutex::new(cursor),
+        })
+    }
+
+    fn cursor(&self) -> MutexGuard<'_, Cursor> {
+        // Nothing panics while holding the lock, so a poisoned lock is still consistent.
+        self.cursor.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Whether this round resumes past the code that ends after ask point `end`, so that code
+    /// already ran in an earlier round.
+    pub fn passed(&self, end: u32) -> bool {
+        self.cursor().resume.is_some_and(|resume| end < resume)
+    }
+
+    /// The next saved binding. A state that does not decode ends the round with `-32602`.
+    pub async fn restore<T: Persist>(&self) -> T {
+        let restored = {
+            let mut cursor = self.cursor();
+            let read = cursor.read;
+            match postcard::take_from_bytes::<T>(&cursor.locals[read..]) {
+                Ok((value, rest)) => {
+                    cursor.read = cursor.locals.len() - rest.len();
+                    Ok(value)
+                }
+                Err(error) => {
+                    tracing::warn!(
+                        tool = %self.round.name,
+                        local = std::any::type_name::<T>(),
+                        %error,
+                        "mrtr: refused requestState: a saved local does not decode; did a type \
+                         held across an ask change? Bump `#[mrtr_tool(version = ..)]` when it does"
+                    );
+                    cursor.halt = Some(Halt::Fail(invalid_state()));
+                    Err(())
+                }
+            }
+        };
+        match restored {
+            Ok(value) => value,
+            Err(()) => halt().await,
+        }
+    }
+
+    /// Ask point `id`: the answer if this round carries a valid one, else the question is sent.
+    ///
+    /// `question` is built only when it must be sent. `save` writes the bindings alive here.
+    pub async fn ask<Q, F, S>(&self, id: u32, key: &'static str, question: F, save: S) -> Q::Answer
+    where
+        Q: Question,
+        F: FnOnce() -> Q,
+        S: FnOnce(&mut Saver),
+    {
+        if let Some(answer) = self.take_answer::<Q>(id, key) {
+            return answer;
+        }
+        self.suspend(id, key, question(), save);
+        halt().await
+    }
+
+    fn take_answer<Q: Question>(&self, id: u32, key: &str) -> Option<Q::Answer> {
+        let mut cursor = self.cursor();
+        let reading = match cursor.resume {
+            Some(resume) => resume == id,
+            None => cursor.fresh_answers,
+        };
+        if !reading {
+            return None;
+        }
+        cursor.resume = None;
+        cursor.fresh_answers = false;
+        let answers = cursor.answers.take()?;
+        let Some(response) = answers.get(key) else {
+            tracing::debug!(tool = %self.round.name, key, "mrtr: no answer for the question; asking again");
+            return None;
+        };
+        match Q::read_answer(key, response) {
+            Ok(answer) => Some(answer),
+            Err(reason) => {
+                tracing::debug!(tool = %self.round.name, key, %reason, "mrtr: the answer does not fit; asking again");
+                None
+            }
+        }
+    }
+
+    fn suspend<Q: Question>(&self, id: u32, key: &'static str, question: Q, save: impl FnOnce(&mut Saver)) {
+        let halt = match self.seal_question(id, key, question, save) {
+            Ok(input) => Halt::Ask(input),
+            Err(error) => Halt::Fail(error),
+        };
+        self.cursor().halt = Some(halt);
+    }
+
+    fn seal_question<Q: Question>(
+        &self,
+        id: u32,
+        key: &'static str,
+        question: Q,
+        save: impl FnOnce(&mut Saver),
+    ) -> Result<InputRequiredResult, ErrorData> {
+        if let Some(missing) = question.missing_capability(&self.round.capabilities) {
+            return Err(ErrorData::missing_required_client_capability(missing));
+        }
+        let request = question.into_input_request()?;
+        let mut saver = Saver {
+            bytes: Vec::new(),
+            error: None,
+        };
+        save(&mut saver);
+        let locals = Zeroizing::new(saver.bytes);
+        if let Some(error) = saver.error {
+            tracing::error!(tool = %self.round.name, key, %error, "mrtr: a local held across an ask failed to serialize");
+            return Err(ErrorData::internal_error("the tool could not save its progress", None));
+        }
+        let engine = &self.round.engine.inner;
+        let expires_at = unix_seconds(self.round.engine.now()).saturating_add(engine.ttl.as_secs());
+        let header = Header {
+            resume: id,
+            expires_at,
+            round: self.cursor().rounds.saturating_add(1),
+        };
+        let binding = binding(&self.round, self.layout);
+        let state = envelope::seal(&engine.keys, &binding, &header, &locals, engine.max_state_bytes)
+            .map_err(|error| {
+                match error {
+                    SealError::TooLarge { bytes, limit } => tracing::error!(
+                        tool = %self.round.name, key, bytes, limit,
+                        "mrtr: requestState would exceed the size limit; hold less across this ask or raise `max_state_bytes`"
+                    ),
+                    SealError::Random => tracing::error!(tool = %self.round.name, "mrtr: sealing failed"),
+                }
+                ErrorData::internal_error("the tool's progress is too large to hand back", None)
+            })?;
+        let mut requests = InputRequests::new();
+        requests.insert(key.to_owned(), request);
+        Ok(InputRequiredResult::new(Some(requests), Some(state)))
+    }
+
+    /// Runs the body until it returns or halts at an ask.
+    pub async fn drive<R>(&self, body: impl Future<Output = R>) -> Outcome<R> {
+        let mut body = pin!(body);
+        poll_fn(|context| match body.as_mut().poll(context) {
+            Poll::Ready(result) => Poll::Ready(Outcome::Done(result)),
+            Poll::Pending => match self.cursor().halt.take() {
+                Some(Halt::Ask(input)) => Poll::Ready(Outcome::InputRequired(input)),
+                Some(Halt::Fail(error)) => Poll::Ready(Outcome::Failed(error)),
+                None => Poll::Pending,
+            },
+        })
+        .await
+    }
+}
+
+fn binding<'a>(round: &'a Round, layout: &Layout) -> Binding<'a> {
+    Binding {
+        method: round.method,
+        name: &round.name,
+        args_digest: round.args_digest,
+        fingerprint: layout.fingerprint,
+        principal: round.principal.as_deref(),
+    }
+}
+
+/// Never completes; [`Machine::drive`] notices the halt and drops the body.
+async fn halt<T>() -> T {
+    match std::future::pending::<Infallible>().await {}
+}

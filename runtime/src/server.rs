@@ -1,0 +1,31 @@
+//! How a server hands its [`Engine`] to its `#[mrtr_tool]` methods.
+
+use crate::Engine;
+
+/// Implemented by a server type whose `#[tool_router]` impl has `#[mrtr_tool]` methods.
+///
+/// The default uses [`Engine::global`], configured from the `MRTR_KEYS` environment variable:
+///
+/// ```ignore
+/// impl mrtr::MrtrServer for MyServer {}
+/// ```
+///
+/// Override [`MrtrServer::mrtr_engine`] to use your own keys, TTL, clock or principal.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not say which mrtr engine seals its tools' state",
+    label = "this server has `#[mrtr_tool]` methods",
+    note = "add `impl mrtr::MrtrServer for {Self} {{}}` to use the engine configured by the \
+            MRTR_KEYS environment variable, or override `mrtr_engine` to return your own"
+)]
+pub trait MrtrServer {
+    /// The engine that seals and opens this server's `requestState`.
+    fn mrtr_engine(&self) -> &Engine {
+        Engine::global()
+    }
+}
+
+/// Used by `#[mrtr_tool]` so that a missing [`MrtrServer`] impl is reported on the tool.
+#[doc(hidden)]
+pub fn assert_server<S: MrtrServer + ?Sized>(server: &S) -> &S {
+    server
+}
