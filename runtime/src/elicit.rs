@@ -100,6 +100,26 @@ impl From<Refused> for CallToolResult {
     }
 }
 
+/// The `requestedSchema` of `T`: schemars' schema with enums and other definitions inlined, as
+/// forms have no `$ref`, and `Option` fields written as not required.
+pub(crate) fn form_schema<T: Form>() -> Result<ElicitationSchema, serde_json::Error> {
+    let mut settings = schemars::generate::SchemaSettings::draft07();
+    settings.inline_subschemas = true;
+    settings.transforms = vec![Box::new(schemars::transform::AddNullable::default())];
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut object = match serde_json::to_value(schema)? {
+        Value::Object(object) => object,
+        other => {
+            return Err(serde::de::Error::custom(format!(
+                "a form schema must be an object, not {other}"
+            )));
+        }
+    };
+    object.remove("$schema");
+    object.remove("definitions");
+    ElicitationSchema::from_json_schema(object)
+}
+
 impl<T: Form> Question for Elicit<T> {
     type Answer = Elicited<T>;
 
@@ -117,7 +137,7 @@ impl<T: Form> Question for Elicit<T> {
     }
 
     fn into_input_request(self) -> Result<InputRequest, ErrorData> {
-        let schema = ElicitationSchema::from_type::<T>().map_err(|error| {
+        let schema = form_schema::<T>().map_err(|error| {
             tracing::error!(
                 form = std::any::type_name::<T>(),
                 %error,

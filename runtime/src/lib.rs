@@ -50,6 +50,11 @@ pub use server::MrtrServer;
 /// function marked `#[mrtr_tool]` it is a compile error: the attribute is what rewrites it.
 #[macro_export]
 macro_rules! ask {
+    // What `#[mrtr_tool]` leaves in place of each ask: the lowered call. Going through this
+    // macro keeps the user's `use mrtr::ask;` meaningful.
+    (@lowered $lowered:expr) => {
+        $lowered
+    };
     ($($question:tt)*) => {
         ::core::compile_error!(
             "`ask!` only works inside an `async fn` marked `#[mrtr_tool]`: add `#[mrtr_tool]` \

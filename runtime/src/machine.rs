@@ -189,17 +189,17 @@ impl Machine {
 
     /// Ask point `id`: the answer if this round carries a valid one, else the question is sent.
     ///
-    /// `question` is built only when it must be sent. `save` writes the bindings alive here.
-    pub async fn ask<Q, F, S>(&self, id: u32, key: &'static str, question: F, save: S) -> Q::Answer
+    /// `question` runs only when the question must be sent: it first saves the bindings alive
+    /// here into the [`Saver`], then builds the question.
+    pub async fn ask<Q, F>(&self, id: u32, key: &'static str, question: F) -> Q::Answer
     where
         Q: Question,
-        F: FnOnce() -> Q,
-        S: FnOnce(&mut Saver),
+        F: FnOnce(&mut Saver) -> Q,
     {
         if let Some(answer) = self.take_answer::<Q>(id, key) {
             return answer;
         }
-        self.suspend(id, key, question(), save);
+        self.suspend(id, key, question);
         halt().await
     }
 
@@ -228,8 +228,8 @@ impl Machine {
         }
     }
 
-    fn suspend<Q: Question>(&self, id: u32, key: &'static str, question: Q, save: impl FnOnce(&mut Saver)) {
-        let halt = match self.seal_question(id, key, question, save) {
+    fn suspend<Q: Question>(&self, id: u32, key: &'static str, question: impl FnOnce(&mut Saver) -> Q) {
+        let halt = match self.seal_question(id, key, question) {
             Ok(input) => Halt::Ask(input),
             Err(error) => Halt::Fail(error),
         };
@@ -240,23 +240,22 @@ impl Machine {
         &self,
         id: u32,
         key: &'static str,
-        question: Q,
-        save: impl FnOnce(&mut Saver),
+        question: impl FnOnce(&mut Saver) -> Q,
     ) -> Result<InputRequiredResult, ErrorData> {
-        if let Some(missing) = question.missing_capability(&self.round.capabilities) {
-            return Err(ErrorData::missing_required_client_capability(missing));
-        }
-        let request = question.into_input_request()?;
         let mut saver = Saver {
             bytes: Vec::new(),
             error: None,
         };
-        save(&mut saver);
+        let question = question(&mut saver);
         let locals = Zeroizing::new(saver.bytes);
         if let Some(error) = saver.error {
             tracing::error!(tool = %self.round.name, key, %error, "mrtr: a local held across an ask failed to serialize");
             return Err(ErrorData::internal_error("the tool could not save its progress", None));
         }
+        if let Some(missing) = question.missing_capability(&self.round.capabilities) {
+            return Err(ErrorData::missing_required_client_capability(missing));
+        }
+        let request = question.into_input_request()?;
         let engine = &self.round.engine.inner;
         let expires_at = unix_seconds(self.round.engine.now()).saturating_add(engine.ttl.as_secs());
         let header = Header {

@@ -17,6 +17,8 @@ pub(crate) struct AskSite {
     pub(crate) id: u32,
     /// `ask!(key = ..)`; without one, `lower` picks a default.
     pub(crate) key: Option<LitStr>,
+    /// The path the user wrote (`ask` or `mrtr::ask`), reused for the lowered call.
+    pub(crate) path: syn::Path,
     pub(crate) span: Span,
 }
 
@@ -129,6 +131,7 @@ impl Numbering<'_> {
         self.asks.push(AskSite {
             id,
             key: args.key,
+            path: mac.path.clone(),
             span,
         });
         Some(make_ask_marker(id, question, span))

@@ -216,11 +216,12 @@ impl<'a> Lowering<'a> {
             quote_spanned! {ident.span()=> #saver.save(&#ident); }
         });
         let id_lit = proc_macro2::Literal::u32_suffixed(id);
+        let path = &site.path;
         syn::parse2(quote_spanned! {site.span=>
-            #machine.ask(#id_lit, #key, |#saver| {
+            #path!(@lowered #machine.ask(#id_lit, #key, |#saver| {
                 #(#saves)*
                 #question
-            }).await
+            }).await)
         })
         .unwrap_or_else(|error| {
             let message = error.to_string();

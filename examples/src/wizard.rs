@@ -1,0 +1,147 @@
+//! The wizard server: `signup` asks three questions, one per round.
+
+use mrtr::{Engine, Form, Refused, ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    model::{CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig},
+    tool, tool_handler, tool_router,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+/// Arguments of `signup`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct SignupArgs {
+    /// The team to join.
+    pub team: String,
+}
+
+/// Round 1: who is signing up.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+pub struct Profile {
+    /// What we should call you.
+    pub name: String,
+    /// Where to send the welcome mail.
+    #[schemars(email)]
+    pub email: Option<String>,
+}
+
+/// The plans on offer.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, Form)]
+#[serde(rename_all = "lowercase")]
+pub enum Plan {
+    Free,
+    Pro,
+    Enterprise,
+}
+
+impl Plan {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Pro => "pro",
+            Plan::Enterprise => "enterprise",
+        }
+    }
+}
+
+/// Round 2: which plan.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+pub struct PlanChoice {
+    pub plan: Plan,
+}
+
+/// Round 3: last check.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+pub struct Confirm {
+    pub confirm: bool,
+}
+
+/// A server with one resumable tool, `signup`.
+#[derive(Clone)]
+pub struct Wizard {
+    tool_router: ToolRouter<Self>,
+    engine: Engine,
+}
+
+impl Wizard {
+    /// A wizard that seals its state with `engine`.
+    pub fn new(engine: Engine) -> Self {
+        Self {
+            tool_router: Self::tool_router(),
+            engine,
+        }
+    }
+}
+
+fn cancelled(refused: Refused) -> String {
+    format!("Signup cancelled at {}", refused.key)
+}
+
+#[tool_router]
+impl Wizard {
+    #[mrtr_tool]
+    #[tool(description = "Sign up to a team: asks for your profile, a plan and a confirmation")]
+    async fn signup(
+        &self,
+        Parameters(args): Parameters<SignupArgs>,
+    ) -> Result<CallToolResult, String> {
+        let profile = ask!(profile = elicit::<Profile>(format!(
+            "Welcome to {}! What should we call you?",
+            args.team
+        )))
+        .accepted()
+        .map_err(cancelled)?;
+
+        let plan = ask!(plan = elicit::<PlanChoice>("Which plan would you like?"))
+            .accepted()
+            .map_err(cancelled)?
+            .plan;
+
+        let confirmed = ask!(confirm = elicit::<Confirm>(format!(
+            "Sign {} up for {}?",
+            profile.name,
+            plan.as_str()
+        )))
+        .accepted()
+        .map_err(cancelled)?
+        .confirm;
+
+        if !confirmed {
+            return Ok(CallToolResult::success(vec![ContentBlock::text("Signup aborted")]));
+        }
+        let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
+            "Signed up {} to {} on the {} plan",
+            profile.name,
+            args.team,
+            plan.as_str()
+        ))]);
+        result.structured_content = Some(serde_json::json!({
+            "name": profile.name,
+            "team": args.team,
+            "plan": plan.as_str(),
+        }));
+        Ok(result)
+    }
+}
+
+impl mrtr::MrtrServer for Wizard {
+    fn mrtr_engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Wizard {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("mrtr-wizard", env!("CARGO_PKG_VERSION")))
+            .with_instructions("Call `signup` with a team name; it asks three questions.")
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(&[ProtocolVersion::V_2026_07_28])
+    }
+}
