@@ -24,7 +24,12 @@ enum Mode {
 
 fn parse_args() -> Result<Mode, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         [] => Ok(Mode::Http(SocketAddr::from(([127, 0, 0, 1], 8080)))),
         ["--http", addr] => addr
             .parse()
@@ -57,7 +62,8 @@ async fn main() -> anyhow::Result<()> {
     match mode {
         Mode::Http(addr) => {
             let cancel = CancellationToken::new();
-            let (bound, task) = serve::serve_http(Wizard::new(engine), addr, cancel.clone()).await?;
+            let (bound, task) =
+                serve::serve_http(Wizard::new(engine), addr, cancel.clone()).await?;
             eprintln!("wizard: serving MCP 2026-07-28 at http://{bound}/mcp (Ctrl-C to stop)");
             tokio::signal::ctrl_c().await?;
             cancel.cancel();
@@ -71,25 +77,44 @@ async fn main() -> anyhow::Result<()> {
 
 async fn run_demo(engine: Engine) -> anyhow::Result<()> {
     let cancel = CancellationToken::new();
-    let (bound, task) =
-        serve::serve_http(Wizard::new(engine), SocketAddr::from(([127, 0, 0, 1], 0)), cancel.clone()).await?;
+    let (bound, task) = serve::serve_http(
+        Wizard::new(engine),
+        SocketAddr::from(([127, 0, 0, 1], 0)),
+        cancel.clone(),
+    )
+    .await?;
     let client = demo::connect(&format!("http://{bound}/mcp")).await?;
     let answers = BTreeMap::from([
-        ("profile", json!({"action": "accept", "content": {"name": "Ada", "email": "ada@example.com"}})),
-        ("plan", json!({"action": "accept", "content": {"plan": "pro"}})),
-        ("confirm", json!({"action": "accept", "content": {"confirm": true}})),
+        (
+            "profile",
+            json!({"action": "accept", "content": {"name": "Ada", "email": "ada@example.com"}}),
+        ),
+        (
+            "plan",
+            json!({"action": "accept", "content": {"plan": "pro"}}),
+        ),
+        (
+            "confirm",
+            json!({"action": "accept", "content": {"confirm": true}}),
+        ),
     ]);
     println!("calling signup {{\"team\": \"Analytical Engines\"}}");
     let mut round = 0;
-    let result = demo::drive(&client, "signup", json!({"team": "Analytical Engines"}), &answers, |r| {
-        round += 1;
-        println!(
-            "round {round}: asks {:?} ({}); requestState {} bytes",
-            r.keys,
-            r.messages.join(" | "),
-            r.state_bytes
-        );
-    })
+    let result = demo::drive(
+        &client,
+        "signup",
+        json!({"team": "Analytical Engines"}),
+        &answers,
+        |r| {
+            round += 1;
+            println!(
+                "round {round}: asks {:?} ({}); requestState {} bytes",
+                r.keys,
+                r.messages.join(" | "),
+                r.state_bytes
+            );
+        },
+    )
     .await?;
     println!("result: {}", demo::text_of(&result));
     if let Some(structured) = &result.structured_content {

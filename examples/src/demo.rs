@@ -6,11 +6,13 @@ use std::collections::BTreeMap;
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig, Implementation, InputRequest,
-        InputResponses, JsonObject, ProtocolVersion,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+        Implementation, InputRequest, InputResponses, JsonObject, ProtocolVersion,
     },
     service::{RoleClient, RunningService},
-    transport::{StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig},
+    transport::{
+        StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig,
+    },
 };
 use serde_json::Value;
 
@@ -80,7 +82,10 @@ pub async fn drive(
             other => anyhow::bail!("unexpected response: {other:?}"),
         }
     }
-    anyhow::bail!("no result after {} rounds", rmcp::model::DEFAULT_MRTR_MAX_ROUNDS)
+    anyhow::bail!(
+        "no result after {} rounds",
+        rmcp::model::DEFAULT_MRTR_MAX_ROUNDS
+    )
 }
 
 fn message_of(request: &InputRequest) -> String {

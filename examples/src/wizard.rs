@@ -4,7 +4,10 @@ use mrtr::{Engine, Form, Refused, ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
-    model::{CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig},
+    model::{
+        CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities,
+        ServerConfig,
+    },
     tool, tool_handler, tool_router,
 };
 use schemars::JsonSchema;
@@ -88,10 +91,12 @@ impl Wizard {
         &self,
         Parameters(args): Parameters<SignupArgs>,
     ) -> Result<CallToolResult, String> {
-        let profile = ask!(profile = elicit::<Profile>(format!(
-            "Welcome to {}! What should we call you?",
-            args.team
-        )))
+        let profile = ask!(
+            profile = elicit::<Profile>(format!(
+                "Welcome to {}! What should we call you?",
+                args.team
+            ))
+        )
         .accepted()
         .map_err(cancelled)?;
 
@@ -100,17 +105,17 @@ impl Wizard {
             .map_err(cancelled)?
             .plan;
 
-        let confirmed = ask!(confirm = elicit::<Confirm>(format!(
-            "Sign {} up for {}?",
-            profile.name,
-            plan.as_str()
-        )))
+        let confirmed = ask!(
+            confirm = elicit::<Confirm>(format!("Sign {} up for {}?", profile.name, plan.as_str()))
+        )
         .accepted()
         .map_err(cancelled)?
         .confirm;
 
         if !confirmed {
-            return Ok(CallToolResult::success(vec![ContentBlock::text("Signup aborted")]));
+            return Ok(CallToolResult::success(vec![ContentBlock::text(
+                "Signup aborted",
+            )]));
         }
         let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
             "Signed up {} to {} on the {} plan",
@@ -137,7 +142,10 @@ impl mrtr::MrtrServer for Wizard {
 impl ServerHandler for Wizard {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("mrtr-wizard", env!("CARGO_PKG_VERSION")))
+            .with_server_info(Implementation::new(
+                "mrtr-wizard",
+                env!("CARGO_PKG_VERSION"),
+            ))
             .with_instructions("Call `signup` with a team name; it asks three questions.")
     }
 

@@ -13,7 +13,11 @@ impl Diagnostics {
         self.errors.push(error);
     }
 
-    pub(crate) fn error(&mut self, span: impl syn::spanned::Spanned, message: impl std::fmt::Display) {
+    pub(crate) fn error(
+        &mut self,
+        span: impl syn::spanned::Spanned,
+        message: impl std::fmt::Display,
+    ) {
         self.push(syn::Error::new(span.span(), message));
     }
 
@@ -22,6 +26,9 @@ impl Diagnostics {
     }
 
     pub(crate) fn into_compile_errors(self) -> TokenStream {
-        self.errors.into_iter().map(|e| e.to_compile_error()).collect()
+        self.errors
+            .into_iter()
+            .map(|e| e.to_compile_error())
+            .collect()
     }
 }

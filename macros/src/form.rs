@@ -30,7 +30,11 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
             }
         }
         Data::Enum(data) => {
-            if let Some(variant) = data.variants.iter().find(|v| !matches!(v.fields, Fields::Unit)) {
+            if let Some(variant) = data
+                .variants
+                .iter()
+                .find(|v| !matches!(v.fields, Fields::Unit))
+            {
                 return syn::Error::new(
                     variant.fields.span(),
                     "a form choice is a unit-only enum: remove the data from this variant, or ask \

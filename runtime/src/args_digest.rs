@@ -69,7 +69,10 @@ mod tests {
         );
         assert_ne!(digest(json!({"team": "a"})), digest(json!({"team": "b"})));
         assert_ne!(digest(json!({"a": "1"})), digest(json!({"a": 1})));
-        assert_ne!(digest(json!({"a": ["b", "c"]})), digest(json!({"a": ["bc"]})));
+        assert_ne!(
+            digest(json!({"a": ["b", "c"]})),
+            digest(json!({"a": ["bc"]}))
+        );
     }
 
     #[test]

@@ -161,7 +161,8 @@ impl<T: Form> Question for Elicit<T> {
             #[serde(default)]
             content: Option<Value>,
         }
-        let reply = Reply::deserialize(response).map_err(|e| format!("not an ElicitResult: {e}"))?;
+        let reply =
+            Reply::deserialize(response).map_err(|e| format!("not an ElicitResult: {e}"))?;
         let refused = |action| Refused {
             key: key.to_owned(),
             action,
@@ -180,5 +181,124 @@ impl<T: Form> Question for Elicit<T> {
             #[allow(unreachable_patterns)]
             _ => Err("unknown elicitation action".to_owned()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, crate::Form)]
+    struct Profile {
+        /// What to call you.
+        name: String,
+        #[schemars(email)]
+        email: Option<String>,
+        age: Option<u8>,
+        plan: Plan,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, crate::Form)]
+    #[serde(rename_all = "lowercase")]
+    enum Plan {
+        Free,
+        Pro,
+    }
+
+    fn request_json() -> Value {
+        let request = elicit::<Profile>("Who?").into_input_request().unwrap();
+        serde_json::to_value(request).unwrap()
+    }
+
+    #[test]
+    fn the_requested_schema_is_flat_and_typed() {
+        let request = request_json();
+        assert_eq!(request["method"], "elicitation/create");
+        assert_eq!(request["params"]["message"], "Who?");
+        let schema = &request["params"]["requestedSchema"];
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["properties"]["name"]["type"], "string");
+        assert_eq!(
+            schema["properties"]["name"]["description"],
+            "What to call you."
+        );
+        assert_eq!(schema["properties"]["email"]["format"], "email");
+        assert_eq!(schema["properties"]["age"]["type"], "integer");
+        assert_eq!(schema["properties"]["plan"]["enum"], json!(["free", "pro"]));
+        let mut required: Vec<&str> = schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        required.sort();
+        assert_eq!(required, ["name", "plan"]);
+    }
+
+    #[test]
+    fn answers_read_as_accept_decline_cancel_or_ask_again() {
+        let read = |value: Value| <Elicit<Profile> as Question>::read_answer("profile", &value);
+        assert_eq!(
+            read(
+                json!({"action": "accept", "content": {"name": "Ada", "plan": "pro", "extra": 1}})
+            )
+            .unwrap(),
+            Elicited::Accept(Profile {
+                name: "Ada".into(),
+                email: None,
+                age: None,
+                plan: Plan::Pro
+            })
+        );
+        let declined = read(json!({"action": "decline"})).unwrap();
+        assert_eq!(
+            declined,
+            Elicited::Decline(Refused {
+                key: "profile".into(),
+                action: Refusal::Decline
+            })
+        );
+        assert!(matches!(
+            read(json!({"action": "cancel"})).unwrap(),
+            Elicited::Cancel(_)
+        ));
+        for wrong in [
+            json!({"action": "accept", "content": {"plan": "pro"}}),
+            json!({"action": "accept", "content": {"name": "Ada", "plan": "gold"}}),
+            json!({"action": "accept", "content": {"name": 5, "plan": "pro"}}),
+            json!({"action": "maybe"}),
+            json!("accept"),
+        ] {
+            assert!(read(wrong.clone()).is_err(), "{wrong}");
+        }
+    }
+
+    #[test]
+    fn form_capability_follows_the_spec() {
+        let question = elicit::<Profile>("Who?");
+        let caps = |value: Value| serde_json::from_value::<ClientCapabilities>(value).unwrap();
+        assert!(
+            question
+                .missing_capability(&caps(json!({"elicitation": {}})))
+                .is_none()
+        );
+        assert!(
+            question
+                .missing_capability(&caps(json!({"elicitation": {"form": {}}})))
+                .is_none()
+        );
+        let missing = question
+            .missing_capability(&caps(json!({"sampling": {}})))
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(missing).unwrap(),
+            json!({"elicitation": {}})
+        );
+        assert!(
+            question
+                .missing_capability(&caps(json!({"elicitation": {"url": {}}})))
+                .is_some()
+        );
     }
 }

@@ -90,7 +90,9 @@ pub(crate) enum OpenError {
     /// Tampered, or sealed for another tool, other arguments, another layout or principal.
     Forged,
     BadHeader,
-    Expired { seconds_ago: u64 },
+    Expired {
+        seconds_ago: u64,
+    },
 }
 
 impl std::fmt::Display for OpenError {
@@ -99,7 +101,10 @@ impl std::fmt::Display for OpenError {
             Self::NotBase64 => f.write_str("not base64url"),
             Self::TooShort => f.write_str("too short to be a sealed state"),
             Self::UnknownVersion(v) => write!(f, "unknown envelope version {v}"),
-            Self::UnknownKey(id) => write!(f, "sealed with key id {id}, which this server does not hold"),
+            Self::UnknownKey(id) => write!(
+                f,
+                "sealed with key id {id}, which this server does not hold"
+            ),
             Self::Forged => f.write_str(
                 "authentication failed: tampered, or sealed for another tool, other arguments, \
                  another tool layout or another principal",
@@ -263,7 +268,10 @@ mod tests {
             let mut changed = raw.clone();
             changed[index] ^= 0x01;
             let changed = URL_SAFE_NO_PAD.encode(changed);
-            assert!(open(&keys, &binding("t"), &changed, now()).is_err(), "byte {index}");
+            assert!(
+                open(&keys, &binding("t"), &changed, now()).is_err(),
+                "byte {index}"
+            );
         }
     }
 
@@ -277,13 +285,22 @@ mod tests {
         );
         let mut moved = binding("t");
         moved.args_digest = [8; 32];
-        assert_eq!(open(&keys, &moved, &state, now()).unwrap_err(), OpenError::Forged);
+        assert_eq!(
+            open(&keys, &moved, &state, now()).unwrap_err(),
+            OpenError::Forged
+        );
         let mut relaid = binding("t");
         relaid.fingerprint = 43;
-        assert_eq!(open(&keys, &relaid, &state, now()).unwrap_err(), OpenError::Forged);
+        assert_eq!(
+            open(&keys, &relaid, &state, now()).unwrap_err(),
+            OpenError::Forged
+        );
         let mut someone = binding("t");
         someone.principal = Some("mallory");
-        assert_eq!(open(&keys, &someone, &state, now()).unwrap_err(), OpenError::Forged);
+        assert_eq!(
+            open(&keys, &someone, &state, now()).unwrap_err(),
+            OpenError::Forged
+        );
     }
 
     #[test]

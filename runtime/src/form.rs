@@ -38,7 +38,22 @@ macro_rules! form_fields {
 }
 
 form_fields!(
-    String, bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64,
+    String,
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
     std::borrow::Cow<'static, str>
 );
 

@@ -25,6 +25,9 @@
 //! See the crate README for the full guide: attribute order, what may be held across an ask,
 //! the key format of `MRTR_KEYS`, and the security model of `requestState`.
 
+// Lets `#[derive(Form)]` and `#[mrtr_tool]` expand inside this crate's own tests.
+extern crate self as mrtr;
+
 mod args_digest;
 mod elicit;
 mod engine;
@@ -37,7 +40,7 @@ mod round;
 mod server;
 
 pub use elicit::{Elicit, Elicited, Refusal, Refused, elicit};
-pub use engine::{Clock, Engine, EngineBuilder, KeyError, KEYS_ENV};
+pub use engine::{Clock, Engine, EngineBuilder, KEYS_ENV, KeyError};
 pub use form::{Form, FormChoice, FormField};
 pub use mrtr_macros::{Form, mrtr_tool};
 pub use outcome::Outcome;
@@ -77,9 +80,15 @@ pub mod __private {
     #[macro_export]
     #[doc(hidden)]
     macro_rules! __placeholder_answer {
-        ($key:ident = $question:expr) => { $crate::__private::answer_of(|| $question) };
-        ($key:literal = $question:expr) => { $crate::__private::answer_of(|| $question) };
-        ($question:expr) => { $crate::__private::answer_of(|| $question) };
+        ($key:ident = $question:expr) => {
+            $crate::__private::answer_of(|| $question)
+        };
+        ($key:literal = $question:expr) => {
+            $crate::__private::answer_of(|| $question)
+        };
+        ($question:expr) => {
+            $crate::__private::answer_of(|| $question)
+        };
     }
     pub use __placeholder_answer as placeholder_answer;
 

@@ -17,7 +17,7 @@ use std::{
 
 use rmcp::{
     ErrorData,
-    model::{InputRequiredResult, InputRequests, InputResponses},
+    model::{InputRequests, InputRequiredResult, InputResponses},
 };
 use serde::{Serialize, de::DeserializeOwned};
 use zeroize::Zeroizing;
@@ -149,7 +149,9 @@ impl Machine {
 
     fn cursor(&self) -> MutexGuard<'_, Cursor> {
         // Nothing panics while holding the lock, so a poisoned lock is still consistent.
-        self.cursor.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.cursor
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Whether this round resumes past the code that ends after ask point `end`, so that code
@@ -228,7 +230,12 @@ impl Machine {
         }
     }
 
-    fn suspend<Q: Question>(&self, id: u32, key: &'static str, question: impl FnOnce(&mut Saver) -> Q) {
+    fn suspend<Q: Question>(
+        &self,
+        id: u32,
+        key: &'static str,
+        question: impl FnOnce(&mut Saver) -> Q,
+    ) {
         let halt = match self.seal_question(id, key, question) {
             Ok(input) => Halt::Ask(input),
             Err(error) => Halt::Fail(error),
@@ -250,7 +257,10 @@ impl Machine {
         let locals = Zeroizing::new(saver.bytes);
         if let Some(error) = saver.error {
             tracing::error!(tool = %self.round.name, key, %error, "mrtr: a local held across an ask failed to serialize");
-            return Err(ErrorData::internal_error("the tool could not save its progress", None));
+            return Err(ErrorData::internal_error(
+                "the tool could not save its progress",
+                None,
+            ));
         }
         if let Some(missing) = question.missing_capability(&self.round.capabilities) {
             return Err(ErrorData::missing_required_client_capability(missing));

@@ -48,7 +48,10 @@ struct AskArgs {
 
 impl Parse for AskArgs {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let key = if (input.peek(syn::Ident) || input.peek(LitStr)) && input.peek2(Token![=]) && !input.peek2(Token![==]) {
+        let key = if (input.peek(syn::Ident) || input.peek(LitStr))
+            && input.peek2(Token![=])
+            && !input.peek2(Token![==])
+        {
             let key = if input.peek(LitStr) {
                 input.parse::<LitStr>()?
             } else {
@@ -62,9 +65,9 @@ impl Parse for AskArgs {
         };
         let question = input.parse()?;
         if !input.is_empty() {
-            return Err(input.error(
-                "`ask!` takes one question: `ask!(key = elicit::<Form>(\"message\"))`",
-            ));
+            return Err(
+                input.error("`ask!` takes one question: `ask!(key = elicit::<Form>(\"message\"))`")
+            );
         }
         Ok(Self { key, question })
     }
@@ -92,21 +95,31 @@ impl Numbering<'_> {
     }
 
     fn take_ask(&mut self, mac: &syn::Macro) -> Option<Expr> {
-        let span = mac.path.span().join(mac.delimiter.span().close()).unwrap_or_else(|| mac.path.span());
+        let span = mac
+            .path
+            .span()
+            .join(mac.delimiter.span().close())
+            .unwrap_or_else(|| mac.path.span());
         if let Some(context) = self.context.last() {
             let message = match context {
-                Context::Closure => "`ask!` cannot be used inside a closure: a closure may run later \
+                Context::Closure => {
+                    "`ask!` cannot be used inside a closure: a closure may run later \
                     or many times, so there is no point to resume at. Ask before the closure and \
                     move the answer in: `let answer = ask!(..); move || use(answer)`"
-                    .to_owned(),
-                Context::AsyncBlock => "`ask!` cannot be used inside an `async` block: the block is \
+                        .to_owned()
+                }
+                Context::AsyncBlock => {
+                    "`ask!` cannot be used inside an `async` block: the block is \
                     a separate future the tool cannot resume. Ask in the tool's body and move the \
                     answer into the block"
-                    .to_owned(),
-                Context::NestedItem => "`ask!` cannot be used inside a nested fn or item: only the \
+                        .to_owned()
+                }
+                Context::NestedItem => {
+                    "`ask!` cannot be used inside a nested fn or item: only the \
                     `#[mrtr_tool]` function itself can resume. Ask in the tool's body and pass the \
                     answer as an argument"
-                    .to_owned(),
+                        .to_owned()
+                }
                 Context::ControlFlow(construct) => format!(
                     "`ask!` inside `{construct}` is not supported yet: this version resumes \
                      straight-line code. Ask before the `{construct}` and branch on the answer"
@@ -124,9 +137,10 @@ impl Numbering<'_> {
         };
         let mut question = args.question;
         // An ask inside the question of another ask has no round of its own.
-        self.within(Context::ControlFlow("the question of another `ask!`"), |this| {
-            this.visit_expr_mut(&mut question)
-        });
+        self.within(
+            Context::ControlFlow("the question of another `ask!`"),
+            |this| this.visit_expr_mut(&mut question),
+        );
         let id = self.asks.len() as u32 + 1;
         self.asks.push(AskSite {
             id,
@@ -159,12 +173,12 @@ impl VisitMut for Numbering<'_> {
                     *expr = marker;
                 }
             }
-            Expr::Closure(closure) => {
-                self.within(Context::Closure, |this| this.visit_expr_mut(&mut closure.body))
-            }
-            Expr::Async(block) => {
-                self.within(Context::AsyncBlock, |this| this.visit_block_mut(&mut block.block))
-            }
+            Expr::Closure(closure) => self.within(Context::Closure, |this| {
+                this.visit_expr_mut(&mut closure.body)
+            }),
+            Expr::Async(block) => self.within(Context::AsyncBlock, |this| {
+                this.visit_block_mut(&mut block.block)
+            }),
             Expr::If(e) => {
                 self.visit_expr_mut(&mut e.cond);
                 self.within(Context::ControlFlow("if"), |this| {
@@ -180,14 +194,18 @@ impl VisitMut for Numbering<'_> {
                     e.arms.iter_mut().for_each(|arm| this.visit_arm_mut(arm))
                 });
             }
-            Expr::Loop(e) => self.within(Context::ControlFlow("loop"), |this| this.visit_block_mut(&mut e.body)),
+            Expr::Loop(e) => self.within(Context::ControlFlow("loop"), |this| {
+                this.visit_block_mut(&mut e.body)
+            }),
             Expr::While(e) => self.within(Context::ControlFlow("while"), |this| {
                 this.visit_expr_mut(&mut e.cond);
                 this.visit_block_mut(&mut e.body);
             }),
             Expr::ForLoop(e) => {
                 self.visit_expr_mut(&mut e.expr);
-                self.within(Context::ControlFlow("for"), |this| this.visit_block_mut(&mut e.body));
+                self.within(Context::ControlFlow("for"), |this| {
+                    this.visit_block_mut(&mut e.body)
+                });
             }
             Expr::Macro(mac) => {
                 if let Some(span) = tokens_mention_ask(&mac.mac.tokens) {
@@ -205,12 +223,19 @@ impl VisitMut for Numbering<'_> {
     }
 
     fn visit_item_mut(&mut self, item: &mut syn::Item) {
-        self.within(Context::NestedItem, |this| visit_mut::visit_item_mut(this, item));
+        self.within(Context::NestedItem, |this| {
+            visit_mut::visit_item_mut(this, item)
+        });
     }
 }
 
 fn other_macro_message(mac: &syn::Macro) -> String {
-    let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+    let name = mac
+        .path
+        .segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default();
     format!(
         "`ask!` inside `{name}!(..)` is invisible to `#[mrtr_tool]`: another macro's arguments are \
          opaque to it. Bind the answer first with `let answer = ask!(..);` and pass `answer` to \
@@ -249,7 +274,10 @@ struct Order {
 impl Order {
     fn block(&mut self, block: &Block, diagnostics: &mut Diagnostics) {
         check_block_order(block, diagnostics);
-        self.asked |= block.stmts.iter().any(|s| !super::syntax::asks_in_stmt(s).is_empty());
+        self.asked |= block
+            .stmts
+            .iter()
+            .any(|s| !super::syntax::asks_in_stmt(s).is_empty());
         self.effect = true;
     }
 
@@ -320,7 +348,9 @@ impl Order {
             Expr::Tuple(e) => e.elems.iter().for_each(|x| self.expr(x, diagnostics)),
             Expr::Array(e) => e.elems.iter().for_each(|x| self.expr(x, diagnostics)),
             Expr::Struct(e) => {
-                e.fields.iter().for_each(|f| self.expr(&f.expr, diagnostics));
+                e.fields
+                    .iter()
+                    .for_each(|f| self.expr(&f.expr, diagnostics));
                 if let Some(rest) = &e.rest {
                     self.expr(rest, diagnostics);
                 }

@@ -3,7 +3,10 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::{Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote, parse_quote_spanned, spanned::Spanned};
+use syn::{
+    Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote, parse_quote_spanned,
+    spanned::Spanned,
+};
 
 use super::parse::ToolFn;
 
@@ -78,9 +81,16 @@ fn fingerprint(tool: &ToolFn) -> proc_macro2::Literal {
 /// rmcp's `#[tool]` derives `outputSchema` from a `Json<T>` return type, which it no longer sees
 /// once the return type is `Outcome<..>`. Pass it explicitly unless the user did.
 fn inject_output_schema(attrs: &mut [Attribute], result: &Type) {
-    let Some(inner) = json_inner(result) else { return };
+    let Some(inner) = json_inner(result) else {
+        return;
+    };
     for attr in attrs.iter_mut() {
-        if !attr.path().segments.last().is_some_and(|s| s.ident == "tool") {
+        if !attr
+            .path()
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "tool")
+        {
             continue;
         }
         let schema = quote! {

@@ -89,7 +89,9 @@ impl<'a> Lowering<'a> {
 
     fn lower_local(&mut self, mut local: Local, ask_follows: bool, end: u32) -> Stmt {
         let bindings = pattern_bindings(&local.pat);
-        if let (Pat::Ident(_) | Pat::Type(_), [binding], Some(init)) = (&local.pat, bindings.as_slice(), &local.init) {
+        if let (Pat::Ident(_) | Pat::Type(_), [binding], Some(init)) =
+            (&local.pat, bindings.as_slice(), &local.init)
+        {
             if let Some(first) = asks_in_expr(&init.expr).first() {
                 self.default_keys.insert(*first, binding.ident.to_string());
             }
@@ -124,13 +126,20 @@ impl<'a> Lowering<'a> {
             let mut inner = local.pat.clone();
             strip_mut(&mut inner);
             let value = &init.expr;
-            let diverge = init.diverge.as_ref().map(|(else_token, block)| quote!(#else_token #block));
+            let diverge = init
+                .diverge
+                .as_ref()
+                .map(|(else_token, block)| quote!(#else_token #block));
             let names: Vec<_> = bindings.iter().map(|b| &b.ident).collect();
             let outer: Vec<TokenStream> = bindings
                 .iter()
                 .map(|b| {
                     let ident = &b.ident;
-                    if b.mutable { quote!(mut #ident) } else { quote!(#ident) }
+                    if b.mutable {
+                        quote!(mut #ident)
+                    } else {
+                        quote!(#ident)
+                    }
                 })
                 .collect();
             let (outer, names) = if bindings.len() == 1 {
@@ -177,7 +186,8 @@ impl<'a> Lowering<'a> {
             .init
             .as_ref()
             .is_some_and(|init| matches!(&*init.expr, Expr::Reference(_)));
-        let reference_type = matches!(&local.pat, Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)));
+        let reference_type =
+            matches!(&local.pat, Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)));
         if reference_init || reference_type {
             self.diagnostics.error(
                 &local.pat,

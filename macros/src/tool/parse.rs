@@ -12,7 +12,11 @@ pub(crate) struct ToolFn {
     pub(crate) version: Option<LitStr>,
 }
 
-pub(crate) fn parse(attr: TokenStream, item: TokenStream, diagnostics: &mut Diagnostics) -> Option<ToolFn> {
+pub(crate) fn parse(
+    attr: TokenStream,
+    item: TokenStream,
+    diagnostics: &mut Diagnostics,
+) -> Option<ToolFn> {
     let mut version = None;
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("version") {
@@ -61,10 +65,12 @@ fn check_signature(item: &ImplItemFn, diagnostics: &mut Diagnostics) {
         }
         return;
     }
-    let has_tool_attr = item
-        .attrs
-        .iter()
-        .any(|attr| attr.path().segments.last().is_some_and(|s| s.ident == "tool"));
+    let has_tool_attr = item.attrs.iter().any(|attr| {
+        attr.path()
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "tool")
+    });
     if !has_tool_attr {
         diagnostics.error(
             &sig.ident,
@@ -73,7 +79,8 @@ fn check_signature(item: &ImplItemFn, diagnostics: &mut Diagnostics) {
         );
     }
     match sig.inputs.first() {
-        Some(FnArg::Receiver(receiver)) if receiver.reference.is_some() && receiver.mutability.is_none() => {}
+        Some(FnArg::Receiver(receiver))
+            if receiver.reference.is_some() && receiver.mutability.is_none() => {}
         Some(FnArg::Receiver(receiver)) => diagnostics.error(
             receiver,
             "a tool method takes `&self`: rmcp shares the server between calls",

@@ -126,7 +126,11 @@ fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {
         .iter()
         .map(|b| {
             let ident = &b.ident;
-            if b.mutable { quote!(mut #ident) } else { quote!(#ident) }
+            if b.mutable {
+                quote!(mut #ident)
+            } else {
+                quote!(#ident)
+            }
         })
         .collect();
     let allow = exports

@@ -66,8 +66,16 @@ fn collect_bindings(pat: &Pat, out: &mut Vec<Binding>) {
 /// later stages still see the names the question reads.
 pub(crate) fn ask_marker(expr: &Expr) -> Option<(u32, &Expr)> {
     let Expr::Call(call) = expr else { return None };
-    let Expr::Path(path) = &*call.func else { return None };
-    let id = path.path.get_ident()?.to_string().strip_prefix(ASK_MARKER)?.parse().ok()?;
+    let Expr::Path(path) = &*call.func else {
+        return None;
+    };
+    let id = path
+        .path
+        .get_ident()?
+        .to_string()
+        .strip_prefix(ASK_MARKER)?
+        .parse()
+        .ok()?;
     Some((id, call.args.first()?))
 }
 
@@ -190,5 +198,7 @@ pub(crate) fn tokens_mention_ask(tokens: &TokenStream) -> Option<Span> {
 
 /// Whether a macro path names `ask!` (`ask!` or `mrtr::ask!`).
 pub(crate) fn is_ask_macro(path: &syn::Path) -> bool {
-    path.segments.last().is_some_and(|segment| segment.ident == "ask")
+    path.segments
+        .last()
+        .is_some_and(|segment| segment.ident == "ask")
 }

@@ -1,0 +1,266 @@
+//! What a resumed call must and must not do: code before the resume point never runs again,
+//! locals come back with the types inferred from their initializers, and `?`, early `return`
+//! and `.await` between asks behave as in a plain `async fn`.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use mrtr::{Engine, Form, ask, elicit, mrtr_tool};
+use mrtr_examples::demo;
+use mrtr_tests::{clock::TestClock, loopback::Loopback};
+use rmcp::{
+    ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig},
+    tool, tool_handler, tool_router,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Word {
+    word: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Go {
+    go: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Tally {
+    label: String,
+    hits: u32,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct Args {
+    prefix: String,
+    #[serde(default)]
+    stop_early: bool,
+}
+
+/// Records which segment of the tool body ran, in order.
+#[derive(Clone, Default)]
+struct Journal(Arc<Mutex<Vec<&'static str>>>);
+
+impl Journal {
+    fn note(&self, segment: &'static str) {
+        self.0.lock().unwrap().push(segment);
+    }
+
+    fn entries(&self) -> Vec<&'static str> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+#[derive(Clone)]
+struct Segments {
+    tool_router: ToolRouter<Self>,
+    engine: Engine,
+    journal: Journal,
+}
+
+async fn slow_double(n: u32) -> u32 {
+    tokio::task::yield_now().await;
+    n * 2
+}
+
+fn check(word: &str) -> Result<(), String> {
+    if word == "bad" {
+        Err("bad word".to_owned())
+    } else {
+        Ok(())
+    }
+}
+
+#[tool_router]
+impl Segments {
+    #[mrtr_tool]
+    #[tool(description = "Three rounds; journals every segment")]
+    async fn segments(&self, Parameters(args): Parameters<Args>) -> Result<CallToolResult, String> {
+        self.journal.note("before first ask");
+        let words = vec![format!("{}-start", args.prefix)];
+        let tally = Tally {
+            label: args.prefix.clone(),
+            hits: 1,
+        };
+        let mut index = HashMap::new();
+        index.insert(args.prefix.clone(), 1u32);
+        let pair = (args.prefix.len(), String::from("pair"));
+        let maybe = Some(slow_double(21).await);
+
+        let first = ask!(first = elicit::<Word>("First word?"))
+            .accepted()
+            .map_err(|r| r.to_string())?;
+        self.journal.note("between first and second");
+        check(&first.word)?;
+        let mut words = words;
+        words.push(first.word);
+        let doubled = slow_double(tally.hits).await;
+        if args.stop_early {
+            return Ok(CallToolResult::success(vec![ContentBlock::text(format!(
+                "stopped after {}",
+                words.join(",")
+            ))]));
+        }
+
+        let second = ask!(second = elicit::<Word>("Second word?"))
+            .accepted()
+            .map_err(|r| r.to_string())?;
+        self.journal.note("between second and third");
+        words.push(second.word);
+        *index.entry(args.prefix.clone()).or_default() += doubled;
+
+        let go = ask!(elicit::<Go>("Go?"))
+            .accepted()
+            .map_err(|r| r.to_string())?
+            .go;
+        self.journal.note("after third ask");
+        let summary = json!({
+            "words": words,
+            "tally": tally.label,
+            "hits": index[&args.prefix],
+            "pair": [pair.0, pair.1],
+            "maybe": maybe,
+            "go": go,
+        });
+        Ok(CallToolResult::success(vec![ContentBlock::text(
+            summary.to_string(),
+        )]))
+    }
+}
+
+impl mrtr::MrtrServer for Segments {
+    fn mrtr_engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Segments {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+async fn run(
+    args: Value,
+    answers: BTreeMap<&str, Value>,
+) -> (Vec<Vec<String>>, CallToolResult, Vec<&'static str>) {
+    let journal = Journal::default();
+    let server = Segments {
+        tool_router: Segments::tool_router(),
+        engine: TestClock::default().engine(),
+        journal: journal.clone(),
+    };
+    let loopback = Loopback::start(server).await.expect("server starts");
+    let mut rounds = Vec::new();
+    let result = demo::drive(&loopback.client, "segments", args, &answers, |round| {
+        rounds.push(round.keys.clone())
+    })
+    .await
+    .expect("the call completes");
+    (rounds, result, journal.entries())
+}
+
+fn within_time<F: std::future::Future>(f: F) -> impl std::future::Future<Output = F::Output> {
+    async move {
+        tokio::time::timeout(Duration::from_secs(30), f)
+            .await
+            .expect("test finished in time")
+    }
+}
+
+#[tokio::test]
+async fn every_segment_runs_once_and_locals_come_back_without_annotations() {
+    within_time(async {
+        let answers = BTreeMap::from([
+            ("first", accept(json!({"word": "alpha"}))),
+            ("second", accept(json!({"word": "beta"}))),
+            ("go", accept(json!({"go": true}))),
+        ]);
+        let (rounds, result, journal) = run(json!({"prefix": "p"}), answers).await;
+        assert_eq!(rounds, vec![vec!["first"], vec!["second"], vec!["go"]]);
+        assert_eq!(
+            journal,
+            vec![
+                "before first ask",
+                "between first and second",
+                "between second and third",
+                "after third ask"
+            ],
+            "each segment runs exactly once across the four rounds"
+        );
+        let summary: Value = serde_json::from_str(&demo::text_of(&result)).unwrap();
+        assert_eq!(
+            summary,
+            json!({
+                "words": ["p-start", "alpha", "beta"],
+                "tally": "p",
+                "hits": 3,
+                "pair": [1, "pair"],
+                "maybe": 42,
+                "go": true,
+            })
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn early_return_between_asks_ends_the_call() {
+    within_time(async {
+        let answers = BTreeMap::from([("first", accept(json!({"word": "alpha"})))]);
+        let (rounds, result, journal) =
+            run(json!({"prefix": "p", "stop_early": true}), answers).await;
+        assert_eq!(rounds, vec![vec!["first"]]);
+        assert_eq!(demo::text_of(&result), "stopped after p-start,alpha");
+        assert_eq!(
+            journal,
+            vec!["before first ask", "between first and second"]
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn question_mark_between_asks_returns_the_error_as_a_tool_error() {
+    within_time(async {
+        let answers = BTreeMap::from([("first", accept(json!({"word": "bad"})))]);
+        let (_, result, journal) = run(json!({"prefix": "p"}), answers).await;
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(demo::text_of(&result), "bad word");
+        assert_eq!(
+            journal,
+            vec!["before first ask", "between first and second"]
+        );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_refusal_flows_through_question_mark() {
+    within_time(async {
+        let answers = BTreeMap::from([
+            ("first", accept(json!({"word": "alpha"}))),
+            ("second", json!({"action": "decline"})),
+        ]);
+        let (_, result, journal) = run(json!({"prefix": "p"}), answers).await;
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(demo::text_of(&result), "the user declined `second`");
+        assert_eq!(
+            journal,
+            vec!["before first ask", "between first and second"]
+        );
+    })
+    .await;
+}

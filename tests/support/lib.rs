@@ -1,0 +1,4 @@
+//! Shared pieces of the end-to-end tests: servers on loopback, clients, clocks.
+
+pub mod clock;
+pub mod loopback;
