@@ -172,12 +172,10 @@ async fn run(
     (rounds, result, journal.entries())
 }
 
-fn within_time<F: std::future::Future>(f: F) -> impl std::future::Future<Output = F::Output> {
-    async move {
-        tokio::time::timeout(Duration::from_secs(30), f)
-            .await
-            .expect("test finished in time")
-    }
+async fn within_time<F: std::future::Future>(f: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(30), f)
+        .await
+        .expect("test finished in time")
 }
 
 #[tokio::test]

@@ -85,11 +85,11 @@ fn inject_output_schema(attrs: &mut [Attribute], result: &Type) {
         return;
     };
     for attr in attrs.iter_mut() {
-        if !attr
+        if attr
             .path()
             .segments
             .last()
-            .is_some_and(|s| s.ident == "tool")
+            .is_none_or(|s| s.ident != "tool")
         {
             continue;
         }

@@ -91,10 +91,9 @@ impl<'a> Lowering<'a> {
         let bindings = pattern_bindings(&local.pat);
         if let (Pat::Ident(_) | Pat::Type(_), [binding], Some(init)) =
             (&local.pat, bindings.as_slice(), &local.init)
+            && let Some(first) = asks_in_expr(&init.expr).first()
         {
-            if let Some(first) = asks_in_expr(&init.expr).first() {
-                self.default_keys.insert(*first, binding.ident.to_string());
-            }
+            self.default_keys.insert(*first, binding.ident.to_string());
         }
         if let Some(init) = &mut local.init {
             self.lower_expr(&mut init.expr);
