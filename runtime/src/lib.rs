@@ -71,6 +71,12 @@ macro_rules! ask {
 pub mod __private {
     pub use crate::form::assert_form_field;
     pub use crate::machine::{Layout, Machine, Persist, Saver};
+
+    /// The items a `for` loop with an ask in its body has yet to visit. They are collected up
+    /// front, so that the rest of the iteration can be saved with the loop's state.
+    pub fn remaining<I: IntoIterator>(items: I) -> std::collections::VecDeque<I::Item> {
+        items.into_iter().collect()
+    }
     pub use crate::round::Round;
     pub use crate::server::assert_server;
     pub use rmcp;

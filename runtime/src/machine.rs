@@ -160,6 +160,22 @@ impl Machine {
         self.cursor().resume.is_some_and(|resume| end < resume)
     }
 
+    /// Whether this round resumes at an ask point in `first..=last`: the branch or loop body
+    /// holding those points is entered without evaluating its condition again.
+    pub fn resuming_within(&self, first: u32, last: u32) -> bool {
+        self.cursor()
+            .resume
+            .is_some_and(|resume| (first..=last).contains(&resume))
+    }
+
+    /// Ends the round with `-32602`. Generated code calls it where a branch was entered on
+    /// resume but its bindings are missing, which a well-formed state never causes.
+    pub async fn lost<T>(&self) -> T {
+        tracing::warn!(tool = %self.round.name, "mrtr: refused requestState: it resumes into a branch it did not save");
+        self.cursor().halt = Some(Halt::Fail(invalid_state()));
+        halt().await
+    }
+
     /// The next saved binding. A state that does not decode ends the round with `-32602`.
     pub async fn restore<T: Persist>(&self) -> T {
         let restored = {
