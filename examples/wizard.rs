@@ -116,12 +116,52 @@ async fn run_demo(engine: Engine) -> anyhow::Result<()> {
         },
     )
     .await?;
-    println!("result: {}", demo::text_of(&result));
-    if let Some(structured) = &result.structured_content {
-        println!("structuredContent: {structured}");
-    }
+    print_result(&result);
+
+    let answers = BTreeMap::from([
+        (
+            "profile",
+            json!({"action": "accept", "content": {"name": "Grace"}}),
+        ),
+        (
+            "role",
+            json!({"action": "accept", "content": {"role": "admin"}}),
+        ),
+        (
+            "confirm_admin",
+            json!({"action": "accept", "content": {"confirm": true}}),
+        ),
+        (
+            "repo",
+            json!({"action": "accept", "content": {"repo": "cobol", "more": false}}),
+        ),
+        (
+            "notify",
+            json!({"action": "accept", "content": {"level": "mentions"}}),
+        ),
+    ]);
+    println!("\ncalling onboard {{\"team\": \"Navy\"}}");
+    let mut round = 0;
+    let result = demo::drive(&client, "onboard", json!({"team": "Navy"}), &answers, |r| {
+        round += 1;
+        println!(
+            "round {round}: asks {:?} ({}); requestState {} bytes",
+            r.keys,
+            r.messages.join(" | "),
+            r.state_bytes
+        );
+    })
+    .await?;
+    print_result(&result);
     client.cancel().await?;
     cancel.cancel();
     task.await?;
     Ok(())
+}
+
+fn print_result(result: &rmcp::model::CallToolResult) {
+    println!("result: {}", demo::text_of(result));
+    if let Some(structured) = &result.structured_content {
+        println!("structuredContent: {structured}");
+    }
 }

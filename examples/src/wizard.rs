@@ -62,7 +62,68 @@ pub struct Confirm {
     pub confirm: bool,
 }
 
-/// A server with one resumable tool, `signup`.
+/// Arguments of `onboard`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct OnboardArgs {
+    /// The team to join.
+    pub team: String,
+}
+
+/// Onboarding round 1: just a name.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+pub struct Name {
+    pub name: String,
+}
+
+/// The roles a member can take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Form)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Developer,
+    Admin,
+    Viewer,
+}
+
+/// Onboarding round 2: the role.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+pub struct RoleChoice {
+    pub role: Role,
+}
+
+/// One repository to watch, and whether more follow.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+pub struct RepoAnswer {
+    pub repo: String,
+    pub more: bool,
+}
+
+/// How much to hear about a repository.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, Form)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    All,
+    Mentions,
+    None,
+}
+
+/// The notification level for one repository.
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+pub struct LevelChoice {
+    pub level: Level,
+}
+
+/// The most repositories `onboard` asks for.
+pub const MAX_REPOS: usize = 5;
+
+fn wire_name<T: Serialize>(value: T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// A server with two resumable tools: `signup` (three rounds in a row) and `onboard`
+/// (a branch and two loops).
 #[derive(Clone)]
 pub struct Wizard {
     tool_router: ToolRouter<Self>,
@@ -73,7 +134,7 @@ impl Wizard {
     /// A wizard that seals its state with `engine`.
     pub fn new(engine: Engine) -> Self {
         Self {
-            tool_router: Self::tool_router(),
+            tool_router: Self::tool_router() + Self::onboard_router(),
             engine,
         }
     }
@@ -81,6 +142,10 @@ impl Wizard {
 
 fn cancelled(refused: Refused) -> String {
     format!("Signup cancelled at {}", refused.key)
+}
+
+fn onboarding_cancelled(refused: Refused) -> String {
+    format!("Onboarding cancelled at {}", refused.key)
 }
 
 #[tool_router]
@@ -127,6 +192,92 @@ impl Wizard {
             "name": profile.name,
             "team": args.team,
             "plan": plan.as_str(),
+        }));
+        Ok(result)
+    }
+}
+
+#[tool_router(router = onboard_router)]
+impl Wizard {
+    #[mrtr_tool]
+    #[tool(
+        description = "Onboard to a team: your name, a role, the repositories to watch and \
+                          how much to hear about each"
+    )]
+    async fn onboard(
+        &self,
+        Parameters(args): Parameters<OnboardArgs>,
+    ) -> Result<CallToolResult, String> {
+        let name = ask!(
+            profile = elicit::<Name>(format!(
+                "Welcome to {}! What should we call you?",
+                args.team
+            ))
+        )
+        .accepted()
+        .map_err(onboarding_cancelled)?
+        .name;
+
+        let mut role = ask!(role = elicit::<RoleChoice>("Which role will you take?"))
+            .accepted()
+            .map_err(onboarding_cancelled)?
+            .role;
+        if role == Role::Admin {
+            let confirmed = ask!(
+                confirm_admin =
+                    elicit::<Confirm>("Admins can delete repositories. Continue as admin?")
+            )
+            .accepted()
+            .map_err(onboarding_cancelled)?
+            .confirm;
+            if !confirmed {
+                role = Role::Developer;
+            }
+        }
+
+        let mut repos = Vec::new();
+        loop {
+            let answer = ask!(
+                repo = elicit::<RepoAnswer>(format!(
+                    "Add a repository to watch ({} so far)",
+                    repos.len()
+                ))
+            )
+            .accepted()
+            .map_err(onboarding_cancelled)?;
+            repos.push(answer.repo);
+            if !answer.more || repos.len() == MAX_REPOS {
+                break;
+            }
+        }
+
+        let mut watched = Vec::new();
+        for repo in repos {
+            let level = ask!(notify = elicit::<LevelChoice>(format!("Notifications for {repo}?")))
+                .accepted()
+                .map_err(onboarding_cancelled)?
+                .level;
+            watched.push((repo, level));
+        }
+
+        let listing: Vec<String> = watched
+            .iter()
+            .map(|(repo, level)| format!("{repo}={}", wire_name(level)))
+            .collect();
+        let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
+            "Onboarded {name} as {} to {}: {}",
+            wire_name(role),
+            args.team,
+            listing.join(", ")
+        ))]);
+        result.structured_content = Some(serde_json::json!({
+            "name": name,
+            "role": role,
+            "team": args.team,
+            "repos": watched
+                .iter()
+                .map(|(repo, level)| serde_json::json!({"repo": repo, "level": level}))
+                .collect::<Vec<_>>(),
         }));
         Ok(result)
     }

@@ -42,3 +42,76 @@ fn shadowing_and_dead_bindings_fold_into_regions() {
         }
     ));
 }
+
+#[test]
+fn if_else() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn branch(&self) -> String {
+                let role = ask!(role = elicit::<Role>("Role?")).ok().map(|r| r.role).unwrap_or_default();
+                let mut role = role;
+                if role == "admin" {
+                    let sure = ask!(confirm_admin = elicit::<Confirm>("Sure?")).ok().is_some_and(|c| c.confirm);
+                    if !sure {
+                        role = "developer".to_owned();
+                    }
+                } else {
+                    tracing::info!("not an admin");
+                }
+                role
+            }
+        }
+    ));
+}
+
+#[test]
+fn match_arms_with_bindings() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn pick(&self) -> Result<String, String> {
+                match ask!(choice = elicit::<Choice>("Which?")) {
+                    Elicited::Accept(Choice { kind, size }) => {
+                        let more = ask!(more = elicit::<More>(format!("More {kind}?"))).ok();
+                        Ok(format!("{kind} {size} {more:?}"))
+                    }
+                    Elicited::Decline(refused) | Elicited::Cancel(refused) => Err(refused.to_string()),
+                }
+            }
+        }
+    ));
+}
+
+#[test]
+fn loop_while_and_for() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn gather(&self) -> String {
+                let mut repos = Vec::new();
+                'more: loop {
+                    let repo = ask!(repo = elicit::<Repo>(format!("Repo ({} so far)", repos.len()))).accepted().map_err(|r| r.to_string())?;
+                    repos.push(repo.repo);
+                    if !repo.more || repos.len() == 5 {
+                        break 'more;
+                    }
+                }
+                let mut levels = Vec::new();
+                for repo in repos {
+                    let level = ask!(notify = elicit::<Level>(format!("Notifications for {repo}?"))).ok();
+                    levels.push((repo, level));
+                }
+                let mut tries = 0;
+                while tries < 3 {
+                    tries += 1;
+                    ask!(ping = elicit::<Confirm>("Again?"));
+                }
+                format!("{levels:?} {tries}")
+            }
+        }
+    ));
+}

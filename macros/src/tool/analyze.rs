@@ -9,7 +9,9 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::syntax::{ask_marker_id, is_ask_macro, make_ask_marker, tokens_mention_ask};
+use super::syntax::{
+    ask_marker_id, asks_in_expr, is_ask_macro, make_ask_marker, tokens_mention_ask,
+};
 use crate::diagnostics::Diagnostics;
 
 /// One `ask!` in the source.
@@ -78,7 +80,7 @@ enum Context {
     Closure,
     AsyncBlock,
     NestedItem,
-    ControlFlow(&'static str),
+    InQuestion,
 }
 
 struct Numbering<'d> {
@@ -120,10 +122,10 @@ impl Numbering<'_> {
                     answer as an argument"
                         .to_owned()
                 }
-                Context::ControlFlow(construct) => format!(
-                    "`ask!` inside `{construct}` is not supported yet: this version resumes \
-                     straight-line code. Ask before the `{construct}` and branch on the answer"
-                ),
+                Context::InQuestion => "`ask!` inside the question of another `ask!` has no \
+                    round of its own: ask first, in its own statement, and build the second \
+                    question from that answer"
+                    .to_owned(),
             };
             self.diagnostics.error(span, message);
             return None;
@@ -137,10 +139,9 @@ impl Numbering<'_> {
         };
         let mut question = args.question;
         // An ask inside the question of another ask has no round of its own.
-        self.within(
-            Context::ControlFlow("the question of another `ask!`"),
-            |this| this.visit_expr_mut(&mut question),
-        );
+        self.within(Context::InQuestion, |this| {
+            this.visit_expr_mut(&mut question)
+        });
         let id = self.asks.len() as u32 + 1;
         self.asks.push(AskSite {
             id,
@@ -179,34 +180,6 @@ impl VisitMut for Numbering<'_> {
             Expr::Async(block) => self.within(Context::AsyncBlock, |this| {
                 this.visit_block_mut(&mut block.block)
             }),
-            Expr::If(e) => {
-                self.visit_expr_mut(&mut e.cond);
-                self.within(Context::ControlFlow("if"), |this| {
-                    this.visit_block_mut(&mut e.then_branch);
-                    if let Some((_, else_branch)) = &mut e.else_branch {
-                        this.visit_expr_mut(else_branch);
-                    }
-                });
-            }
-            Expr::Match(e) => {
-                self.visit_expr_mut(&mut e.expr);
-                self.within(Context::ControlFlow("match"), |this| {
-                    e.arms.iter_mut().for_each(|arm| this.visit_arm_mut(arm))
-                });
-            }
-            Expr::Loop(e) => self.within(Context::ControlFlow("loop"), |this| {
-                this.visit_block_mut(&mut e.body)
-            }),
-            Expr::While(e) => self.within(Context::ControlFlow("while"), |this| {
-                this.visit_expr_mut(&mut e.cond);
-                this.visit_block_mut(&mut e.body);
-            }),
-            Expr::ForLoop(e) => {
-                self.visit_expr_mut(&mut e.expr);
-                self.within(Context::ControlFlow("for"), |this| {
-                    this.visit_block_mut(&mut e.body)
-                });
-            }
             Expr::Macro(mac) => {
                 if let Some(span) = tokens_mention_ask(&mac.mac.tokens) {
                     self.diagnostics.error(span, other_macro_message(&mac.mac));
@@ -272,6 +245,23 @@ struct Order {
 }
 
 impl Order {
+    /// Before entering control flow that holds an ask: nothing with an effect may precede it.
+    fn nested_entry(&mut self, expr: &Expr, diagnostics: &mut Diagnostics) {
+        if self.effect && !asks_in_expr(expr).is_empty() {
+            diagnostics.error(
+                expr,
+                "this holds an `ask!`, but other code in the same statement runs before it, and \
+                 would run again when the call resumes. Make it its own statement, or bind what \
+                 comes first with `let`",
+            );
+        }
+    }
+
+    fn done_with(&mut self, expr: &Expr) {
+        self.asked |= !asks_in_expr(expr).is_empty();
+        self.effect = true;
+    }
+
     fn block(&mut self, block: &Block, diagnostics: &mut Diagnostics) {
         check_block_order(block, diagnostics);
         self.asked |= block
@@ -367,19 +357,47 @@ impl Order {
                 self.effect = true;
             }
             Expr::Let(e) => self.expr(&e.expr, diagnostics),
+            // Control flow is entered on the way to an ask point inside it, so nothing with an
+            // effect may come before it in the statement.
             Expr::If(e) => {
+                self.nested_entry(expr, diagnostics);
                 self.expr(&e.cond, diagnostics);
-                self.effect = true;
+                check_block_order(&e.then_branch, diagnostics);
+                if let Some((_, else_branch)) = &e.else_branch {
+                    Order::default().expr(else_branch, diagnostics);
+                }
+                self.done_with(expr);
             }
             Expr::Match(e) => {
+                self.nested_entry(expr, diagnostics);
                 self.expr(&e.expr, diagnostics);
-                self.effect = true;
+                for arm in &e.arms {
+                    Order::default().expr(&arm.body, diagnostics);
+                }
+                self.done_with(expr);
+            }
+            Expr::Loop(e) => {
+                self.nested_entry(expr, diagnostics);
+                check_block_order(&e.body, diagnostics);
+                self.done_with(expr);
+            }
+            Expr::While(e) => {
+                self.nested_entry(expr, diagnostics);
+                Order::default().expr(&e.cond, diagnostics);
+                check_block_order(&e.body, diagnostics);
+                self.done_with(expr);
+            }
+            Expr::ForLoop(e) => {
+                self.nested_entry(expr, diagnostics);
+                self.expr(&e.expr, diagnostics);
+                check_block_order(&e.body, diagnostics);
+                self.done_with(expr);
             }
             // A block in statement position is resumed statement by statement.
             Expr::Block(e) if !self.effect => self.block(&e.block, diagnostics),
             Expr::Unsafe(e) if !self.effect => self.block(&e.block, diagnostics),
             other => {
-                if !super::syntax::asks_in_expr(other).is_empty() {
+                if !asks_in_expr(other).is_empty() {
                     diagnostics.error(
                         other,
                         "this `ask!` is nested where the call cannot resume into it. Ask first, in \

@@ -23,6 +23,7 @@ use syn::{
 
 use super::{
     analyze::AskSite,
+    desugar::strip_mut,
     syntax::{Binding, ask_marker, asks_in_expr, asks_in_stmt, pattern_bindings},
 };
 use crate::diagnostics::Diagnostics;
@@ -41,13 +42,17 @@ pub(crate) struct Lowering<'a> {
 }
 
 impl<'a> Lowering<'a> {
-    pub(crate) fn new(asks: Vec<AskSite>, diagnostics: &'a mut Diagnostics) -> Self {
+    pub(crate) fn new(
+        asks: Vec<AskSite>,
+        machine: Ident,
+        diagnostics: &'a mut Diagnostics,
+    ) -> Self {
         Self {
             asks: asks.into_iter().map(|site| (site.id, site)).collect(),
             default_keys: BTreeMap::new(),
             scope: Vec::new(),
             high: 0,
-            machine: Ident::new("__mrtr", Span::mixed_site()),
+            machine,
             saver: Ident::new("__saved", Span::mixed_site()),
             diagnostics,
         }
@@ -115,8 +120,13 @@ impl<'a> Lowering<'a> {
         let span = bindings[0].ident.span();
         let restore = quote_spanned! {span=> #machine.restore().await };
         let attrs = &local.attrs;
-        let simple = matches!(&local.pat, Pat::Ident(p) if p.subpat.is_none())
-            || matches!(&local.pat, Pat::Type(t) if matches!(&*t.pat, Pat::Ident(p) if p.subpat.is_none()));
+        let plain =
+            |pat: &Pat| matches!(pat, Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none());
+        let simple = match &local.pat {
+            Pat::Type(typed) => plain(&typed.pat),
+            Pat::Tuple(tuple) => tuple.elems.iter().all(plain),
+            pat => plain(pat),
+        };
         let tokens = if simple && init.diverge.is_none() {
             let pat = &local.pat;
             let value = &init.expr;
@@ -250,27 +260,22 @@ impl VisitMut for Rewriter<'_, '_> {
             *expr = self.lowering.lower_ask(id, &question.clone());
             return;
         }
-        match expr {
-            Expr::Block(e) if !asks_in_expr(&Expr::Block(e.clone())).is_empty() => {
-                self.lowering.lower_block(&mut e.block)
-            }
-            Expr::Unsafe(e) if !e.block.stmts.iter().all(|s| asks_in_stmt(s).is_empty()) => {
-                self.lowering.lower_block(&mut e.block)
-            }
-            _ => visit_mut::visit_expr_mut(self, expr),
-        }
+        visit_mut::visit_expr_mut(self, expr);
     }
-}
 
-fn strip_mut(pat: &mut Pat) {
-    struct Strip;
-    impl VisitMut for Strip {
-        fn visit_pat_ident_mut(&mut self, pat: &mut syn::PatIdent) {
-            pat.mutability = None;
-            visit_mut::visit_pat_ident_mut(self, pat);
+    /// Every block that holds an ask point is entered on the way to it: a branch, a loop body,
+    /// an arm, or a plain block.
+    fn visit_block_mut(&mut self, block: &mut Block) {
+        if block
+            .stmts
+            .iter()
+            .any(|stmt| !asks_in_stmt(stmt).is_empty())
+        {
+            self.lowering.lower_block(block);
+        } else {
+            visit_mut::visit_block_mut(self, block);
         }
     }
-    Strip.visit_pat_mut(pat);
 }
 
 fn parse_stmt(tokens: TokenStream) -> Stmt {

@@ -6,6 +6,7 @@ use quote::quote;
 use crate::diagnostics::Diagnostics;
 
 mod analyze;
+mod desugar;
 mod emit;
 mod lower;
 mod parse;
@@ -25,10 +26,11 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
+    let machine = proc_macro2::Ident::new("__mrtr", proc_macro2::Span::mixed_site());
+    desugar::desugar(&mut body, &machine, &mut diagnostics);
     scopes::narrow_scopes(&mut body);
-    let mut lowering = lower::Lowering::new(analysis.asks, &mut diagnostics);
+    let mut lowering = lower::Lowering::new(analysis.asks, machine.clone(), &mut diagnostics);
     lowering.lower_block(&mut body);
-    let machine = lowering.machine.clone();
     if !diagnostics.is_empty() {
         return fallback(diagnostics, &tool.item);
     }
@@ -50,6 +52,30 @@ fn fallback(diagnostics: Diagnostics, item: &syn::ImplItemFn) -> TokenStream {
 #[cfg(test)]
 pub(crate) fn expand_pretty(attr: TokenStream, item: TokenStream) -> String {
     let expanded = expand(attr, item);
-    let file: syn::File = syn::parse2(quote!(impl Tool { #expanded })).expect("expansion parses");
+    let mut file: syn::File =
+        syn::parse2(quote!(impl Tool { #expanded })).expect("expansion parses");
+    // Show each `ask!(@lowered call)` as the call it expands to, as `cargo expand` would.
+    struct Unwrap;
+    impl syn::visit_mut::VisitMut for Unwrap {
+        fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+            if let syn::Expr::Macro(mac) = expr
+                && let Some(rest) = mac.mac.tokens.to_string().strip_prefix("@ lowered")
+            {
+                *expr = syn::parse_str(rest).expect("a lowered ask is an expression");
+            }
+            syn::visit_mut::visit_expr_mut(self, expr);
+        }
+
+        fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
+            if let syn::Stmt::Macro(mac) = stmt
+                && let Some(rest) = mac.mac.tokens.to_string().strip_prefix("@ lowered")
+            {
+                let expr: syn::Expr = syn::parse_str(rest).expect("a lowered ask is an expression");
+                *stmt = syn::Stmt::Expr(expr, mac.semi_token);
+            }
+            syn::visit_mut::visit_stmt_mut(self, stmt);
+        }
+    }
+    syn::visit_mut::VisitMut::visit_file_mut(&mut Unwrap, &mut file);
     prettyplease::unparse(&file)
 }

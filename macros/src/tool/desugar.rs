@@ -1,0 +1,360 @@
+//! Part of stage 3: rewrite the control flow that holds ask points into forms the resume
+//! cursor handles with `let`s and skipped statements alone.
+//!
+//! - `if c { a } else { b }`: the branch that holds the resume point is taken without
+//!   evaluating `c` again: `if m.resuming_within(a..) || (!m.resuming_within(b..) && c)`.
+//! - `if let p = e { a } else { b }` becomes `match e { p => a, _ => b }`.
+//! - `match e { p => a, .. }`: a local enum names the arm to enter. On resume it is picked by
+//!   the resume point and `e` is not evaluated; otherwise `e` is matched and the arm's
+//!   bindings travel in the enum. Each arm body starts with a `let` of its bindings, which
+//!   restores them like any other `let`.
+//! - `while c { .. }` becomes `loop { if !(c) { break; } .. }`; the test is a statement that
+//!   a resumed round skips. `while let` likewise, with a `let` of the pattern's bindings.
+//! - `for p in e { .. }` collects `e` into a `VecDeque` held in a `let`, so the items not yet
+//!   visited are saved with the state, and pops one per iteration into a `let` of `p`.
+//! - `loop` needs nothing: a resumed round enters its body and skips to the resume point.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::{
+    Arm, Block, Expr, Ident, Pat, Stmt,
+    spanned::Spanned,
+    visit_mut::{self, VisitMut},
+};
+
+use super::syntax::{Binding, ask_marker_id, asks_in_expr, pattern_bindings};
+use crate::diagnostics::Diagnostics;
+
+pub(crate) fn desugar(body: &mut Block, machine: &Ident, diagnostics: &mut Diagnostics) {
+    let mut desugar = Desugar {
+        machine: machine.clone(),
+        next_id: 0,
+        diagnostics,
+    };
+    desugar.visit_block_mut(body);
+}
+
+struct Desugar<'d> {
+    machine: Ident,
+    next_id: u32,
+    diagnostics: &'d mut Diagnostics,
+}
+
+/// The first and last ask point inside `expr`, if any.
+fn ask_range(expr: &Expr) -> Option<(u32, u32)> {
+    let asks = asks_in_expr(expr);
+    Some((*asks.iter().min()?, *asks.iter().max()?))
+}
+
+fn block_range(block: &Block) -> Option<(u32, u32)> {
+    ask_range(&Expr::Block(syn::ExprBlock {
+        attrs: Vec::new(),
+        label: None,
+        block: block.clone(),
+    }))
+}
+
+impl VisitMut for Desugar<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        if ask_marker_id(expr).is_some() {
+            return;
+        }
+        // Closures, async blocks and items hold no ask points (analyze rejected those).
+        if matches!(expr, Expr::Closure(_) | Expr::Async(_)) {
+            return;
+        }
+        visit_mut::visit_expr_mut(self, expr);
+        let rewritten = match expr {
+            Expr::If(e)
+                if e.then_branch.stmts.iter().any(has_ask)
+                    || e.else_branch
+                        .as_ref()
+                        .is_some_and(|(_, b)| ask_range(b).is_some()) =>
+            {
+                self.desugar_if(e)
+            }
+            Expr::Match(e) if e.arms.iter().any(|arm| ask_range(&arm.body).is_some()) => {
+                self.desugar_match(e)
+            }
+            Expr::While(e) if block_range(&e.body).is_some() || ask_range(&e.cond).is_some() => {
+                self.desugar_while(e)
+            }
+            Expr::ForLoop(e) if block_range(&e.body).is_some() => self.desugar_for(e),
+            _ => None,
+        };
+        if let Some(rewritten) = rewritten {
+            *expr = rewritten;
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+
+    /// A `for` statement becomes two statements of the same block, the `let` of its items and
+    /// the loop, so that the narrowing pass sees where the iterable is consumed.
+    fn visit_block_mut(&mut self, block: &mut Block) {
+        let stmts = std::mem::take(&mut block.stmts);
+        for mut stmt in stmts {
+            if let Stmt::Expr(Expr::ForLoop(for_loop), _) = &mut stmt
+                && block_range(&for_loop.body).is_some()
+            {
+                visit_mut::visit_expr_for_loop_mut(self, for_loop);
+                if let Some((items, looping)) = self.desugar_for_parts(for_loop) {
+                    block.stmts.push(items);
+                    block.stmts.push(looping);
+                    continue;
+                }
+            }
+            self.visit_stmt_mut(&mut stmt);
+            block.stmts.push(stmt);
+        }
+    }
+}
+
+fn has_ask(stmt: &Stmt) -> bool {
+    !super::syntax::asks_in_stmt(stmt).is_empty()
+}
+
+impl Desugar<'_> {
+    fn fresh(&mut self, stem: &str, located: Span) -> Ident {
+        self.next_id += 1;
+        Ident::new(
+            &format!("__mrtr_{stem}{}", self.next_id),
+            Span::mixed_site().located_at(located),
+        )
+    }
+
+    fn within(&self, range: Option<(u32, u32)>) -> Option<TokenStream> {
+        let machine = &self.machine;
+        range.map(|(first, last)| quote!(#machine.resuming_within(#first, #last)))
+    }
+
+    fn desugar_if(&mut self, e: &mut syn::ExprIf) -> Option<Expr> {
+        if let Expr::Let(let_expr) = &*e.cond {
+            let else_branch = match &e.else_branch {
+                Some((_, else_expr)) => quote!(#else_expr),
+                None => quote!({}),
+            };
+            let (pat, scrutinee, then_branch) = (&let_expr.pat, &let_expr.expr, &e.then_branch);
+            let mut as_match: syn::ExprMatch = syn::parse_quote! {
+                match #scrutinee { #pat => #then_branch, _ => #else_branch }
+            };
+            return self.desugar_match(&mut as_match);
+        }
+        if contains_let(&e.cond) {
+            self.diagnostics.error(
+                &e.cond,
+                "an `if` whose condition chains `let`s cannot hold an `ask!` yet: nest the \
+                 conditions, `if let p = e { if cond { .. } }`, or bind first with `let .. else`",
+            );
+            return None;
+        }
+        let then_range = block_range(&e.then_branch);
+        let else_range = e.else_branch.as_ref().and_then(|(_, b)| ask_range(b));
+        let cond = &e.cond;
+        let test = match (self.within(then_range), self.within(else_range)) {
+            (Some(then), Some(other)) => quote!(#then || (!#other && (#cond))),
+            (Some(then), None) => quote!(#then || (#cond)),
+            (None, Some(other)) => quote!(!#other && (#cond)),
+            (None, None) => return None,
+        };
+        e.cond = Box::new(syn::parse2(test).ok()?);
+        None
+    }
+
+    fn desugar_match(&mut self, e: &mut syn::ExprMatch) -> Option<Expr> {
+        for arm in &e.arms {
+            if let Some((_, guard)) = &arm.guard
+                && ask_range(guard).is_some()
+            {
+                self.diagnostics.error(
+                    guard,
+                    "an `ask!` in a match guard cannot be resumed: ask before the `match` and use \
+                     the answer in the guard",
+                );
+                return None;
+            }
+        }
+        let machine = self.machine.clone();
+        let arm_enum = Ident::new(
+            "__MrtrArm",
+            Span::mixed_site().located_at(e.match_token.span),
+        );
+        let bound = Ident::new("__bound", Span::mixed_site());
+        let value = Ident::new("__value", Span::mixed_site());
+        let mut generics = Vec::new();
+        let mut variants = Vec::new();
+        let mut resume_tests = Vec::new();
+        let mut evaluate_arms = Vec::new();
+        let mut dispatch_arms = Vec::new();
+        let has_plain_arm = e.arms.iter().any(|arm| ask_range(&arm.body).is_none());
+        for (index, arm) in e.arms.iter().enumerate() {
+            let Arm {
+                attrs,
+                pat,
+                guard,
+                body,
+                ..
+            } = arm;
+            let guard = guard
+                .as_ref()
+                .map(|(if_token, cond)| quote!(#if_token #cond));
+            let Some(range) = ask_range(body) else {
+                evaluate_arms.push(quote!(#(#attrs)* #pat #guard => #arm_enum::Done(#body),));
+                continue;
+            };
+            let variant = format_ident!("Arm{}", index);
+            let generic = format_ident!("T{}", index);
+            let bindings = pattern_bindings(pat);
+            let mut inner = pat.clone();
+            strip_mut(&mut inner);
+            let carried = tuple_of(&bindings, false);
+            let test = self.within(Some(range));
+            resume_tests
+                .push(quote!(if #test { #arm_enum::#variant(::core::option::Option::None) }));
+            evaluate_arms.push(quote!(#(#attrs)* #inner #guard => #arm_enum::#variant(::core::option::Option::Some(#carried)),));
+            let pattern = tuple_of(&bindings, true);
+            let first_let = if bindings.is_empty() {
+                quote!()
+            } else {
+                quote! {
+                    let #pattern = match #bound {
+                        ::core::option::Option::Some(#bound) => #bound,
+                        ::core::option::Option::None => #machine.lost().await,
+                    };
+                }
+            };
+            let bound_pat = if bindings.is_empty() {
+                quote!(_)
+            } else {
+                quote!(#bound)
+            };
+            dispatch_arms.push(quote!(#arm_enum::#variant(#bound_pat) => { #first_let #body }));
+            variants.push(quote!(#variant(::core::option::Option<#generic>)));
+            generics.push(generic);
+        }
+        if has_plain_arm {
+            let generic = format_ident!("V");
+            variants.push(quote!(Done(#generic)));
+            generics.push(generic);
+            dispatch_arms.push(quote!(#arm_enum::Done(#value) => #value,));
+        }
+        let scrutinee = &e.expr;
+        let tokens = quote_spanned! {e.match_token.span=>
+            {
+                enum #arm_enum<#(#generics),*> { #(#variants),* }
+                match (#(#resume_tests else)* {
+                    match #scrutinee { #(#evaluate_arms)* }
+                }) {
+                    #(#dispatch_arms)*
+                }
+            }
+        };
+        Some(syn::parse2(tokens).ok()?)
+    }
+
+    fn desugar_while(&mut self, e: &mut syn::ExprWhile) -> Option<Expr> {
+        let label = &e.label;
+        let stmts = &e.body.stmts;
+        let head = match &*e.cond {
+            Expr::Let(let_expr) => {
+                let bindings = pattern_bindings(&let_expr.pat);
+                let mut inner = (*let_expr.pat).clone();
+                strip_mut(&mut inner);
+                let scrutinee = &let_expr.expr;
+                if bindings.is_empty() {
+                    quote!(match #scrutinee { #inner => {} _ => break, })
+                } else {
+                    let carried = tuple_of(&bindings, false);
+                    let pattern = tuple_of(&bindings, true);
+                    quote!(let #pattern = match #scrutinee { #inner => #carried, _ => break, };)
+                }
+            }
+            cond if contains_let(cond) => {
+                self.diagnostics.error(
+                    cond,
+                    "a `while` whose condition chains `let`s cannot hold an `ask!` yet: use \
+                     `loop` with a `let .. else { break }`",
+                );
+                return None;
+            }
+            cond => quote!(if !(#cond) { break; }),
+        };
+        syn::parse2(quote! { #label loop { #head #(#stmts)* } }).ok()
+    }
+
+    /// A `for` in expression position: its two statements in a block.
+    fn desugar_for(&mut self, e: &mut syn::ExprForLoop) -> Option<Expr> {
+        let (items, looping) = self.desugar_for_parts(e)?;
+        syn::parse2(quote! {{ #items #looping }}).ok()
+    }
+
+    fn desugar_for_parts(&mut self, e: &mut syn::ExprForLoop) -> Option<(Stmt, Stmt)> {
+        let items = self.fresh("items", e.expr.span());
+        let label = &e.label;
+        let iterable = &e.expr;
+        let bindings = pattern_bindings(&e.pat);
+        let mut inner = (*e.pat).clone();
+        strip_mut(&mut inner);
+        let stmts = &e.body.stmts;
+        let head = if bindings.is_empty() {
+            quote! {
+                match #items.pop_front() {
+                    ::core::option::Option::Some(#inner) => {}
+                    ::core::option::Option::None => break,
+                }
+            }
+        } else {
+            let carried = tuple_of(&bindings, false);
+            let pattern = tuple_of(&bindings, true);
+            quote! {
+                let #pattern = match #items.pop_front() {
+                    ::core::option::Option::Some(#inner) => #carried,
+                    ::core::option::Option::None => break,
+                };
+            }
+        };
+        let collect = quote_spanned! {e.expr.span()=> ::mrtr::__private::remaining(#iterable) };
+        let items_stmt = syn::parse2(quote! { let mut #items = #collect; }).ok()?;
+        let loop_stmt = syn::parse2(quote! { #label loop { #head #(#stmts)* } }).ok()?;
+        Some((items_stmt, loop_stmt))
+    }
+}
+
+/// `(a, b)`, or `a` for one binding, or `()`; with `mut` where the pattern had it.
+fn tuple_of(bindings: &[Binding], with_mut: bool) -> TokenStream {
+    let parts: Vec<TokenStream> = bindings
+        .iter()
+        .map(|b| {
+            let ident = &b.ident;
+            if with_mut && b.mutable {
+                quote!(mut #ident)
+            } else {
+                quote!(#ident)
+            }
+        })
+        .collect();
+    match parts.as_slice() {
+        [one] => one.clone(),
+        _ => quote!((#(#parts),*)),
+    }
+}
+
+fn contains_let(expr: &Expr) -> bool {
+    match expr {
+        Expr::Let(_) => true,
+        Expr::Binary(b) => contains_let(&b.left) || contains_let(&b.right),
+        Expr::Paren(p) => contains_let(&p.expr),
+        _ => false,
+    }
+}
+
+pub(crate) fn strip_mut(pat: &mut Pat) {
+    struct Strip;
+    impl VisitMut for Strip {
+        fn visit_pat_ident_mut(&mut self, pat: &mut syn::PatIdent) {
+            pat.mutability = None;
+            visit_mut::visit_pat_ident_mut(self, pat);
+        }
+    }
+    Strip.visit_pat_mut(pat);
+}
