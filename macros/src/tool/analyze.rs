@@ -17,8 +17,11 @@ use crate::diagnostics::Diagnostics;
 /// One `ask!` in the source.
 pub(crate) struct AskSite {
     pub(crate) id: u32,
-    /// `ask!(key = ..)`; without one, `lower` picks a default.
-    pub(crate) key: Option<LitStr>,
+    /// The key in `inputRequests`: as written in `ask!(key = ..)`, else the name of the `let`
+    /// the ask initializes, else `ask_N`.
+    pub(crate) key: LitStr,
+    /// Whether the key was written out.
+    pub(crate) explicit_key: bool,
     /// The path the user wrote (`ask` or `mrtr::ask`), reused for the lowered call.
     pub(crate) path: syn::Path,
     pub(crate) span: Span,
@@ -38,9 +41,57 @@ pub(crate) fn analyze(body: &Block, diagnostics: &mut Diagnostics) -> Analysis {
         context: Vec::new(),
     };
     numbering.visit_block_mut(&mut body);
-    let asks = numbering.asks;
+    let mut asks = numbering.asks;
+    name_keys_after_lets(&body, &mut asks);
     check_block_order(&body, diagnostics);
     Analysis { body, asks }
+}
+
+/// `let name = ask!(..)...;` with no key: the key is `name`.
+fn name_keys_after_lets(body: &Block, asks: &mut [AskSite]) {
+    struct Lets<'a> {
+        asks: &'a mut [AskSite],
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Lets<'_> {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            let ident = match &local.pat {
+                syn::Pat::Ident(p) if p.subpat.is_none() => Some(&p.ident),
+                syn::Pat::Type(t) => match &*t.pat {
+                    syn::Pat::Ident(p) if p.subpat.is_none() => Some(&p.ident),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let (Some(ident), Some(init)) = (ident, &local.init)
+                && let Some(id) = head_ask(&init.expr)
+                && let Some(site) = self
+                    .asks
+                    .iter_mut()
+                    .find(|site| site.id == id && !site.explicit_key)
+            {
+                site.key = LitStr::new(&ident.to_string(), ident.span());
+            }
+            syn::visit::visit_local(self, local);
+        }
+    }
+    syn::visit::Visit::visit_block(&mut Lets { asks }, body);
+}
+
+/// The ask evaluated first in `expr`, following receivers, `?`, `.await` and field accesses.
+fn head_ask(expr: &Expr) -> Option<u32> {
+    if let Some(id) = ask_marker_id(expr) {
+        return Some(id);
+    }
+    match expr {
+        Expr::MethodCall(e) => head_ask(&e.receiver),
+        Expr::Try(e) => head_ask(&e.expr),
+        Expr::Await(e) => head_ask(&e.base),
+        Expr::Field(e) => head_ask(&e.base),
+        Expr::Paren(e) => head_ask(&e.expr),
+        Expr::Cast(e) => head_ask(&e.expr),
+        Expr::Unary(e) => head_ask(&e.expr),
+        _ => None,
+    }
 }
 
 struct AskArgs {
@@ -145,7 +196,11 @@ impl Numbering<'_> {
         let id = self.asks.len() as u32 + 1;
         self.asks.push(AskSite {
             id,
-            key: args.key,
+            key: args
+                .key
+                .clone()
+                .unwrap_or_else(|| LitStr::new(&format!("ask_{id}"), span)),
+            explicit_key: args.key.is_some(),
             path: mac.path.clone(),
             span,
         });

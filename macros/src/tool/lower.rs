@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::{
-    Block, Expr, Ident, LitStr, Local, Pat, Stmt,
+    Block, Expr, Ident, Local, Pat, Stmt,
     spanned::Spanned,
     visit_mut::{self, VisitMut},
 };
@@ -24,14 +24,12 @@ use syn::{
 use super::{
     analyze::AskSite,
     desugar::strip_mut,
-    syntax::{Binding, ask_marker, asks_in_expr, asks_in_stmt, pattern_bindings},
+    syntax::{Binding, ask_marker, asks_in_stmt, pattern_bindings},
 };
 use crate::diagnostics::Diagnostics;
 
 pub(crate) struct Lowering<'a> {
     asks: BTreeMap<u32, AskSite>,
-    /// Keys of asks that initialize a plain `let name = ask!(..)`, when none is given.
-    default_keys: BTreeMap<u32, String>,
     /// The saved bindings in scope, in declaration order.
     scope: Vec<Binding>,
     /// The highest ask point lowered so far.
@@ -49,7 +47,6 @@ impl<'a> Lowering<'a> {
     ) -> Self {
         Self {
             asks: asks.into_iter().map(|site| (site.id, site)).collect(),
-            default_keys: BTreeMap::new(),
             scope: Vec::new(),
             high: 0,
             machine,
@@ -94,12 +91,6 @@ impl<'a> Lowering<'a> {
 
     fn lower_local(&mut self, mut local: Local, ask_follows: bool, end: u32) -> Stmt {
         let bindings = pattern_bindings(&local.pat);
-        if let (Pat::Ident(_) | Pat::Type(_), [binding], Some(init)) =
-            (&local.pat, bindings.as_slice(), &local.init)
-            && let Some(first) = asks_in_expr(&init.expr).first()
-        {
-            self.default_keys.insert(*first, binding.ident.to_string());
-        }
         if let Some(init) = &mut local.init {
             self.lower_expr(&mut init.expr);
             if let Some((_, diverge)) = &mut init.diverge {
@@ -220,14 +211,7 @@ impl<'a> Lowering<'a> {
         let Some(site) = self.asks.remove(&id) else {
             return syn::parse_quote!(::core::unreachable!());
         };
-        let key = site.key.clone().unwrap_or_else(|| {
-            let name = self
-                .default_keys
-                .get(&id)
-                .cloned()
-                .unwrap_or_else(|| format!("ask_{id}"));
-            LitStr::new(&name, site.span)
-        });
+        let key = &site.key;
         let machine = &self.machine;
         let saver = &self.saver;
         let saves = self.scope.iter().map(|binding| {

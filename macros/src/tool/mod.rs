@@ -7,6 +7,7 @@ use crate::diagnostics::Diagnostics;
 
 mod analyze;
 mod desugar;
+mod diagram;
 mod emit;
 mod lower;
 mod parse;
@@ -24,6 +25,11 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
+    let flow = diagram::flowchart(
+        &tool.item.sig.ident.to_string(),
+        &analysis.body,
+        &analysis.asks,
+    );
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
     let machine = proc_macro2::Ident::new("__mrtr", proc_macro2::Span::mixed_site());
@@ -39,6 +45,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         body,
         asks,
         machine,
+        flow,
     })
 }
 
