@@ -2,3 +2,4 @@
 
 pub mod clock;
 pub mod loopback;
+pub mod straight;

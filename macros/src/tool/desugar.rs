@@ -199,7 +199,10 @@ impl Desugar<'_> {
                 .as_ref()
                 .map(|(if_token, cond)| quote!(#if_token #cond));
             let Some(range) = ask_range(body) else {
-                evaluate_arms.push(quote!(#(#attrs)* #pat #guard => #arm_enum::Done(#body),));
+                // `Done(return ..)` would warn that the constructor is unreachable.
+                evaluate_arms.push(quote! {
+                    #(#attrs)* #[allow(unreachable_code)] #pat #guard => #arm_enum::Done(#body),
+                });
                 continue;
             };
             let variant = format_ident!("Arm{}", index);
@@ -242,9 +245,9 @@ impl Desugar<'_> {
         let tokens = quote_spanned! {e.match_token.span=>
             {
                 enum #arm_enum<#(#generics),*> { #(#variants),* }
-                match (#(#resume_tests else)* {
+                match #(#resume_tests else)* {
                     match #scrutinee { #(#evaluate_arms)* }
-                }) {
+                } {
                     #(#dispatch_arms)*
                 }
             }

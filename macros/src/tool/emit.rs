@@ -43,9 +43,14 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         .inputs
         .insert(1, parse_quote!(#round: ::mrtr::__private::Round));
 
+    // `self` must carry the receiver's own hygiene, which may come from another macro.
+    let self_token = match item.sig.inputs.first() {
+        Some(syn::FnArg::Receiver(receiver)) => receiver.self_token,
+        _ => syn::Token![self](item.sig.ident.span()),
+    };
     let fn_name = &item.sig.ident;
     let server_check = quote_spanned! {fn_name.span()=>
-        let _ = ::mrtr::__private::assert_server(self);
+        let _ = ::mrtr::__private::assert_server(#self_token);
     };
     let statements = &body.stmts;
     let new_body: Block = parse_quote! {{

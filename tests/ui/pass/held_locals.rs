@@ -2,7 +2,9 @@
 use std::collections::HashMap;
 
 use mrtr::{ask, elicit, mrtr_tool};
-use rmcp::{ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
 
 #[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
 struct Name {
@@ -26,13 +28,20 @@ impl Server {
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
         let list = vec!["a".to_owned(), "b".to_owned()];
-        let note = Note { text: "hi".to_owned(), stars: 3 };
+        let note = Note {
+            text: "hi".to_owned(),
+            stars: 3,
+        };
         let mut counts = HashMap::new();
         counts.insert("x".to_owned(), 1u32);
         let pair = (7u64, "seven".to_owned());
         let maybe = Some(2.5f64);
-        let first = ask!(first = elicit::<Name>("First name?")).ok().map(|n| n.name);
-        let last = ask!(last = elicit::<Name>("Last name?")).ok().map(|n| n.name);
+        let first = ask!(first = elicit::<Name>("First name?"))
+            .ok()
+            .map(|n| n.name);
+        let last = ask!(last = elicit::<Name>("Last name?"))
+            .ok()
+            .map(|n| n.name);
         format!(
             "{list:?} {} {} {counts:?} {pair:?} {maybe:?} {first:?} {last:?}",
             note.text, note.stars

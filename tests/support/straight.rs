@@ -1,0 +1,81 @@
+//! The straight run of the differential tests: a tool body run in one go, each `ask!` answered
+//! from a script at once, with no rounds and no sealed state.
+
+use std::sync::Mutex;
+
+use mrtr::Question;
+use serde_json::Value;
+
+/// Answers in the order the questions come, and the questions as they were asked.
+pub struct Script {
+    answers: Mutex<std::collections::VecDeque<Value>>,
+    asked: Mutex<Vec<(String, String)>>,
+}
+
+impl Script {
+    pub fn new(answers: Vec<Value>) -> Self {
+        Self {
+            answers: Mutex::new(answers.into()),
+            asked: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// What a straight-through `ask!(key = question)` evaluates to.
+    pub fn answer<Q: Question>(&self, key: &str, question: Q) -> Q::Answer {
+        let request =
+            serde_json::to_value(question.into_input_request().expect("a valid question"))
+                .expect("requests serialize");
+        let message = request["params"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        self.asked.lock().unwrap().push((key.to_owned(), message));
+        let answer = self
+            .answers
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or_else(|| panic!("the script has no answer left for `{key}`"));
+        Q::read_answer(key, &answer)
+            .unwrap_or_else(|e| panic!("scripted answer for `{key}` does not fit: {e}"))
+    }
+
+    pub fn asked(&self) -> Vec<(String, String)> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+tokio::task_local! {
+    /// The script of the straight run in progress.
+    pub static SCRIPT: Script;
+}
+
+/// `ask!` in a straight run: the next scripted answer, at once.
+#[macro_export]
+macro_rules! straight_ask {
+    ($key:ident = $question:expr) => {
+        $crate::straight::SCRIPT.with(|script| script.answer(stringify!($key), $question))
+    };
+}
+
+/// Side effects of both runs, by run id, so bodies can note them without holding a handle.
+static JOURNALS: Mutex<std::collections::BTreeMap<String, Vec<String>>> =
+    Mutex::new(std::collections::BTreeMap::new());
+
+pub fn note(run: &str, what: impl Into<String>) {
+    JOURNALS
+        .lock()
+        .unwrap()
+        .entry(run.to_owned())
+        .or_default()
+        .push(what.into());
+}
+
+pub fn journal(run: &str) -> Vec<String> {
+    JOURNALS
+        .lock()
+        .unwrap()
+        .get(run)
+        .cloned()
+        .unwrap_or_default()
+}
