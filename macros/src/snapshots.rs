@@ -115,3 +115,21 @@ fn loop_while_and_for() {
         }
     ));
 }
+
+#[test]
+fn shadowing_an_outer_binding_inside_a_loop() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(version = "1"),
+        quote! {
+            #[tool]
+            async fn tags(&self) -> String {
+                let name = ask!(name = elicit::<Name>("Name?")).ok().unwrap_or_default().name;
+                for repo in ["a".to_owned(), "b".to_owned()] {
+                    let name = format!("{name}/{repo}");
+                    ask!(tag = elicit::<Tag>(format!("Tag for {name}?")));
+                }
+                name
+            }
+        }
+    ));
+}

@@ -31,7 +31,9 @@ use crate::diagnostics::Diagnostics;
 pub(crate) struct Lowering<'a> {
     asks: BTreeMap<u32, AskSite>,
     /// The saved bindings in scope, in declaration order.
-    scope: Vec<Binding>,
+    scope: Vec<Saved>,
+    /// Counts the aliases made for shadowed bindings.
+    aliases: u32,
     /// The highest ask point lowered so far.
     high: u32,
     pub(crate) machine: Ident,
@@ -48,6 +50,7 @@ impl<'a> Lowering<'a> {
         Self {
             asks: asks.into_iter().map(|site| (site.id, site)).collect(),
             scope: Vec::new(),
+            aliases: 0,
             high: 0,
             machine,
             saver: Ident::new("__saved", Span::mixed_site()),
@@ -59,13 +62,47 @@ impl<'a> Lowering<'a> {
         let scope_len = self.scope.len();
         let stmts = std::mem::take(&mut block.stmts);
         let asks: Vec<Vec<u32>> = stmts.iter().map(asks_in_stmt).collect();
+        let mut aliased = Vec::new();
         for (index, stmt) in stmts.into_iter().enumerate() {
             let ask_follows = asks[index + 1..].iter().any(|a| !a.is_empty());
+            if ask_follows && let Stmt::Local(local) = &stmt {
+                let shadowing = pattern_bindings(&local.pat);
+                for (position, alias) in self.alias_shadowed(&shadowing, scope_len) {
+                    aliased.push(position);
+                    block.stmts.push(alias);
+                }
+            }
             let end = asks[index].iter().copied().fold(self.high, u32::max);
             let lowered = self.lower_stmt(stmt, ask_follows, end);
             block.stmts.push(lowered);
         }
         self.scope.truncate(scope_len);
+        // The aliases end with this block.
+        for position in aliased {
+            self.scope[position].via = None;
+        }
+    }
+
+    /// A `let` in an inner block that shadows a saved binding of an outer block: the outer one
+    /// can no longer be named, yet is still saved at the asks that follow. Borrow it under a
+    /// hidden name first, and save it through that.
+    fn alias_shadowed(&mut self, shadowing: &[Binding], outer_len: usize) -> Vec<(usize, Stmt)> {
+        let mut aliases = Vec::new();
+        for binding in shadowing {
+            let Some(position) = self.scope[..outer_len]
+                .iter()
+                .rposition(|saved| saved.via.is_none() && saved.binding.ident == binding.ident)
+            else {
+                continue;
+            };
+            let outer = &mut self.scope[position];
+            self.aliases += 1;
+            let alias = Ident::new(&format!("__mrtr_outer_{}", self.aliases), Span::mixed_site());
+            let ident = &outer.binding.ident;
+            aliases.push((position, parse_stmt(quote!(let #alias = &#ident;))));
+            outer.via = Some(alias);
+        }
+        aliases
     }
 
     fn lower_stmt(&mut self, stmt: Stmt, ask_follows: bool, end: u32) -> Stmt {
@@ -157,7 +194,7 @@ impl<'a> Lowering<'a> {
                 };
             }
         };
-        self.scope.extend(bindings);
+        self.scope.extend(bindings.into_iter().map(|binding| Saved { binding, via: None }));
         parse_stmt(tokens)
     }
 
@@ -214,9 +251,12 @@ impl<'a> Lowering<'a> {
         let key = &site.key;
         let machine = &self.machine;
         let saver = &self.saver;
-        let saves = self.scope.iter().map(|binding| {
-            let ident = &binding.ident;
-            quote_spanned! {ident.span()=> #saver.save(&#ident); }
+        let saves = self.scope.iter().map(|saved| {
+            let ident = &saved.binding.ident;
+            match &saved.via {
+                Some(alias) => quote_spanned! {ident.span()=> #saver.save(#alias); },
+                None => quote_spanned! {ident.span()=> #saver.save(&#ident); },
+            }
         });
         let id_lit = proc_macro2::Literal::u32_suffixed(id);
         let path = &site.path;
@@ -231,6 +271,13 @@ impl<'a> Lowering<'a> {
             syn::parse_quote!(::core::compile_error!(#message))
         })
     }
+}
+
+/// A binding saved at the asks in its scope, directly or through an alias.
+struct Saved {
+    binding: Binding,
+    /// Set once an inner block shadows the binding: a reference to it under a hidden name.
+    via: Option<Ident>,
 }
 
 /// Replaces ask markers, and lowers blocks that are entered on the way to an ask point.
