@@ -136,7 +136,7 @@ impl<T: Form> Question for Elicit<T> {
         })
     }
 
-    fn into_input_request(self) -> Result<InputRequest, ErrorData> {
+    fn into_input_request(self) -> Result<Option<InputRequest>, ErrorData> {
         let schema = form_schema::<T>().map_err(|error| {
             tracing::error!(
                 form = std::any::type_name::<T>(),
@@ -145,13 +145,13 @@ impl<T: Form> Question for Elicit<T> {
             );
             ErrorData::internal_error("the tool's form schema is invalid", None)
         })?;
-        Ok(InputRequest::Elicitation(ElicitRequest::new(
+        Ok(Some(InputRequest::Elicitation(ElicitRequest::new(
             ElicitRequestParams::FormElicitationParams {
                 meta: None,
                 message: self.message,
                 requested_schema: schema,
             },
-        )))
+        ))))
     }
 
     fn read_answer(key: &str, response: &Value) -> Result<Self::Answer, String> {
@@ -207,7 +207,10 @@ mod tests {
     }
 
     fn request_json() -> Value {
-        let request = elicit::<Profile>("Who?").into_input_request().unwrap();
+        let request = elicit::<Profile>("Who?")
+            .into_input_request()
+            .unwrap()
+            .unwrap();
         serde_json::to_value(request).unwrap()
     }
 

@@ -29,22 +29,32 @@
 extern crate self as mrtr;
 
 mod args_digest;
+mod capabilities;
+mod checkpoint;
 mod elicit;
+mod elicit_url;
 mod engine;
 mod envelope;
 mod form;
 mod machine;
 mod outcome;
 mod question;
+mod roots;
 mod round;
+mod sample;
 mod server;
 
+pub use capabilities::Capabilities;
+pub use checkpoint::{Checkpoint, checkpoint};
 pub use elicit::{Elicit, Elicited, Refusal, Refused, elicit};
+pub use elicit_url::{ElicitUrl, UrlElicited, elicit_url};
 pub use engine::{Clock, Engine, EngineBuilder, KEYS_ENV, KeyError};
 pub use form::{Form, FormChoice, FormField};
 pub use mrtr_macros::{Form, mrtr_tool};
 pub use outcome::Outcome;
 pub use question::Question;
+pub use roots::{ClientRoots, Root, roots};
+pub use sample::{Sample, Sampled, sample};
 pub use server::MrtrServer;
 
 /// Marks a point where the tool asks the client for input.
@@ -71,6 +81,7 @@ macro_rules! ask {
 pub mod __private {
     pub use crate::form::assert_form_field;
     pub use crate::machine::{Layout, Machine, Persist, Saver};
+    pub use crate::question::All;
 
     /// The items a `for` loop with an ask in its body has yet to visit. They are collected up
     /// front, so that the rest of the iteration can be saved with the loop's state.

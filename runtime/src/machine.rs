@@ -23,8 +23,9 @@ use serde::{Serialize, de::DeserializeOwned};
 use zeroize::Zeroizing;
 
 use crate::{
-    Outcome, Question,
+    Outcome,
     envelope::{self, Binding, Header, SealError, unix_seconds},
+    question::QuestionSet,
     round::Round,
 };
 
@@ -205,83 +206,79 @@ impl Machine {
         }
     }
 
-    /// Ask point `id`: the answer if this round carries a valid one, else the question is sent.
+    /// Ask point `id`: the answers if this round carries valid ones, else the questions are
+    /// sent, one input request per key.
     ///
-    /// `question` runs only when the question must be sent: it first saves the bindings alive
-    /// here into the [`Saver`], then builds the question.
-    pub async fn ask<Q, F>(&self, id: u32, key: &'static str, question: F) -> Q::Answer
+    /// `questions` runs only when the questions must be sent: it first saves the bindings
+    /// alive here into the [`Saver`], then builds the questions.
+    pub async fn ask<Qs, F>(
+        &self,
+        id: u32,
+        keys: &'static [&'static str],
+        questions: F,
+    ) -> Qs::Answers
     where
-        Q: Question,
-        F: FnOnce(&mut Saver) -> Q,
+        Qs: QuestionSet,
+        F: FnOnce(&mut Saver) -> Qs,
     {
-        if let Some(answer) = self.take_answer::<Q>(id, key) {
-            return answer;
+        if let Some(answers) = self.take_answers::<Qs>(id, keys) {
+            return answers;
         }
-        self.suspend(id, key, question);
+        let stop = match self.seal_questions(id, keys, questions) {
+            Ok(input) => Halt::Ask(input),
+            Err(error) => Halt::Fail(error),
+        };
+        self.cursor().halt = Some(stop);
         halt().await
     }
 
-    fn take_answer<Q: Question>(&self, id: u32, key: &str) -> Option<Q::Answer> {
+    fn take_answers<Qs: QuestionSet>(&self, id: u32, keys: &[&'static str]) -> Option<Qs::Answers> {
         let mut cursor = self.cursor();
-        let reading = match cursor.resume {
-            Some(resume) => resume == id,
-            None => cursor.fresh_answers,
-        };
+        let resumed_here = cursor.resume == Some(id);
+        let reading = resumed_here || (cursor.resume.is_none() && cursor.fresh_answers);
         if !reading {
             return None;
         }
         cursor.resume = None;
         cursor.fresh_answers = false;
-        let answers = cursor.answers.take()?;
-        let Some(response) = answers.get(key) else {
-            tracing::debug!(tool = %self.round.name, key, "mrtr: no answer for the question; asking again");
+        let answers = cursor.answers.take().unwrap_or_default();
+        if !resumed_here && answers.is_empty() {
             return None;
-        };
-        match Q::read_answer(key, response) {
-            Ok(answer) => Some(answer),
+        }
+        // A first call may answer the first questions, but never passes a checkpoint.
+        match Qs::read_answers(keys, &answers, resumed_here) {
+            Ok(read) => Some(read),
             Err(reason) => {
-                tracing::debug!(tool = %self.round.name, key, %reason, "mrtr: the answer does not fit; asking again");
+                tracing::debug!(tool = %self.round.name, ?keys, %reason, "mrtr: asking again");
                 None
             }
         }
     }
 
-    fn suspend<Q: Question>(
+    fn seal_questions<Qs: QuestionSet>(
         &self,
         id: u32,
-        key: &'static str,
-        question: impl FnOnce(&mut Saver) -> Q,
-    ) {
-        let halt = match self.seal_question(id, key, question) {
-            Ok(input) => Halt::Ask(input),
-            Err(error) => Halt::Fail(error),
-        };
-        self.cursor().halt = Some(halt);
-    }
-
-    fn seal_question<Q: Question>(
-        &self,
-        id: u32,
-        key: &'static str,
-        question: impl FnOnce(&mut Saver) -> Q,
+        keys: &'static [&'static str],
+        questions: impl FnOnce(&mut Saver) -> Qs,
     ) -> Result<InputRequiredResult, ErrorData> {
         let mut saver = Saver {
             bytes: Vec::new(),
             error: None,
         };
-        let question = question(&mut saver);
+        let questions = questions(&mut saver);
         let locals = Zeroizing::new(saver.bytes);
         if let Some(error) = saver.error {
-            tracing::error!(tool = %self.round.name, key, %error, "mrtr: a local held across an ask failed to serialize");
+            tracing::error!(tool = %self.round.name, ?keys, %error, "mrtr: a local held across an ask failed to serialize");
             return Err(ErrorData::internal_error(
                 "the tool could not save its progress",
                 None,
             ));
         }
-        if let Some(missing) = question.missing_capability(&self.round.capabilities) {
+        if let Some(missing) = questions.missing_capabilities(&self.round.capabilities) {
+            tracing::info!(tool = %self.round.name, ?keys, "mrtr: the client lacks a capability this ask needs");
             return Err(ErrorData::missing_required_client_capability(missing));
         }
-        let request = question.into_input_request()?;
+        let requests = questions.into_input_requests(keys)?;
         let engine = &self.round.engine.inner;
         let expires_at = unix_seconds(self.round.engine.now()).saturating_add(engine.ttl.as_secs());
         let header = Header {
@@ -294,16 +291,19 @@ impl Machine {
             .map_err(|error| {
                 match error {
                     SealError::TooLarge { bytes, limit } => tracing::error!(
-                        tool = %self.round.name, key, bytes, limit,
+                        tool = %self.round.name, ?keys, bytes, limit,
                         "mrtr: requestState would exceed the size limit; hold less across this ask or raise `max_state_bytes`"
                     ),
                     SealError::Random => tracing::error!(tool = %self.round.name, "mrtr: sealing failed"),
                 }
                 ErrorData::internal_error("the tool's progress is too large to hand back", None)
             })?;
-        let mut requests = InputRequests::new();
-        requests.insert(key.to_owned(), request);
-        Ok(InputRequiredResult::new(Some(requests), Some(state)))
+        let requests: InputRequests = requests
+            .into_iter()
+            .map(|(key, request)| (key.to_owned(), request))
+            .collect();
+        let requests = (!requests.is_empty()).then_some(requests);
+        Ok(InputRequiredResult::new(requests, Some(state)))
     }
 
     /// Runs the body until it returns or halts at an ask.

@@ -2,26 +2,158 @@
 
 use rmcp::{
     ErrorData,
-    model::{ClientCapabilities, InputRequest},
+    model::{ClientCapabilities, InputRequest, InputResponses},
 };
 use serde_json::Value;
 
 /// Something `ask!` can send to the client, and the typed answer that comes back.
 ///
-/// [`elicit`](crate::elicit) builds one. The machine checks the client's capabilities, sends
-/// [`Question::into_input_request`], and on the retry reads the answer with
-/// [`Question::read_answer`]. An answer that does not read asks the same question again.
+/// [`elicit`](crate::elicit), [`elicit_url`](crate::elicit_url), [`sample`](crate::sample),
+/// [`roots`](crate::roots) and [`checkpoint`](crate::checkpoint) build one. The machine checks
+/// the client's capabilities, sends [`Question::into_input_request`], and on the retry reads the
+/// answer with [`Question::read_answer`]. An answer that does not read asks the same question
+/// again.
 pub trait Question {
     /// What the tool gets back.
     type Answer;
 
+    /// Whether the client must answer. A [`checkpoint`](crate::checkpoint) needs no answer:
+    /// the retry itself is the answer.
+    const NEEDS_RESPONSE: bool = true;
+
     /// The capabilities this question needs that `declared` lacks, or `None` if it may be asked.
     fn missing_capability(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities>;
 
-    /// The request that goes into `inputRequests`. An error here is a server bug, such as a
-    /// form type whose schema is not flat.
-    fn into_input_request(self) -> Result<InputRequest, ErrorData>;
+    /// The request that goes into `inputRequests`, or `None` for a round that only carries
+    /// `requestState`. An error here is a server bug, such as a form type whose schema is not
+    /// flat.
+    fn into_input_request(self) -> Result<Option<InputRequest>, ErrorData>;
 
-    /// Reads the client's answer. `Err` says why it does not fit; the question is asked again.
+    /// Reads the client's answer (`Value::Null` when none is needed). `Err` says why it does not
+    /// fit; the question is asked again.
     fn read_answer(key: &str, response: &Value) -> Result<Self::Answer, String>;
+}
+
+/// Several questions asked in one round: `ask!(a = q1, b = q2)` answers `(A1, A2)`.
+#[doc(hidden)]
+pub struct All<T>(pub T);
+
+/// One or more questions asked in one round, as the machine sees them.
+#[doc(hidden)]
+pub trait QuestionSet {
+    type Answers;
+    fn missing_capabilities(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities>;
+    fn into_input_requests(
+        self,
+        keys: &[&'static str],
+    ) -> Result<Vec<(&'static str, InputRequest)>, ErrorData>;
+    /// `resumed`: this round resumes at these questions, rather than a first call that brought
+    /// answers along.
+    fn read_answers(
+        keys: &[&'static str],
+        responses: &InputResponses,
+        resumed: bool,
+    ) -> Result<Self::Answers, String>;
+}
+
+fn read_one<Q: Question>(
+    key: &str,
+    responses: &InputResponses,
+    resumed: bool,
+) -> Result<Q::Answer, String> {
+    if !Q::NEEDS_RESPONSE {
+        return match resumed {
+            true => Q::read_answer(key, &Value::Null),
+            false => Err(format!("`{key}` needs a round of its own")),
+        };
+    }
+    match responses.get(key) {
+        Some(response) => Q::read_answer(key, response),
+        None => Err(format!("no answer for `{key}`")),
+    }
+}
+
+impl<Q: Question> QuestionSet for Q {
+    type Answers = Q::Answer;
+
+    fn missing_capabilities(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities> {
+        self.missing_capability(declared)
+    }
+
+    fn into_input_requests(
+        self,
+        keys: &[&'static str],
+    ) -> Result<Vec<(&'static str, InputRequest)>, ErrorData> {
+        Ok(self
+            .into_input_request()?
+            .map(|request| (keys[0], request))
+            .into_iter()
+            .collect())
+    }
+
+    fn read_answers(
+        keys: &[&'static str],
+        responses: &InputResponses,
+        resumed: bool,
+    ) -> Result<Self::Answers, String> {
+        read_one::<Q>(keys[0], responses, resumed)
+    }
+}
+
+/// Merges what several questions miss into one `requiredCapabilities` object.
+fn merge(
+    missing: impl IntoIterator<Item = Option<ClientCapabilities>>,
+) -> Option<ClientCapabilities> {
+    let mut merged = serde_json::Map::new();
+    let mut any = false;
+    for caps in missing.into_iter().flatten() {
+        any = true;
+        if let Ok(Value::Object(object)) = serde_json::to_value(caps) {
+            for (name, value) in object {
+                match (merged.get_mut(&name), value) {
+                    (Some(Value::Object(existing)), Value::Object(more)) => existing.extend(more),
+                    (_, value) => {
+                        merged.insert(name, value);
+                    }
+                }
+            }
+        }
+    }
+    any.then(|| serde_json::from_value(Value::Object(merged)).unwrap_or_default())
+}
+
+macro_rules! question_tuples {
+    ($(($($q:ident $i:tt),+))+) => {$(
+        impl<$($q: Question),+> QuestionSet for All<($($q,)+)> {
+            type Answers = ($($q::Answer,)+);
+
+            fn missing_capabilities(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities> {
+                merge([$(self.0.$i.missing_capability(declared)),+])
+            }
+
+            fn into_input_requests(self, keys: &[&'static str]) -> Result<Vec<(&'static str, InputRequest)>, ErrorData> {
+                let mut requests = Vec::new();
+                $(
+                    if let Some(request) = self.0.$i.into_input_request()? {
+                        requests.push((keys[$i], request));
+                    }
+                )+
+                Ok(requests)
+            }
+
+            fn read_answers(keys: &[&'static str], responses: &InputResponses, resumed: bool) -> Result<Self::Answers, String> {
+                Ok(($(read_one::<$q>(keys[$i], responses, resumed)?,)+))
+            }
+        }
+    )+};
+}
+
+question_tuples! {
+    (A 0, B 1)
+    (A 0, B 1, C 2)
+    (A 0, B 1, C 2, D 3)
+    (A 0, B 1, C 2, D 3, E 4)
+    (A 0, B 1, C 2, D 3, E 4, F 5)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6)
+    (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7)
 }

@@ -17,9 +17,11 @@ use crate::diagnostics::Diagnostics;
 /// One `ask!` in the source.
 pub(crate) struct AskSite {
     pub(crate) id: u32,
-    /// The key in `inputRequests`: as written in `ask!(key = ..)`, else the name of the `let`
-    /// the ask initializes, else `ask_N`.
-    pub(crate) key: LitStr,
+    /// The keys in `inputRequests`: as written in `ask!(key = ..)`; for a single question
+    /// without one, the name of the `let` the ask initializes, else `ask_N`.
+    pub(crate) keys: Vec<LitStr>,
+    /// `ask!(a = .., b = ..)`: the questions form a tuple and so do the answers.
+    pub(crate) several: bool,
     /// Whether the key was written out.
     pub(crate) explicit_key: bool,
     /// The path the user wrote (`ask` or `mrtr::ask`), reused for the lowered call.
@@ -67,9 +69,9 @@ fn name_keys_after_lets(body: &Block, asks: &mut [AskSite]) {
                 && let Some(site) = self
                     .asks
                     .iter_mut()
-                    .find(|site| site.id == id && !site.explicit_key)
+                    .find(|site| site.id == id && !site.explicit_key && !site.several)
             {
-                site.key = LitStr::new(&ident.to_string(), ident.span());
+                site.keys = vec![LitStr::new(&ident.to_string(), ident.span())];
             }
             syn::visit::visit_local(self, local);
         }
@@ -94,35 +96,64 @@ fn head_ask(expr: &Expr) -> Option<u32> {
     }
 }
 
+/// `key = question, key = question, ..`; one question may go without a key.
 struct AskArgs {
-    key: Option<LitStr>,
-    question: Expr,
+    questions: Vec<(Option<LitStr>, Expr)>,
 }
 
 impl Parse for AskArgs {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let key = if (input.peek(syn::Ident) || input.peek(LitStr))
-            && input.peek2(Token![=])
-            && !input.peek2(Token![==])
-        {
-            let key = if input.peek(LitStr) {
-                input.parse::<LitStr>()?
+        let mut questions = Vec::new();
+        while !input.is_empty() {
+            let key = if (input.peek(syn::Ident) || input.peek(LitStr))
+                && input.peek2(Token![=])
+                && !input.peek2(Token![==])
+            {
+                let key = if input.peek(LitStr) {
+                    input.parse::<LitStr>()?
+                } else {
+                    let ident: syn::Ident = input.parse()?;
+                    LitStr::new(&ident.to_string(), ident.span())
+                };
+                input.parse::<Token![=]>()?;
+                Some(key)
             } else {
-                let ident: syn::Ident = input.parse()?;
-                LitStr::new(&ident.to_string(), ident.span())
+                None
             };
-            input.parse::<Token![=]>()?;
-            Some(key)
-        } else {
-            None
-        };
-        let question = input.parse()?;
-        if !input.is_empty() {
+            questions.push((key, input.parse::<Expr>()?));
+            if !input.is_empty() {
+                input.parse::<Token![,]>()?;
+            }
+        }
+        if questions.is_empty() {
             return Err(
-                input.error("`ask!` takes one question: `ask!(key = elicit::<Form>(\"message\"))`")
+                input.error("`ask!` needs a question: `ask!(key = elicit::<Form>(\"message\"))`")
             );
         }
-        Ok(Self { key, question })
+        if questions.len() > 1 {
+            let mut seen: Vec<String> = Vec::new();
+            for (key, question) in &questions {
+                let Some(key) = key else {
+                    return Err(syn::Error::new_spanned(
+                        question,
+                        "name each question when asking several in one round: \
+                         `ask!(name = elicit::<Name>(..), where_ = roots())`",
+                    ));
+                };
+                if seen.contains(&key.value()) {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!(
+                            "the key `{}` is used twice in this `ask!`: keys name the answers of \
+                             one round and must differ",
+                            key.value()
+                        ),
+                    ));
+                }
+                seen.push(key.value());
+            }
+        }
+        Ok(Self { questions })
     }
 }
 
@@ -188,19 +219,33 @@ impl Numbering<'_> {
                 return None;
             }
         };
-        let mut question = args.question;
+        let id = self.asks.len() as u32 + 1;
+        let explicit_key = args.questions[0].0.is_some();
+        let several = args.questions.len() > 1;
+        let (keys, mut questions): (Vec<LitStr>, Vec<Expr>) = args
+            .questions
+            .into_iter()
+            .map(|(key, question)| {
+                (
+                    key.unwrap_or_else(|| LitStr::new(&format!("ask_{id}"), span)),
+                    question,
+                )
+            })
+            .unzip();
         // An ask inside the question of another ask has no round of its own.
         self.within(Context::InQuestion, |this| {
-            this.visit_expr_mut(&mut question)
+            questions.iter_mut().for_each(|q| this.visit_expr_mut(q))
         });
-        let id = self.asks.len() as u32 + 1;
+        let question: Expr = if several {
+            syn::parse_quote!((#(#questions),*))
+        } else {
+            questions.remove(0)
+        };
         self.asks.push(AskSite {
             id,
-            key: args
-                .key
-                .clone()
-                .unwrap_or_else(|| LitStr::new(&format!("ask_{id}"), span)),
-            explicit_key: args.key.is_some(),
+            keys,
+            several,
+            explicit_key,
             path: mac.path.clone(),
             span,
         });

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use quote::ToTokens;
-use syn::{Block, Expr, Pat, Stmt};
+use syn::{Block, Expr, LitStr, Pat, Stmt};
 
 use super::{
     analyze::AskSite,
@@ -80,7 +80,13 @@ impl Chart<'_> {
                 .asks
                 .iter()
                 .find(|site| site.id == id)
-                .map(|site| site.key.value())
+                .map(|site| {
+                    site.keys
+                        .iter()
+                        .map(LitStr::value)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
                 .unwrap_or_default();
             let node = self.node(&format!("[/{}/]", quoted(&format!("ask {key}"))));
             self.connect(&exits, node);

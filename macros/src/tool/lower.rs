@@ -97,7 +97,10 @@ impl<'a> Lowering<'a> {
             };
             let outer = &mut self.scope[position];
             self.aliases += 1;
-            let alias = Ident::new(&format!("__mrtr_outer_{}", self.aliases), Span::mixed_site());
+            let alias = Ident::new(
+                &format!("__mrtr_outer_{}", self.aliases),
+                Span::mixed_site(),
+            );
             let ident = &outer.binding.ident;
             aliases.push((position, parse_stmt(quote!(let #alias = &#ident;))));
             outer.via = Some(alias);
@@ -194,7 +197,11 @@ impl<'a> Lowering<'a> {
                 };
             }
         };
-        self.scope.extend(bindings.into_iter().map(|binding| Saved { binding, via: None }));
+        self.scope.extend(
+            bindings
+                .into_iter()
+                .map(|binding| Saved { binding, via: None }),
+        );
         parse_stmt(tokens)
     }
 
@@ -248,7 +255,12 @@ impl<'a> Lowering<'a> {
         let Some(site) = self.asks.remove(&id) else {
             return syn::parse_quote!(::core::unreachable!());
         };
-        let key = &site.key;
+        let keys = &site.keys;
+        let question = if site.several {
+            quote!(::mrtr::__private::All(#question))
+        } else {
+            quote!(#question)
+        };
         let machine = &self.machine;
         let saver = &self.saver;
         let saves = self.scope.iter().map(|saved| {
@@ -261,7 +273,7 @@ impl<'a> Lowering<'a> {
         let id_lit = proc_macro2::Literal::u32_suffixed(id);
         let path = &site.path;
         syn::parse2(quote_spanned! {site.span=>
-            #path!(@lowered #machine.ask(#id_lit, #key, |#saver| {
+            #path!(@lowered #machine.ask(#id_lit, &[#(#keys),*], |#saver| {
                 #(#saves)*
                 #question
             }).await)

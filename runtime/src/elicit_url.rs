@@ -1,0 +1,102 @@
+//! URL-mode elicitation: send the user to a page, out of band, for what a form must not carry.
+
+use rmcp::{
+    ErrorData,
+    model::{
+        ClientCapabilities, ElicitRequest, ElicitRequestParams, ElicitationAction,
+        ElicitationCapability, InputRequest,
+    },
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::{Question, Refusal, Refused};
+
+/// `ask!(login = elicit_url("Sign in to continue", url))` asks the client to open `url`.
+///
+/// `Accept` means only that the user agreed to open the page, not that they finished there:
+/// check your own records on the retry, and ask again (or `checkpoint()`) until they have.
+pub fn elicit_url(message: impl Into<String>, url: impl Into<String>) -> ElicitUrl {
+    ElicitUrl {
+        message: message.into(),
+        url: url.into(),
+    }
+}
+
+/// A URL-mode elicitation; see [`elicit_url`].
+#[derive(Debug, Clone)]
+pub struct ElicitUrl {
+    message: String,
+    url: String,
+}
+
+/// The user's reply to a URL elicitation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UrlElicited {
+    /// The user agreed to open the URL.
+    Accept,
+    /// The user explicitly said no.
+    Decline(Refused),
+    /// The user dismissed the question.
+    Cancel(Refused),
+}
+
+impl UrlElicited {
+    /// `Ok(())` if accepted, else the refusal, ready for `?`.
+    pub fn accepted(self) -> Result<(), Refused> {
+        match self {
+            Self::Accept => Ok(()),
+            Self::Decline(refused) | Self::Cancel(refused) => Err(refused),
+        }
+    }
+}
+
+impl Question for ElicitUrl {
+    type Answer = UrlElicited;
+
+    fn missing_capability(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities> {
+        let url_allowed = declared
+            .elicitation
+            .as_ref()
+            .is_some_and(|elicitation| elicitation.url.is_some());
+        (!url_allowed).then(|| {
+            let mut needed = ClientCapabilities::default();
+            needed.elicitation = Some(
+                serde_json::from_value::<ElicitationCapability>(serde_json::json!({"url": {}}))
+                    .unwrap_or_default(),
+            );
+            needed
+        })
+    }
+
+    fn into_input_request(self) -> Result<Option<InputRequest>, ErrorData> {
+        Ok(Some(InputRequest::Elicitation(ElicitRequest::new(
+            ElicitRequestParams::UrlElicitationParams {
+                meta: None,
+                message: self.message,
+                url: self.url,
+                elicitation_id: String::new(),
+            },
+        ))))
+    }
+
+    fn read_answer(key: &str, response: &Value) -> Result<UrlElicited, String> {
+        #[derive(Deserialize)]
+        struct Reply {
+            action: ElicitationAction,
+        }
+        let reply =
+            Reply::deserialize(response).map_err(|e| format!("not an ElicitResult: {e}"))?;
+        let refused = |action| Refused {
+            key: key.to_owned(),
+            action,
+        };
+        match reply.action {
+            ElicitationAction::Accept => Ok(UrlElicited::Accept),
+            ElicitationAction::Decline => Ok(UrlElicited::Decline(refused(Refusal::Decline))),
+            ElicitationAction::Cancel => Ok(UrlElicited::Cancel(refused(Refusal::Cancel))),
+            #[allow(unreachable_patterns)]
+            _ => Err("unknown elicitation action".to_owned()),
+        }
+    }
+}
