@@ -18,7 +18,22 @@ mod snapshots;
 /// Put it above rmcp's `#[tool(...)]` inside a `#[tool_router]` impl. See the `mrtr` crate.
 #[proc_macro_attribute]
 pub fn mrtr_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand(attr.into(), item.into()).into()
+    tool::expand(tool::Kind::Tool, attr.into(), item.into()).into()
+}
+
+/// The same machine for `prompts/get`: put it above rmcp's `#[prompt(...)]` inside a
+/// `#[prompt_router]` impl, and route `get_prompt` through `mrtr::get_prompt`.
+#[proc_macro_attribute]
+pub fn mrtr_prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand(tool::Kind::Prompt, attr.into(), item.into()).into()
+}
+
+/// The same machine for `resources/read`: on an `async fn(&self, request:
+/// ReadResourceRequestParams, context: RequestContext<RoleServer>)` that your
+/// `ServerHandler::read_resource` calls.
+#[proc_macro_attribute]
+pub fn mrtr_resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand(tool::Kind::Resource, attr.into(), item.into()).into()
 }
 
 /// Checks at compile time that a struct is a flat elicitation form, or makes a unit-only enum a

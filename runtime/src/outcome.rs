@@ -2,8 +2,11 @@
 
 use rmcp::{
     ErrorData,
-    handler::server::tool::IntoCallToolResult,
-    model::{CallToolResponse, InputRequiredResult},
+    handler::server::{prompt::IntoGetPromptResult, tool::IntoCallToolResult},
+    model::{
+        CallToolResponse, GetPromptResponse, InputRequiredResult, ReadResourceResponse,
+        ReadResourceResult,
+    },
 };
 
 /// The result of one round: the tool finished, needs input, or the round failed.
@@ -25,6 +28,45 @@ impl<R: IntoCallToolResult> IntoCallToolResult for Outcome<R> {
         match self {
             Self::Done(result) => result.into_call_tool_result(),
             Self::InputRequired(input) => Ok(CallToolResponse::InputRequired(input)),
+            Self::Failed(error) => Err(error),
+        }
+    }
+}
+
+impl<R: IntoGetPromptResult> IntoGetPromptResult for Outcome<R> {
+    fn into_get_prompt_result(self) -> Result<GetPromptResponse, ErrorData> {
+        match self {
+            Self::Done(result) => result.into_get_prompt_result(),
+            Self::InputRequired(input) => Ok(GetPromptResponse::InputRequired(input)),
+            Self::Failed(error) => Err(error),
+        }
+    }
+}
+
+/// What a `#[mrtr_resource]` method may return.
+pub trait IntoReadResourceResult {
+    /// The final `resources/read` result, or a JSON-RPC error.
+    fn into_read_resource_result(self) -> Result<ReadResourceResult, ErrorData>;
+}
+
+impl IntoReadResourceResult for ReadResourceResult {
+    fn into_read_resource_result(self) -> Result<ReadResourceResult, ErrorData> {
+        Ok(self)
+    }
+}
+
+impl IntoReadResourceResult for Result<ReadResourceResult, ErrorData> {
+    fn into_read_resource_result(self) -> Result<ReadResourceResult, ErrorData> {
+        self
+    }
+}
+
+impl<R: IntoReadResourceResult> Outcome<R> {
+    /// The `resources/read` response of this round.
+    pub fn into_read_resource_response(self) -> Result<ReadResourceResponse, ErrorData> {
+        match self {
+            Self::Done(result) => result.into_read_resource_result().map(ReadResourceResponse::Complete),
+            Self::InputRequired(input) => Ok(ReadResourceResponse::InputRequired(input)),
             Self::Failed(error) => Err(error),
         }
     }

@@ -3,9 +3,16 @@
 use std::borrow::Cow;
 
 use rmcp::{
-    ErrorData,
-    handler::server::{common::FromContextPart, tool::ToolCallContext},
-    model::{ClientCapabilities, InputResponses},
+    ErrorData, RoleServer,
+    handler::server::{
+        common::FromContextPart, prompt::PromptContext, router::prompt::PromptRouter,
+        tool::ToolCallContext,
+    },
+    model::{
+        ClientCapabilities, GetPromptRequestParams, GetPromptResponse, InputResponses,
+        ReadResourceRequestParams,
+    },
+    service::RequestContext,
 };
 
 use crate::{Engine, MrtrServer, args_digest::args_digest};
@@ -42,5 +49,89 @@ impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
             principal,
             engine,
         })
+    }
+}
+
+/// What rmcp's prompt router does not pass on: stashed by [`get_prompt`] for the prompt's
+/// [`Round`] to pick up.
+#[derive(Clone)]
+struct PromptRetry {
+    input_responses: Option<InputResponses>,
+    request_state: Option<String>,
+}
+
+/// Routes a `prompts/get` request to rmcp's prompt router, keeping the retry's
+/// `inputResponses` and `requestState` for `#[mrtr_prompt]` methods. Call it from
+/// `ServerHandler::get_prompt` in place of rmcp's `#[prompt_handler]`:
+///
+/// ```ignore
+/// async fn get_prompt(&self, request: GetPromptRequestParams, context: RequestContext<RoleServer>)
+///     -> Result<GetPromptResponse, ErrorData>
+/// {
+///     mrtr::get_prompt(&self.prompt_router, self, request, context).await
+/// }
+/// ```
+pub async fn get_prompt<S: Send + Sync + 'static>(
+    router: &PromptRouter<S>,
+    server: &S,
+    request: GetPromptRequestParams,
+    mut context: RequestContext<RoleServer>,
+) -> Result<GetPromptResponse, ErrorData> {
+    context.extensions.insert(PromptRetry {
+        input_responses: request.input_responses,
+        request_state: request.request_state,
+    });
+    router
+        .get_prompt(PromptContext::new(server, request.name, request.arguments, context))
+        .await
+}
+
+impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
+    fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
+        let Some(retry) = context.context.extensions.remove::<PromptRetry>() else {
+            tracing::error!(
+                prompt = %context.name,
+                "mrtr: prompts/get reached a #[mrtr_prompt] without its retry fields; call \
+                 mrtr::get_prompt from ServerHandler::get_prompt instead of #[prompt_handler]"
+            );
+            return Err(ErrorData::internal_error(
+                "the server routes prompts/get without mrtr::get_prompt",
+                None,
+            ));
+        };
+        let engine = context.server.mrtr_engine().clone();
+        let principal = engine.principal(&context.context);
+        Ok(Self {
+            method: "prompts/get",
+            name: Cow::Owned(context.name.clone()),
+            args_digest: args_digest(context.arguments.as_ref()),
+            input_responses: retry.input_responses,
+            request_state: retry.request_state,
+            capabilities: context.context.client_capabilities().unwrap_or_default(),
+            principal,
+            engine,
+        })
+    }
+}
+
+impl Round {
+    /// The round of a `resources/read`, bound to the resource's URI.
+    pub fn for_resource<S: MrtrServer + ?Sized>(
+        server: &S,
+        request: &ReadResourceRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Self {
+        let engine = server.mrtr_engine().clone();
+        let principal = engine.principal(context);
+        Self {
+            method: "resources/read",
+            name: Cow::Owned(request.uri.clone()),
+            args_digest: args_digest(None),
+            input_responses: request.input_responses.clone(),
+            request_state: request.request_state.clone(),
+            capabilities: context.client_capabilities().unwrap_or_default(),
+            principal,
+            engine,
+        }
     }
 }

@@ -8,9 +8,10 @@ use syn::{
     spanned::Spanned,
 };
 
-use super::parse::ToolFn;
+use super::{Kind, parse::ToolFn};
 
 pub(crate) struct Emit<'a> {
+    pub(crate) kind: Kind,
     pub(crate) tool: &'a ToolFn,
     pub(crate) body: Block,
     pub(crate) asks: u32,
@@ -21,6 +22,7 @@ pub(crate) struct Emit<'a> {
 
 pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
     let Emit {
+        kind,
         tool,
         body,
         asks,
@@ -37,12 +39,25 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         ReturnType::Default => parse_quote!(()),
         ReturnType::Type(_, ty) => (**ty).clone(),
     };
-    inject_output_schema(&mut item.attrs, &result_type);
-    item.sig.output = parse_quote!(-> ::mrtr::Outcome<#result_type>);
-    item.sig
-        .inputs
-        .insert(1, parse_quote!(#round: ::mrtr::__private::Round));
-
+    match kind {
+        Kind::Tool | Kind::Prompt => {
+            if kind == Kind::Tool {
+                inject_output_schema(&mut item.attrs, &result_type);
+            }
+            item.sig.output = parse_quote!(-> ::mrtr::Outcome<#result_type>);
+            item.sig
+                .inputs
+                .insert(1, parse_quote!(#round: ::mrtr::__private::Round));
+        }
+        Kind::Resource => {
+            item.sig.output = parse_quote! {
+                -> ::core::result::Result<
+                    ::mrtr::__private::rmcp::model::ReadResourceResponse,
+                    ::mrtr::__private::rmcp::ErrorData,
+                >
+            };
+        }
+    }
     // `self` must carry the receiver's own hygiene, which may come from another macro.
     let self_token = match item.sig.inputs.first() {
         Some(syn::FnArg::Receiver(receiver)) => receiver.self_token,
@@ -53,18 +68,32 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         let _ = ::mrtr::__private::assert_server(#self_token);
     };
     let statements = &body.stmts;
+    let (open_round, finish) = match kind {
+        Kind::Tool | Kind::Prompt => (quote!(), quote!()),
+        Kind::Resource => (
+            quote! {
+                let #round = ::mrtr::__private::Round::for_resource(#self_token, &request, &context);
+            },
+            quote!(.into_read_resource_response()),
+        ),
+    };
+    let fail = match kind {
+        Kind::Tool | Kind::Prompt => quote!(return ::mrtr::Outcome::Failed(#error)),
+        Kind::Resource => quote!(return ::core::result::Result::Err(#error)),
+    };
     let new_body: Block = parse_quote! {{
         const #layout: ::mrtr::__private::Layout = ::mrtr::__private::Layout {
             fingerprint: #fingerprint,
             asks: #asks,
         };
         #server_check
+        #open_round
         let #machine = match ::mrtr::__private::Machine::start(&#layout, #round) {
             ::core::result::Result::Ok(machine) => machine,
-            ::core::result::Result::Err(#error) => return ::mrtr::Outcome::Failed(#error),
+            ::core::result::Result::Err(#error) => #fail,
         };
         let #machine = &#machine;
-        #machine.drive(async move { #(#statements)* }).await
+        #machine.drive(async move { #(#statements)* }).await #finish
     }};
     item.block = new_body;
     let flow_const = flow_const(&item.sig.ident, &flow);

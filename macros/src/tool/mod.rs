@@ -14,9 +14,37 @@ mod parse;
 mod scopes;
 mod syntax;
 
-pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+/// Which MCP request the machine answers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Tool,
+    Prompt,
+    Resource,
+}
+
+impl Kind {
+    /// The attribute as the user writes it.
+    pub(crate) fn attribute(self) -> &'static str {
+        match self {
+            Kind::Tool => "#[mrtr_tool]",
+            Kind::Prompt => "#[mrtr_prompt]",
+            Kind::Resource => "#[mrtr_resource]",
+        }
+    }
+
+    /// The rmcp attribute it stacks on, if any.
+    pub(crate) fn rmcp_attribute(self) -> Option<&'static str> {
+        match self {
+            Kind::Tool => Some("tool"),
+            Kind::Prompt => Some("prompt"),
+            Kind::Resource => None,
+        }
+    }
+}
+
+pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut diagnostics = Diagnostics::default();
-    let Some(tool) = parse::parse(attr, item.clone(), &mut diagnostics) else {
+    let Some(tool) = parse::parse(kind, attr, item.clone(), &mut diagnostics) else {
         let errors = diagnostics.into_compile_errors();
         return quote!(#errors #item);
     };
@@ -41,6 +69,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         return fallback(diagnostics, &tool.item);
     }
     emit::emit(emit::Emit {
+        kind,
         tool: &tool,
         body,
         asks,
@@ -58,7 +87,12 @@ fn fallback(diagnostics: Diagnostics, item: &syn::ImplItemFn) -> TokenStream {
 /// The expansion as text, for snapshot tests of the generated code.
 #[cfg(test)]
 pub(crate) fn expand_pretty(attr: TokenStream, item: TokenStream) -> String {
-    let expanded = expand(attr, item);
+    expand_pretty_kind(Kind::Tool, attr, item)
+}
+
+#[cfg(test)]
+pub(crate) fn expand_pretty_kind(kind: Kind, attr: TokenStream, item: TokenStream) -> String {
+    let expanded = expand(kind, attr, item);
     let mut file: syn::File =
         syn::parse2(quote!(impl Tool { #expanded })).expect("expansion parses");
     // Show each `ask!(@lowered call)` as the call it expands to, as `cargo expand` would.

@@ -3,6 +3,7 @@
 use proc_macro2::TokenStream;
 use syn::{FnArg, ImplItemFn, LitStr, Pat, ReturnType, Type, spanned::Spanned};
 
+use super::Kind;
 use crate::diagnostics::Diagnostics;
 
 /// The function as written, plus what the attribute said.
@@ -13,6 +14,7 @@ pub(crate) struct ToolFn {
 }
 
 pub(crate) fn parse(
+    kind: Kind,
     attr: TokenStream,
     item: TokenStream,
     diagnostics: &mut Diagnostics,
@@ -23,10 +25,11 @@ pub(crate) fn parse(
             version = Some(meta.value()?.parse::<LitStr>()?);
             Ok(())
         } else {
-            Err(meta.error(
-                "unknown `#[mrtr_tool]` argument; the only one is `version = \"..\"`, which keeps \
+            Err(meta.error(format!(
+                "unknown `{}` argument; the only one is `version = \"..\"`, which keeps \
                  states valid across edits that do not change what is held across an ask",
-            ))
+                kind.attribute()
+            )))
         }
     });
     if let Err(error) = syn::parse::Parser::parse2(parser, attr) {
@@ -38,56 +41,61 @@ pub(crate) fn parse(
         Err(error) => {
             diagnostics.push(syn::Error::new(
                 error.span(),
-                "`#[mrtr_tool]` goes on an `async fn` tool method inside a `#[tool_router]` impl",
+                format!("`{}` goes on an `async fn` method inside an impl", kind.attribute()),
             ));
             return None;
         }
     };
-    check_signature(&item, diagnostics);
+    check_signature(kind, &item, diagnostics);
     Some(ToolFn { item, version })
 }
 
-fn check_signature(item: &ImplItemFn, diagnostics: &mut Diagnostics) {
+fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics) {
     let sig = &item.sig;
+    let attribute = kind.attribute();
     if sig.asyncness.is_none() {
-        if looks_expanded_by_rmcp_tool(item) {
-            diagnostics.error(
+        match kind.rmcp_attribute() {
+            Some(rmcp) if looks_expanded_by_rmcp(item) => diagnostics.error(
                 &sig.ident,
-                "`#[mrtr_tool]` must come before `#[tool(...)]`: rmcp's `#[tool]` already \
-                 rewrote this function. Write `#[mrtr_tool]` on the line above `#[tool(...)]`",
-            );
-        } else {
-            diagnostics.error(
+                format!(
+                    "`{attribute}` must come before `#[{rmcp}(...)]`: rmcp's `#[{rmcp}]` already \
+                     rewrote this function. Write `{attribute}` on the line above `#[{rmcp}(...)]`"
+                ),
+            ),
+            _ => diagnostics.error(
                 sig.fn_token,
-                "`#[mrtr_tool]` needs an `async fn`: write `async fn` (the tool waits for the \
-                 client between rounds)",
-            );
+                format!(
+                    "`{attribute}` needs an `async fn`: write `async fn` (it waits for the client \
+                     between rounds)"
+                ),
+            ),
         }
         return;
     }
-    let has_tool_attr = item.attrs.iter().any(|attr| {
-        attr.path()
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "tool")
-    });
-    if !has_tool_attr {
-        diagnostics.error(
-            &sig.ident,
-            "`#[mrtr_tool]` works with rmcp's tool macros: add `#[tool(description = \"..\")]` \
-             on the line below `#[mrtr_tool]`",
-        );
+    if let Some(rmcp) = kind.rmcp_attribute() {
+        let has_rmcp_attr = item
+            .attrs
+            .iter()
+            .any(|attr| attr.path().segments.last().is_some_and(|s| s.ident == rmcp));
+        if !has_rmcp_attr {
+            diagnostics.error(
+                &sig.ident,
+                format!(
+                    "`{attribute}` works with rmcp's `#[{rmcp}]`: add `#[{rmcp}(description = \
+                     \"..\")]` on the line below `{attribute}`"
+                ),
+            );
+        }
     }
     match sig.inputs.first() {
         Some(FnArg::Receiver(receiver))
             if receiver.reference.is_some() && receiver.mutability.is_none() => {}
-        Some(FnArg::Receiver(receiver)) => diagnostics.error(
-            receiver,
-            "a tool method takes `&self`: rmcp shares the server between calls",
-        ),
+        Some(FnArg::Receiver(receiver)) => {
+            diagnostics.error(receiver, "take `&self`: rmcp shares the server between calls")
+        }
         _ => diagnostics.error(
             &sig.ident,
-            "a `#[mrtr_tool]` method takes `&self` first: `async fn name(&self, ..)`",
+            format!("a `{attribute}` method takes `&self` first: `async fn name(&self, ..)`"),
         ),
     }
     for input in sig.inputs.iter().skip(1) {
@@ -95,24 +103,33 @@ fn check_signature(item: &ImplItemFn, diagnostics: &mut Diagnostics) {
         if contains_impl_trait(&arg.ty) {
             diagnostics.error(
                 &arg.ty,
-                "a `#[mrtr_tool]` parameter cannot be `impl Trait`: rmcp extracts each parameter \
-                 by type, so name a concrete type such as `Parameters<Args>`",
+                format!(
+                    "a `{attribute}` parameter cannot be `impl Trait`: rmcp extracts each \
+                     parameter by type, so name a concrete type such as `Parameters<Args>`"
+                ),
             );
         }
         if let Some(mutable) = mutable_binding(&arg.pat) {
             diagnostics.error(
                 mutable,
-                "parameters of a `#[mrtr_tool]` cannot be `mut`: the client sends them again on \
-                 every round, so changes would be lost. Copy into a local instead: \
-                 `let mut value = value;`",
+                format!(
+                    "parameters of a `{attribute}` cannot be `mut`: the client sends them again \
+                     on every round, so changes would be lost. Copy into a local instead: \
+                     `let mut value = value;`"
+                ),
             );
         }
+    }
+    if kind == Kind::Resource {
+        check_resource_params(item, diagnostics);
     }
     if !sig.generics.params.is_empty() {
         diagnostics.error(
             &sig.generics,
-            "a `#[mrtr_tool]` method cannot be generic: its state layout must be fixed. Use \
-             concrete types",
+            format!(
+                "a `{attribute}` method cannot be generic: its state layout must be fixed. Use \
+                 concrete types"
+            ),
         );
     }
     if let ReturnType::Type(_, ty) = &sig.output
@@ -120,15 +137,40 @@ fn check_signature(item: &ImplItemFn, diagnostics: &mut Diagnostics) {
     {
         diagnostics.error(
             ty,
-            "a `#[mrtr_tool]` method cannot return `impl Trait`: name the result type, such as \
-             `Result<CallToolResult, String>`",
+            format!(
+                "a `{attribute}` method cannot return `impl Trait`: name the result type, such as \
+                 `Result<CallToolResult, String>`"
+            ),
+        );
+    }
+}
+
+/// A resource reader takes the request and its context, by those names.
+fn check_resource_params(item: &ImplItemFn, diagnostics: &mut Diagnostics) {
+    let names: Vec<String> = item
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            FnArg::Typed(arg) => match &*arg.pat {
+                Pat::Ident(ident) => Some(ident.ident.to_string()),
+                _ => None,
+            },
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
+    if names != ["request", "context"] {
+        diagnostics.error(
+            &item.sig.inputs,
+            "a `#[mrtr_resource]` method takes `(&self, request: ReadResourceRequestParams, \
+             context: RequestContext<RoleServer>)`, the arguments of `ServerHandler::read_resource`",
         );
     }
 }
 
 /// rmcp's `#[tool]` turns `async fn f() -> R { body }` into
 /// `fn f() -> Pin<Box<dyn Future<Output = R> + Send + '_>> { Box::pin(async move { body }) }`.
-fn looks_expanded_by_rmcp_tool(item: &ImplItemFn) -> bool {
+fn looks_expanded_by_rmcp(item: &ImplItemFn) -> bool {
     let returns_pinned_future = match &item.sig.output {
         ReturnType::Type(_, ty) => quote::quote!(#ty).to_string().contains("Future"),
         ReturnType::Default => false,
