@@ -2,4 +2,5 @@
 
 pub mod clock;
 pub mod loopback;
+pub mod peers;
 pub mod straight;
