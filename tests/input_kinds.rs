@@ -1,0 +1,443 @@
+//! Every input kind and round shape through real rounds: URL elicitation, sampling, roots,
+//! several questions in one round, state-only rounds, capability gating, and the same machine
+//! behind `prompts/get` and `resources/read`.
+
+use std::{collections::BTreeMap, time::Duration};
+
+use mrtr::{Capabilities, Engine, Form, ask, checkpoint, elicit, elicit_url, mrtr_prompt, mrtr_resource, mrtr_tool, roots, sample};
+use mrtr_tests::clock::TestClock;
+use rmcp::{
+    ClientLifecycleMode, ClientServiceExt, ErrorData, RoleServer, ServerHandler, ServiceError,
+    handler::server::{
+        router::{prompt::PromptRouter, tool::ToolRouter},
+    },
+    model::{
+        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+        ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+        Implementation, InputRequiredResult, InputResponses, ListPromptsResult, PaginatedRequestParams,
+        PromptMessage, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+        ReadResourceResult, ResourceContents, Role, ServerCapabilities, ServerConfig,
+    },
+    prompt, prompt_router,
+    service::{RequestContext, RoleClient, RunningService},
+    tool, tool_handler, tool_router,
+    transport::{StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig},
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Topic {
+    topic: String,
+}
+
+#[derive(Clone)]
+struct Kinds {
+    tool_router: ToolRouter<Self>,
+    prompt_router: PromptRouter<Self>,
+    engine: Engine,
+}
+
+#[tool_router]
+impl Kinds {
+    #[mrtr_tool]
+    #[tool(description = "Asks for a name, a sample and the roots in one round")]
+    async fn all_at_once(&self) -> Result<String, String> {
+        let (name, capital, places) = ask!(
+            user_name = elicit::<Name>("What is your name?"),
+            capital = sample("What is the capital of France?").max_tokens(100).system("Be brief."),
+            client_roots = roots(),
+        );
+        let name = name.accepted().map_err(|r| r.to_string())?.name;
+        let uris: Vec<String> = places.into_iter().map(|root| root.uri).collect();
+        Ok(format!("{name}|{}|{}|{}|{}", capital.text, capital.model, capital.stop_reason.unwrap_or_default(), uris.join(",")))
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Yields twice with state only, then finishes")]
+    async fn long_work(&self) -> String {
+        let mut done = vec!["part 1".to_owned()];
+        ask!(first_break = checkpoint());
+        done.push("part 2".to_owned());
+        ask!(second_break = checkpoint());
+        done.push("part 3".to_owned());
+        done.join(", ")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Sends the user to a page")]
+    async fn login(&self) -> Result<String, String> {
+        ask!(login = elicit_url("Sign in to continue", "https://example.com/login?flow=42"))
+            .accepted()
+            .map_err(|r| r.to_string())?;
+        Ok("signed in".to_owned())
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Asks the user if it may, else the model")]
+    async fn adaptive(&self, caps: Capabilities) -> String {
+        if caps.elicitation_form() {
+            let name = ask!(user_name = elicit::<Name>("Your name?")).ok().map(|n| n.name);
+            format!("asked the user: {}", name.unwrap_or_default())
+        } else if caps.sampling() {
+            let guess = ask!(guess = sample("Guess a name").max_tokens(10));
+            format!("asked the model: {}", guess.text)
+        } else {
+            "asked nobody".to_owned()
+        }
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Needs sampling whatever the client says")]
+    async fn needs_sampling(&self) -> String {
+        ask!(summary = sample("Summarize").max_tokens(50)).text
+    }
+}
+
+#[prompt_router]
+impl Kinds {
+    #[mrtr_prompt]
+    #[prompt(description = "A prompt that first asks what about")]
+    async fn brief(&self) -> Result<GetPromptResult, ErrorData> {
+        let topic = ask!(topic = elicit::<Topic>("What should the brief be about?"))
+            .accepted()
+            .map_err(|r| ErrorData::invalid_params(r.to_string(), None))?
+            .topic;
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            format!("Write a brief about {topic}."),
+        )]))
+    }
+}
+
+impl Kinds {
+    #[mrtr_resource]
+    async fn secret(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let _ = &context;
+        let who = ask!(reader = elicit::<Name>(format!("Who reads {}?", request.uri)))
+            .accepted()
+            .map_err(|r| ErrorData::invalid_params(r.to_string(), None))?
+            .name;
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(
+            format!("for {who} only"),
+            request.uri.clone(),
+        )]))
+    }
+}
+
+impl mrtr::MrtrServer for Kinds {
+    fn mrtr_engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Kinds {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder().enable_tools().enable_prompts().enable_resources().build(),
+        )
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        mrtr::get_prompt(&self.prompt_router, self, request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(self.prompt_router.list_all()))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match request.uri.as_str() {
+            "secret://plans" => self.secret(request, context).await,
+            _ => Err(ErrorData::invalid_params("no such resource", None)),
+        }
+    }
+}
+
+fn kinds() -> Kinds {
+    Kinds {
+        tool_router: Kinds::tool_router(),
+        prompt_router: Kinds::prompt_router(),
+        engine: TestClock::default().engine(),
+    }
+}
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+struct Server {
+    url: String,
+    cancel: CancellationToken,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.cancel.cancel();
+    }
+}
+
+async fn server() -> Server {
+    let cancel = CancellationToken::new();
+    let (addr, _) = mrtr_examples::serve::serve_http(kinds(), ([127, 0, 0, 1], 0).into(), cancel.clone())
+        .await
+        .expect("server starts");
+    Server { url: format!("http://{addr}/mcp"), cancel }
+}
+
+/// A 2026-07-28 client that declares exactly `capabilities`.
+async fn connect(server: &Server, capabilities: Value) -> Client {
+    let capabilities: ClientCapabilities = serde_json::from_value(capabilities).unwrap();
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(server.url.clone()),
+    );
+    ClientConfig::new(capabilities, Implementation::new("input-kinds-test", "1"))
+        .serve_with_lifecycle(
+            transport,
+            ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] },
+        )
+        .await
+        .expect("client connects")
+}
+
+fn everything() -> Value {
+    json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}})
+}
+
+async fn timed<F: std::future::Future>(f: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(30), f).await.expect("finished in time")
+}
+
+fn input(response: CallToolResponse) -> InputRequiredResult {
+    match response {
+        CallToolResponse::InputRequired(input) => input,
+        other => panic!("expected input_required, got {other:?}"),
+    }
+}
+
+fn complete(response: CallToolResponse) -> CallToolResult {
+    match response {
+        CallToolResponse::Complete(result) => result,
+        other => panic!("expected a result, got {other:?}"),
+    }
+}
+
+fn text(result: &CallToolResult) -> String {
+    mrtr_examples::demo::text_of(result)
+}
+
+fn retry(name: &str, input: &InputRequiredResult, answers: BTreeMap<&str, Value>) -> CallToolRequestParams {
+    let mut params = CallToolRequestParams::new(name.to_owned());
+    params.request_state = input.request_state.clone();
+    params.input_responses = Some(answers.into_iter().map(|(k, v)| (k.to_owned(), v)).collect::<InputResponses>());
+    params
+}
+
+#[tokio::test]
+async fn several_kinds_in_one_round_are_one_input_required_result() {
+    timed(async {
+        let server = server().await;
+        let client = connect(&server, everything()).await;
+        let first = input(client.call_tool_once(CallToolRequestParams::new("all_at_once")).await.unwrap());
+        let requests = serde_json::to_value(first.input_requests.as_ref().unwrap()).unwrap();
+        assert_eq!(requests["user_name"]["method"], "elicitation/create");
+        assert_eq!(requests["capital"]["method"], "sampling/createMessage");
+        assert_eq!(requests["capital"]["params"]["maxTokens"], 100);
+        assert_eq!(requests["capital"]["params"]["systemPrompt"], "Be brief.");
+        assert_eq!(
+            requests["capital"]["params"]["messages"][0]["content"]["text"],
+            "What is the capital of France?"
+        );
+        assert_eq!(requests["client_roots"]["method"], "roots/list");
+        assert!(first.request_state.is_some());
+
+        let answers = BTreeMap::from([
+            ("user_name", json!({"action": "accept", "content": {"name": "Ada"}})),
+            (
+                "capital",
+                json!({"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m-1", "stopReason": "endTurn"}),
+            ),
+            ("client_roots", json!({"roots": [{"uri": "file:///home/ada", "name": "home"}, {"uri": "file:///srv"}]})),
+        ]);
+        // Missing one of the three answers asks all three again.
+        let mut partial = answers.clone();
+        partial.remove("client_roots");
+        let again = input(client.call_tool_once(retry("all_at_once", &first, partial)).await.unwrap());
+        assert_eq!(again.input_requests.as_ref().unwrap().len(), 3);
+
+        let done = complete(client.call_tool_once(retry("all_at_once", &again, answers)).await.unwrap());
+        assert_eq!(text(&done), "Ada|Paris|m-1|endTurn|file:///home/ada,file:///srv");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn checkpoints_are_state_only_rounds() {
+    timed(async {
+        let server = server().await;
+        let client = connect(&server, json!({})).await;
+        let first = input(client.call_tool_once(CallToolRequestParams::new("long_work")).await.unwrap());
+        assert!(first.input_requests.is_none(), "a checkpoint asks nothing");
+        let second = input(client.call_tool_once(retry("long_work", &first, BTreeMap::new())).await.unwrap());
+        assert!(second.input_requests.is_none());
+        assert_ne!(first.request_state, second.request_state);
+        let done = complete(client.call_tool_once(retry("long_work", &second, BTreeMap::new())).await.unwrap());
+        assert_eq!(text(&done), "part 1, part 2, part 3");
+        // rmcp's own loop retries state-only rounds by itself.
+        let auto = client.call_tool(CallToolRequestParams::new("long_work")).await.unwrap();
+        assert_eq!(text(&auto), "part 1, part 2, part 3");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn url_elicitation_needs_the_url_capability() {
+    timed(async {
+        let server = server().await;
+        let client = connect(&server, everything()).await;
+        let first = input(client.call_tool_once(CallToolRequestParams::new("login")).await.unwrap());
+        let request = serde_json::to_value(&first.input_requests.as_ref().unwrap()["login"]).unwrap();
+        assert_eq!(request["params"]["mode"], "url");
+        assert_eq!(request["params"]["url"], "https://example.com/login?flow=42");
+        let done = complete(
+            client
+                .call_tool_once(retry("login", &first, BTreeMap::from([("login", json!({"action": "accept"}))])))
+                .await
+                .unwrap(),
+        );
+        assert_eq!(text(&done), "signed in");
+
+        let form_only = connect(&server, json!({"elicitation": {}})).await;
+        let error = form_only.call_tool_once(CallToolRequestParams::new("login")).await.unwrap_err();
+        assert_missing(error, json!({"elicitation": {"url": {}}}));
+    })
+    .await;
+}
+
+fn assert_missing(error: ServiceError, required: Value) {
+    let ServiceError::McpError(error) = error else { panic!("expected a JSON-RPC error, got {error:?}") };
+    assert_eq!(error.code, ErrorCode(-32021));
+    assert_eq!(error.data.unwrap()["requiredCapabilities"], required);
+}
+
+#[tokio::test]
+async fn an_ask_the_client_cannot_answer_fails_with_32021_and_is_never_sent() {
+    timed(async {
+        let server = server().await;
+        let client = connect(&server, json!({"elicitation": {}})).await;
+        let error = client.call_tool_once(CallToolRequestParams::new("needs_sampling")).await.unwrap_err();
+        assert_missing(error, json!({"sampling": {}}));
+        let error = client.call_tool_once(CallToolRequestParams::new("all_at_once")).await.unwrap_err();
+        assert_missing(error, json!({"sampling": {}, "roots": {}}));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_tool_can_branch_on_capabilities_before_asking() {
+    timed(async {
+        let server = server().await;
+        let user = connect(&server, json!({"elicitation": {}})).await;
+        let asked = input(user.call_tool_once(CallToolRequestParams::new("adaptive")).await.unwrap());
+        assert!(asked.input_requests.as_ref().unwrap().contains_key("user_name"));
+
+        let model = connect(&server, json!({"sampling": {}})).await;
+        let asked = input(model.call_tool_once(CallToolRequestParams::new("adaptive")).await.unwrap());
+        let requests = asked.input_requests.as_ref().unwrap();
+        assert!(requests.contains_key("guess") && !requests.contains_key("user_name"));
+        let answer = json!({"role": "assistant", "content": {"type": "text", "text": "Grace"}, "model": "m"});
+        let done = complete(
+            model.call_tool_once(retry("adaptive", &asked, BTreeMap::from([("guess", answer)]))).await.unwrap(),
+        );
+        assert_eq!(text(&done), "asked the model: Grace");
+
+        let nobody = connect(&server, json!({})).await;
+        let done = complete(nobody.call_tool_once(CallToolRequestParams::new("adaptive")).await.unwrap());
+        assert_eq!(text(&done), "asked nobody");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn prompts_get_resumes_like_a_tool() {
+    timed(async {
+        let server = server().await;
+        let client = connect(&server, everything()).await;
+        let GetPromptResponse::InputRequired(first) =
+            client.get_prompt_once(GetPromptRequestParams::new("brief")).await.unwrap()
+        else {
+            panic!("expected input_required")
+        };
+        assert!(first.input_requests.as_ref().unwrap().contains_key("topic"));
+        let mut params = GetPromptRequestParams::new("brief");
+        params.request_state = first.request_state.clone();
+        params.input_responses = Some(InputResponses::from([(
+            "topic".to_owned(),
+            json!({"action": "accept", "content": {"topic": "otters"}}),
+        )]));
+        let GetPromptResponse::Complete(result) = client.get_prompt_once(params.clone()).await.unwrap() else {
+            panic!("expected the prompt")
+        };
+        let message = serde_json::to_value(&result.messages[0]).unwrap();
+        assert_eq!(message["content"]["text"], "Write a brief about otters.");
+
+        // A prompt's state does not open for a tool of the same name, nor with a changed byte.
+        let mut tampered = params.clone();
+        let state = tampered.request_state.take().unwrap();
+        let mut bytes = state.into_bytes();
+        bytes[10] = if bytes[10] == b'A' { b'B' } else { b'A' };
+        tampered.request_state = Some(String::from_utf8(bytes).unwrap());
+        let ServiceError::McpError(error) = client.get_prompt_once(tampered).await.unwrap_err() else {
+            panic!("expected a JSON-RPC error")
+        };
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn resources_read_resumes_and_is_bound_to_its_uri() {
+    timed(async {
+        let server = server().await;
+        let client = connect(&server, everything()).await;
+        let mut params = ReadResourceRequestParams::new("secret://plans");
+        let ReadResourceResponse::InputRequired(first) = client.read_resource_once(params.clone()).await.unwrap() else {
+            panic!("expected input_required")
+        };
+        let request = serde_json::to_value(&first.input_requests.as_ref().unwrap()["reader"]).unwrap();
+        assert_eq!(request["params"]["message"], "Who reads secret://plans?");
+        params.request_state = first.request_state.clone();
+        params.input_responses = Some(InputResponses::from([(
+            "reader".to_owned(),
+            json!({"action": "accept", "content": {"name": "Ada"}}),
+        )]));
+        let ReadResourceResponse::Complete(result) = client.read_resource_once(params.clone()).await.unwrap() else {
+            panic!("expected the resource")
+        };
+        let contents = serde_json::to_value(&result.contents[0]).unwrap();
+        assert_eq!(contents["text"], "for Ada only");
+    })
+    .await;
+}
