@@ -441,3 +441,36 @@ async fn resources_read_resumes_and_is_bound_to_its_uri() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn over_http_a_missing_capability_is_a_400() {
+    timed(async {
+        let server = server().await;
+        let body = json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {
+                "name": "needs_sampling",
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+                }
+            }
+        });
+        let response = reqwest::Client::new()
+            .post(&server.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "needs_sampling")
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400);
+        let reply: Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
+        assert_eq!(reply["error"]["code"], -32021);
+        assert_eq!(reply["error"]["data"]["requiredCapabilities"], json!({"sampling": {}}));
+    })
+    .await;
+}
