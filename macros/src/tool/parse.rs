@@ -41,7 +41,10 @@ pub(crate) fn parse(
         Err(error) => {
             diagnostics.push(syn::Error::new(
                 error.span(),
-                format!("`{}` goes on an `async fn` method inside an impl", kind.attribute()),
+                format!(
+                    "`{}` goes on an `async fn` method inside an impl",
+                    kind.attribute()
+                ),
             ));
             return None;
         }
@@ -90,9 +93,10 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
     match sig.inputs.first() {
         Some(FnArg::Receiver(receiver))
             if receiver.reference.is_some() && receiver.mutability.is_none() => {}
-        Some(FnArg::Receiver(receiver)) => {
-            diagnostics.error(receiver, "take `&self`: rmcp shares the server between calls")
-        }
+        Some(FnArg::Receiver(receiver)) => diagnostics.error(
+            receiver,
+            "take `&self`: rmcp shares the server between calls",
+        ),
         _ => diagnostics.error(
             &sig.ident,
             format!("a `{attribute}` method takes `&self` first: `async fn name(&self, ..)`"),

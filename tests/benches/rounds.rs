@@ -1,0 +1,148 @@
+//! What mrtr costs per round, against a hand-written rmcp MRTR tool in the same run.
+//!
+//! Both servers run `signup`'s three questions over rmcp on an in-memory duplex. The baseline
+//! is what a careful author writes with rmcp alone: a `requestState` enum sealed with rmcp's
+//! HMAC `RequestStateCodec`, bound to the arguments, with typed answer parsing. mrtr encrypts
+//! as well (XChaCha20-Poly1305), so the ratio includes that. State sizes are printed too.
+//!
+//! `cargo bench -p mrtr-tests --bench rounds`
+
+use std::{collections::BTreeMap, time::Duration};
+
+use criterion::{Criterion, criterion_group};
+use mrtr_examples::wizard::Wizard;
+use mrtr_tests::{baseline::HandWritten, clock::TestClock};
+use rmcp::{
+    ClientLifecycleMode, ClientServiceExt, ServerHandler, ServiceExt,
+    model::{
+        CallToolRequestParams, CallToolResponse, ClientConfig, InputResponses, JsonObject,
+        ProtocolVersion,
+    },
+    service::{RoleClient, RunningService},
+};
+use serde_json::{Value, json};
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+async fn connect<S: ServerHandler + Send + 'static>(server: S) -> Client {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    mrtr_examples::demo::elicitation_client()
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects")
+}
+
+fn answers() -> BTreeMap<&'static str, Value> {
+    BTreeMap::from([
+        (
+            "profile",
+            json!({"action": "accept", "content": {"name": "Ada", "email": "ada@example.com"}}),
+        ),
+        (
+            "plan",
+            json!({"action": "accept", "content": {"plan": "pro"}}),
+        ),
+        (
+            "confirm",
+            json!({"action": "accept", "content": {"confirm": true}}),
+        ),
+    ])
+}
+
+/// One whole signup, round by round; returns the size of each round's state.
+async fn signup(client: &Client) -> Vec<usize> {
+    let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"})).unwrap();
+    let mut params = CallToolRequestParams::new("signup").with_arguments(arguments);
+    let answers = answers();
+    let mut sizes = Vec::new();
+    loop {
+        match client
+            .call_tool_once(params.clone())
+            .await
+            .expect("round succeeds")
+        {
+            CallToolResponse::Complete(result) => {
+                assert_eq!(
+                    mrtr_examples::demo::text_of(&result),
+                    "Signed up Ada to Rust on the pro plan"
+                );
+                return sizes;
+            }
+            CallToolResponse::InputRequired(input) => {
+                let key = input.input_requests.unwrap().into_keys().next().unwrap();
+                sizes.push(input.request_state.as_ref().map_or(0, String::len));
+                params.input_responses = Some(InputResponses::from([(
+                    key.clone(),
+                    answers[key.as_str()].clone(),
+                )]));
+                params.request_state = input.request_state;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+fn rounds(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (mrtr, by_hand) = runtime.block_on(async {
+        (
+            connect(Wizard::new(TestClock::default().engine())).await,
+            connect(HandWritten::new()).await,
+        )
+    });
+    let mrtr_sizes = runtime.block_on(signup(&mrtr));
+    let hand_sizes = runtime.block_on(signup(&by_hand));
+    println!("requestState bytes per round: mrtr {mrtr_sizes:?}, hand-written {hand_sizes:?}");
+
+    let mut group = c.benchmark_group(GROUP);
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function(BASELINE, |b| b.to_async(&runtime).iter(|| signup(&by_hand)));
+    group.bench_function(MRTR, |b| b.to_async(&runtime).iter(|| signup(&mrtr)));
+    group.finish();
+}
+
+const GROUP: &str = "signup_three_rounds";
+const BASELINE: &str = "hand_written_rmcp";
+const MRTR: &str = "mrtr";
+
+/// The mean time of one benchmark of this run, from criterion's own estimates.
+fn mean_ns(function: &str) -> Option<f64> {
+    let target = std::env::var("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let path = target
+        .join("criterion")
+        .join(GROUP)
+        .join(function)
+        .join("new/estimates.json");
+    let estimates: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    estimates["mean"]["point_estimate"].as_f64()
+}
+
+criterion_group!(benches, rounds);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    if let (Some(baseline), Some(ours)) = (mean_ns(BASELINE), mean_ns(MRTR)) {
+        println!(
+            "ratio mrtr / hand-written: {:.2} ({:.1} us vs {:.1} us per three-round signup)",
+            ours / baseline,
+            ours / 1000.0,
+            baseline / 1000.0
+        );
+    }
+}
