@@ -52,9 +52,9 @@ pub use engine::{Clock, Engine, EngineBuilder, KEYS_ENV, KeyError};
 pub use form::{Form, FormChoice, FormField};
 pub use mrtr_macros::{Form, mrtr_prompt, mrtr_resource, mrtr_tool};
 pub use outcome::{IntoReadResourceResult, Outcome};
-pub use round::get_prompt;
 pub use question::Question;
 pub use roots::{ClientRoots, Root, roots};
+pub use round::get_prompt;
 pub use sample::{Sample, Sampled, sample};
 pub use server::MrtrServer;
 

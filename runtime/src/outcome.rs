@@ -65,7 +65,9 @@ impl<R: IntoReadResourceResult> Outcome<R> {
     /// The `resources/read` response of this round.
     pub fn into_read_resource_response(self) -> Result<ReadResourceResponse, ErrorData> {
         match self {
-            Self::Done(result) => result.into_read_resource_result().map(ReadResourceResponse::Complete),
+            Self::Done(result) => result
+                .into_read_resource_result()
+                .map(ReadResourceResponse::Complete),
             Self::InputRequired(input) => Ok(ReadResourceResponse::InputRequired(input)),
             Self::Failed(error) => Err(error),
         }

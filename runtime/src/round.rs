@@ -82,7 +82,12 @@ pub async fn get_prompt<S: Send + Sync + 'static>(
         request_state: request.request_state,
     });
     router
-        .get_prompt(PromptContext::new(server, request.name, request.arguments, context))
+        .get_prompt(PromptContext::new(
+            server,
+            request.name,
+            request.arguments,
+            context,
+        ))
         .await
 }
 
