@@ -1,9 +1,12 @@
 //! Servers built with mrtr, shared by the runnable examples and the end-to-end tests.
 //!
 //! - [`wizard`]: the `signup` tool, three questions in three rounds.
+//! - [`conformance`]: the fixtures of the official conformance suite's 2026-07-28 server
+//!   scenarios.
 //! - [`serve`]: Streamable HTTP and stdio on rmcp, as every example serves them.
 //! - [`demo`]: an in-process rmcp client that answers from a script and prints each round.
 
+pub mod conformance;
 pub mod demo;
 pub mod serve;
 pub mod wizard;
