@@ -4,24 +4,27 @@
 
 use std::{collections::BTreeMap, time::Duration};
 
-use mrtr::{Capabilities, Engine, Form, ask, checkpoint, elicit, elicit_url, mrtr_prompt, mrtr_resource, mrtr_tool, roots, sample};
+use mrtr::{
+    Capabilities, Engine, Form, ask, checkpoint, elicit, elicit_url, mrtr_prompt, mrtr_resource,
+    mrtr_tool, roots, sample,
+};
 use mrtr_tests::clock::TestClock;
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt, ErrorData, RoleServer, ServerHandler, ServiceError,
-    handler::server::{
-        router::{prompt::PromptRouter, tool::ToolRouter},
-    },
+    handler::server::router::{prompt::PromptRouter, tool::ToolRouter},
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
-        ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-        Implementation, InputRequiredResult, InputResponses, ListPromptsResult, PaginatedRequestParams,
+        ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+        InputRequiredResult, InputResponses, ListPromptsResult, PaginatedRequestParams,
         PromptMessage, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
         ReadResourceResult, ResourceContents, Role, ServerCapabilities, ServerConfig,
     },
     prompt, prompt_router,
     service::{RequestContext, RoleClient, RunningService},
     tool, tool_handler, tool_router,
-    transport::{StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig},
+    transport::{
+        StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig,
+    },
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -52,12 +55,20 @@ impl Kinds {
     async fn all_at_once(&self) -> Result<String, String> {
         let (name, capital, places) = ask!(
             user_name = elicit::<Name>("What is your name?"),
-            capital = sample("What is the capital of France?").max_tokens(100).system("Be brief."),
+            capital = sample("What is the capital of France?")
+                .max_tokens(100)
+                .system("Be brief."),
             client_roots = roots(),
         );
         let name = name.accepted().map_err(|r| r.to_string())?.name;
         let uris: Vec<String> = places.into_iter().map(|root| root.uri).collect();
-        Ok(format!("{name}|{}|{}|{}|{}", capital.text, capital.model, capital.stop_reason.unwrap_or_default(), uris.join(",")))
+        Ok(format!(
+            "{name}|{}|{}|{}|{}",
+            capital.text,
+            capital.model,
+            capital.stop_reason.unwrap_or_default(),
+            uris.join(",")
+        ))
     }
 
     #[mrtr_tool]
@@ -84,7 +95,9 @@ impl Kinds {
     #[tool(description = "Asks the user if it may, else the model")]
     async fn adaptive(&self, caps: Capabilities) -> String {
         if caps.elicitation_form() {
-            let name = ask!(user_name = elicit::<Name>("Your name?")).ok().map(|n| n.name);
+            let name = ask!(user_name = elicit::<Name>("Your name?"))
+                .ok()
+                .map(|n| n.name);
             format!("asked the user: {}", name.unwrap_or_default())
         } else if caps.sampling() {
             let guess = ask!(guess = sample("Guess a name").max_tokens(10));
@@ -146,7 +159,11 @@ impl mrtr::MrtrServer for Kinds {
 impl ServerHandler for Kinds {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
-            ServerCapabilities::builder().enable_tools().enable_prompts().enable_resources().build(),
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_resources()
+                .build(),
         )
     }
 
@@ -163,7 +180,9 @@ impl ServerHandler for Kinds {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(self.prompt_router.list_all()))
+        Ok(ListPromptsResult::with_all_items(
+            self.prompt_router.list_all(),
+        ))
     }
 
     async fn read_resource(
@@ -201,10 +220,14 @@ impl Drop for Server {
 
 async fn server() -> Server {
     let cancel = CancellationToken::new();
-    let (addr, _) = mrtr_examples::serve::serve_http(kinds(), ([127, 0, 0, 1], 0).into(), cancel.clone())
-        .await
-        .expect("server starts");
-    Server { url: format!("http://{addr}/mcp"), cancel }
+    let (addr, _) =
+        mrtr_examples::serve::serve_http(kinds(), ([127, 0, 0, 1], 0).into(), cancel.clone())
+            .await
+            .expect("server starts");
+    Server {
+        url: format!("http://{addr}/mcp"),
+        cancel,
+    }
 }
 
 /// A 2026-07-28 client that declares exactly `capabilities`.
@@ -216,7 +239,9 @@ async fn connect(server: &Server, capabilities: Value) -> Client {
     ClientConfig::new(capabilities, Implementation::new("input-kinds-test", "1"))
         .serve_with_lifecycle(
             transport,
-            ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] },
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
         )
         .await
         .expect("client connects")
@@ -227,7 +252,9 @@ fn everything() -> Value {
 }
 
 async fn timed<F: std::future::Future>(f: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(30), f).await.expect("finished in time")
+    tokio::time::timeout(Duration::from_secs(30), f)
+        .await
+        .expect("finished in time")
 }
 
 fn input(response: CallToolResponse) -> InputRequiredResult {
@@ -248,10 +275,19 @@ fn text(result: &CallToolResult) -> String {
     mrtr_examples::demo::text_of(result)
 }
 
-fn retry(name: &str, input: &InputRequiredResult, answers: BTreeMap<&str, Value>) -> CallToolRequestParams {
+fn retry(
+    name: &str,
+    input: &InputRequiredResult,
+    answers: BTreeMap<&str, Value>,
+) -> CallToolRequestParams {
     let mut params = CallToolRequestParams::new(name.to_owned());
     params.request_state = input.request_state.clone();
-    params.input_responses = Some(answers.into_iter().map(|(k, v)| (k.to_owned(), v)).collect::<InputResponses>());
+    params.input_responses = Some(
+        answers
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect::<InputResponses>(),
+    );
     params
 }
 
@@ -298,15 +334,33 @@ async fn checkpoints_are_state_only_rounds() {
     timed(async {
         let server = server().await;
         let client = connect(&server, json!({})).await;
-        let first = input(client.call_tool_once(CallToolRequestParams::new("long_work")).await.unwrap());
+        let first = input(
+            client
+                .call_tool_once(CallToolRequestParams::new("long_work"))
+                .await
+                .unwrap(),
+        );
         assert!(first.input_requests.is_none(), "a checkpoint asks nothing");
-        let second = input(client.call_tool_once(retry("long_work", &first, BTreeMap::new())).await.unwrap());
+        let second = input(
+            client
+                .call_tool_once(retry("long_work", &first, BTreeMap::new()))
+                .await
+                .unwrap(),
+        );
         assert!(second.input_requests.is_none());
         assert_ne!(first.request_state, second.request_state);
-        let done = complete(client.call_tool_once(retry("long_work", &second, BTreeMap::new())).await.unwrap());
+        let done = complete(
+            client
+                .call_tool_once(retry("long_work", &second, BTreeMap::new()))
+                .await
+                .unwrap(),
+        );
         assert_eq!(text(&done), "part 1, part 2, part 3");
         // rmcp's own loop retries state-only rounds by itself.
-        let auto = client.call_tool(CallToolRequestParams::new("long_work")).await.unwrap();
+        let auto = client
+            .call_tool(CallToolRequestParams::new("long_work"))
+            .await
+            .unwrap();
         assert_eq!(text(&auto), "part 1, part 2, part 3");
     })
     .await;
@@ -317,27 +371,45 @@ async fn url_elicitation_needs_the_url_capability() {
     timed(async {
         let server = server().await;
         let client = connect(&server, everything()).await;
-        let first = input(client.call_tool_once(CallToolRequestParams::new("login")).await.unwrap());
-        let request = serde_json::to_value(&first.input_requests.as_ref().unwrap()["login"]).unwrap();
+        let first = input(
+            client
+                .call_tool_once(CallToolRequestParams::new("login"))
+                .await
+                .unwrap(),
+        );
+        let request =
+            serde_json::to_value(&first.input_requests.as_ref().unwrap()["login"]).unwrap();
         assert_eq!(request["params"]["mode"], "url");
-        assert_eq!(request["params"]["url"], "https://example.com/login?flow=42");
+        assert_eq!(
+            request["params"]["url"],
+            "https://example.com/login?flow=42"
+        );
         let done = complete(
             client
-                .call_tool_once(retry("login", &first, BTreeMap::from([("login", json!({"action": "accept"}))])))
+                .call_tool_once(retry(
+                    "login",
+                    &first,
+                    BTreeMap::from([("login", json!({"action": "accept"}))]),
+                ))
                 .await
                 .unwrap(),
         );
         assert_eq!(text(&done), "signed in");
 
         let form_only = connect(&server, json!({"elicitation": {}})).await;
-        let error = form_only.call_tool_once(CallToolRequestParams::new("login")).await.unwrap_err();
+        let error = form_only
+            .call_tool_once(CallToolRequestParams::new("login"))
+            .await
+            .unwrap_err();
         assert_missing(error, json!({"elicitation": {"url": {}}}));
     })
     .await;
 }
 
 fn assert_missing(error: ServiceError, required: Value) {
-    let ServiceError::McpError(error) = error else { panic!("expected a JSON-RPC error, got {error:?}") };
+    let ServiceError::McpError(error) = error else {
+        panic!("expected a JSON-RPC error, got {error:?}")
+    };
     assert_eq!(error.code, ErrorCode(-32021));
     assert_eq!(error.data.unwrap()["requiredCapabilities"], required);
 }
@@ -347,9 +419,15 @@ async fn an_ask_the_client_cannot_answer_fails_with_32021_and_is_never_sent() {
     timed(async {
         let server = server().await;
         let client = connect(&server, json!({"elicitation": {}})).await;
-        let error = client.call_tool_once(CallToolRequestParams::new("needs_sampling")).await.unwrap_err();
+        let error = client
+            .call_tool_once(CallToolRequestParams::new("needs_sampling"))
+            .await
+            .unwrap_err();
         assert_missing(error, json!({"sampling": {}}));
-        let error = client.call_tool_once(CallToolRequestParams::new("all_at_once")).await.unwrap_err();
+        let error = client
+            .call_tool_once(CallToolRequestParams::new("all_at_once"))
+            .await
+            .unwrap_err();
         assert_missing(error, json!({"sampling": {}, "roots": {}}));
     })
     .await;
@@ -385,8 +463,10 @@ async fn prompts_get_resumes_like_a_tool() {
     timed(async {
         let server = server().await;
         let client = connect(&server, everything()).await;
-        let GetPromptResponse::InputRequired(first) =
-            client.get_prompt_once(GetPromptRequestParams::new("brief")).await.unwrap()
+        let GetPromptResponse::InputRequired(first) = client
+            .get_prompt_once(GetPromptRequestParams::new("brief"))
+            .await
+            .unwrap()
         else {
             panic!("expected input_required")
         };
@@ -397,7 +477,9 @@ async fn prompts_get_resumes_like_a_tool() {
             "topic".to_owned(),
             json!({"action": "accept", "content": {"topic": "otters"}}),
         )]));
-        let GetPromptResponse::Complete(result) = client.get_prompt_once(params.clone()).await.unwrap() else {
+        let GetPromptResponse::Complete(result) =
+            client.get_prompt_once(params.clone()).await.unwrap()
+        else {
             panic!("expected the prompt")
         };
         let message = serde_json::to_value(&result.messages[0]).unwrap();
@@ -409,7 +491,8 @@ async fn prompts_get_resumes_like_a_tool() {
         let mut bytes = state.into_bytes();
         bytes[10] = if bytes[10] == b'A' { b'B' } else { b'A' };
         tampered.request_state = Some(String::from_utf8(bytes).unwrap());
-        let ServiceError::McpError(error) = client.get_prompt_once(tampered).await.unwrap_err() else {
+        let ServiceError::McpError(error) = client.get_prompt_once(tampered).await.unwrap_err()
+        else {
             panic!("expected a JSON-RPC error")
         };
         assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
@@ -423,17 +506,22 @@ async fn resources_read_resumes_and_is_bound_to_its_uri() {
         let server = server().await;
         let client = connect(&server, everything()).await;
         let mut params = ReadResourceRequestParams::new("secret://plans");
-        let ReadResourceResponse::InputRequired(first) = client.read_resource_once(params.clone()).await.unwrap() else {
+        let ReadResourceResponse::InputRequired(first) =
+            client.read_resource_once(params.clone()).await.unwrap()
+        else {
             panic!("expected input_required")
         };
-        let request = serde_json::to_value(&first.input_requests.as_ref().unwrap()["reader"]).unwrap();
+        let request =
+            serde_json::to_value(&first.input_requests.as_ref().unwrap()["reader"]).unwrap();
         assert_eq!(request["params"]["message"], "Who reads secret://plans?");
         params.request_state = first.request_state.clone();
         params.input_responses = Some(InputResponses::from([(
             "reader".to_owned(),
             json!({"action": "accept", "content": {"name": "Ada"}}),
         )]));
-        let ReadResourceResponse::Complete(result) = client.read_resource_once(params.clone()).await.unwrap() else {
+        let ReadResourceResponse::Complete(result) =
+            client.read_resource_once(params.clone()).await.unwrap()
+        else {
             panic!("expected the resource")
         };
         let contents = serde_json::to_value(&result.contents[0]).unwrap();
@@ -470,7 +558,10 @@ async fn over_http_a_missing_capability_is_a_400() {
         assert_eq!(response.status().as_u16(), 400);
         let reply: Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
         assert_eq!(reply["error"]["code"], -32021);
-        assert_eq!(reply["error"]["data"]["requiredCapabilities"], json!({"sampling": {}}));
+        assert_eq!(
+            reply["error"]["data"]["requiredCapabilities"],
+            json!({"sampling": {}})
+        );
     })
     .await;
 }

@@ -2,7 +2,7 @@
 
 use rmcp::{
     ErrorData,
-    handler::server::{common::FromContextPart, tool::ToolCallContext},
+    handler::server::{common::FromContextPart, prompt::PromptContext, tool::ToolCallContext},
     model::ClientCapabilities,
 };
 
@@ -14,7 +14,9 @@ use rmcp::{
 /// }
 /// ```
 ///
-/// Each round reads its own request's capabilities: a retry may declare fewer.
+/// Each round reads its own request's capabilities: a retry may declare fewer. Works in
+/// `#[mrtr_tool]` and `#[mrtr_prompt]` methods. Put it before any `RequestMetaObject`
+/// parameter: rmcp's extractor for that one takes the request's `_meta` away.
 #[derive(Debug, Clone, Default)]
 pub struct Capabilities(pub ClientCapabilities);
 
@@ -55,6 +57,14 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Capabilities {
                 .request_context
                 .client_capabilities()
                 .unwrap_or_default(),
+        ))
+    }
+}
+
+impl<S> FromContextPart<PromptContext<'_, S>> for Capabilities {
+    fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
+        Ok(Self(
+            context.context.client_capabilities().unwrap_or_default(),
         ))
     }
 }

@@ -101,7 +101,9 @@ impl From<Refused> for CallToolResult {
 }
 
 /// The `requestedSchema` of `T`: schemars' schema with enums and other definitions inlined, as
-/// forms have no `$ref`, and `Option` fields written as not required.
+/// forms have no `$ref`, and `Option` fields written as not required. The root `title` and
+/// `description` (the Rust type's name and docs) are dropped: the question's message speaks
+/// to the user. Field docs stay, as the descriptions of the fields.
 pub(crate) fn form_schema<T: Form>() -> Result<ElicitationSchema, serde_json::Error> {
     let mut settings = schemars::generate::SchemaSettings::draft07();
     settings.inline_subschemas = true;
@@ -115,8 +117,9 @@ pub(crate) fn form_schema<T: Form>() -> Result<ElicitationSchema, serde_json::Er
             )));
         }
     };
-    object.remove("$schema");
-    object.remove("definitions");
+    for key in ["$schema", "definitions", "title", "description"] {
+        object.remove(key);
+    }
     ElicitationSchema::from_json_schema(object)
 }
 
@@ -221,6 +224,10 @@ mod tests {
         assert_eq!(request["params"]["message"], "Who?");
         let schema = &request["params"]["requestedSchema"];
         assert_eq!(schema["type"], "object");
+        assert!(
+            schema.get("title").is_none(),
+            "the Rust type name is not shown to the user"
+        );
         assert_eq!(schema["properties"]["name"]["type"], "string");
         assert_eq!(
             schema["properties"]["name"]["description"],
