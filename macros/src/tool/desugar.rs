@@ -22,7 +22,7 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::syntax::{Binding, ask_marker_id, asks_in_expr, pattern_bindings};
+use super::syntax::{ask_marker_id, asks_in_expr, bindings_tuple, pattern_bindings};
 use crate::diagnostics::Diagnostics;
 
 pub(crate) fn desugar(body: &mut Block, machine: &Ident, diagnostics: &mut Diagnostics) {
@@ -210,12 +210,12 @@ impl Desugar<'_> {
             let bindings = pattern_bindings(pat);
             let mut inner = pat.clone();
             strip_mut(&mut inner);
-            let carried = tuple_of(&bindings, false);
+            let carried = bindings_tuple(&bindings, false);
             let test = self.within(Some(range));
             resume_tests
                 .push(quote!(if #test { #arm_enum::#variant(::core::option::Option::None) }));
             evaluate_arms.push(quote!(#(#attrs)* #inner #guard => #arm_enum::#variant(::core::option::Option::Some(#carried)),));
-            let pattern = tuple_of(&bindings, true);
+            let pattern = bindings_tuple(&bindings, true);
             let first_let = if bindings.is_empty() {
                 quote!()
             } else {
@@ -267,8 +267,8 @@ impl Desugar<'_> {
                 if bindings.is_empty() {
                     quote!(match #scrutinee { #inner => {} _ => break, })
                 } else {
-                    let carried = tuple_of(&bindings, false);
-                    let pattern = tuple_of(&bindings, true);
+                    let carried = bindings_tuple(&bindings, false);
+                    let pattern = bindings_tuple(&bindings, true);
                     quote!(let #pattern = match #scrutinee { #inner => #carried, _ => break, };)
                 }
             }
@@ -307,8 +307,8 @@ impl Desugar<'_> {
                 }
             }
         } else {
-            let carried = tuple_of(&bindings, false);
-            let pattern = tuple_of(&bindings, true);
+            let carried = bindings_tuple(&bindings, false);
+            let pattern = bindings_tuple(&bindings, true);
             quote! {
                 let #pattern = match #items.pop_front() {
                     ::core::option::Option::Some(#inner) => #carried,
@@ -320,25 +320,6 @@ impl Desugar<'_> {
         let items_stmt = syn::parse2(quote! { let mut #items = #collect; }).ok()?;
         let loop_stmt = syn::parse2(quote! { #label loop { #head #(#stmts)* } }).ok()?;
         Some((items_stmt, loop_stmt))
-    }
-}
-
-/// `(a, b)`, or `a` for one binding, or `()`; with `mut` where the pattern had it.
-fn tuple_of(bindings: &[Binding], with_mut: bool) -> TokenStream {
-    let parts: Vec<TokenStream> = bindings
-        .iter()
-        .map(|b| {
-            let ident = &b.ident;
-            if with_mut && b.mutable {
-                quote!(mut #ident)
-            } else {
-                quote!(#ident)
-            }
-        })
-        .collect();
-    match parts.as_slice() {
-        [one] => one.clone(),
-        _ => quote!((#(#parts),*)),
     }
 }
 

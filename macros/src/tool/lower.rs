@@ -24,7 +24,7 @@ use syn::{
 use super::{
     analyze::AskSite,
     desugar::strip_mut,
-    syntax::{Binding, ask_marker, asks_in_stmt, pattern_bindings},
+    syntax::{Binding, ask_marker, asks_in_stmt, bindings_tuple, pattern_bindings},
 };
 use crate::diagnostics::Diagnostics;
 
@@ -170,23 +170,8 @@ impl<'a> Lowering<'a> {
                 .diverge
                 .as_ref()
                 .map(|(else_token, block)| quote!(#else_token #block));
-            let names: Vec<_> = bindings.iter().map(|b| &b.ident).collect();
-            let outer: Vec<TokenStream> = bindings
-                .iter()
-                .map(|b| {
-                    let ident = &b.ident;
-                    if b.mutable {
-                        quote!(mut #ident)
-                    } else {
-                        quote!(#ident)
-                    }
-                })
-                .collect();
-            let (outer, names) = if bindings.len() == 1 {
-                (quote!(#(#outer)*), quote!(#(#names)*))
-            } else {
-                (quote!((#(#outer),*)), quote!((#(#names),*)))
-            };
+            let outer = bindings_tuple(&bindings, true);
+            let names = bindings_tuple(&bindings, false);
             quote! {
                 #(#attrs)*
                 let #outer = if #machine.passed(#end) {

@@ -22,7 +22,9 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::syntax::{Binding, asks_in_stmt, names_in_expr, names_in_stmt, pattern_bindings};
+use super::syntax::{
+    Binding, asks_in_stmt, bindings_tuple, names_in_expr, names_in_stmt, pattern_bindings,
+};
 
 /// Folds every block of the body, innermost last.
 pub(crate) fn narrow_scopes(block: &mut Block) {
@@ -121,26 +123,15 @@ fn next_region(stmts: &[Stmt]) -> Option<(usize, usize)> {
 }
 
 fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {
-    let names: Vec<_> = exports.iter().map(|b| &b.ident).collect();
-    let patterns: Vec<_> = exports
-        .iter()
-        .map(|b| {
-            let ident = &b.ident;
-            if b.mutable {
-                quote!(mut #ident)
-            } else {
-                quote!(#ident)
-            }
-        })
-        .collect();
     let allow = exports
         .iter()
         .any(|b| b.mutable)
         .then(|| quote!(#[allow(unused_mut)]));
+    let pattern = bindings_tuple(exports, true);
+    let names = bindings_tuple(exports, false);
     let tokens = match exports {
         [] => quote! { { #(#stmts)* } },
-        [_] => quote! { #allow let #(#patterns)* = { #(#stmts)* #(#names)* }; },
-        _ => quote! { #allow let (#(#patterns),*) = { #(#stmts)* (#(#names),*) }; },
+        _ => quote! { #allow let #pattern = { #(#stmts)* #names }; },
     };
     syn::parse2(tokens).expect("a region of statements re-parses as a statement")
 }

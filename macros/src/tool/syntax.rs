@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::quote;
 use syn::{
     Expr, Ident, Pat, Stmt,
     visit::{self, Visit},
@@ -202,3 +203,23 @@ pub(crate) fn is_ask_macro(path: &syn::Path) -> bool {
         .last()
         .is_some_and(|segment| segment.ident == "ask")
 }
+
+/// `(a, b)`, or `a` for one binding, or `()`; with `mut` where the pattern had it.
+pub(crate) fn bindings_tuple(bindings: &[Binding], with_mut: bool) -> TokenStream {
+    let parts: Vec<TokenStream> = bindings
+        .iter()
+        .map(|b| {
+            let ident = &b.ident;
+            if with_mut && b.mutable {
+                quote!(mut #ident)
+            } else {
+                quote!(#ident)
+            }
+        })
+        .collect();
+    match parts.as_slice() {
+        [one] => one.clone(),
+        _ => quote!((#(#parts),*)),
+    }
+}
+

@@ -1,0 +1,43 @@
+// An `ask!` evaluated after other code of its statement (`f(g(), ask!(..))`).
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+fn prefix() -> String {
+    "Hello".to_owned()
+}
+
+fn join(prefix: String, name: Option<String>) -> String {
+    format!("{prefix} {name:?}")
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> String {
+        let greeting = join(
+            prefix(),
+            ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name),
+        );
+        greeting
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}

@@ -1,0 +1,47 @@
+// A `match` holding an `ask!`, evaluated after other code of its statement.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+fn prefix() -> String {
+    "Hello".to_owned()
+}
+
+fn join(prefix: String, name: Option<String>) -> String {
+    format!("{prefix} {name:?}")
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> String {
+        let mood = 1;
+        let greeting = join(
+            prefix(),
+            match mood {
+                0 => None,
+                _ => ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name),
+            },
+        );
+        greeting
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}

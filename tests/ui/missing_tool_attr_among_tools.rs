@@ -1,0 +1,36 @@
+// `#[mrtr_tool]` without `#[tool(...)]`, next to another tool (so `#[tool_router]` lets it through).
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[tool(description = "Says hi")]
+    async fn hi(&self) -> String {
+        "Hi".to_owned()
+    }
+
+    #[mrtr_tool]
+    async fn greet(&self) -> String {
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("Hello {name:?}")
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}

@@ -1,0 +1,39 @@
+// Two `ask!`s in one statement.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> String {
+        let names = (
+            ask!(first = elicit::<Name>("First name?"))
+                .ok()
+                .map(|n| n.name),
+            ask!(last = elicit::<Name>("Last name?"))
+                .ok()
+                .map(|n| n.name),
+        );
+        format!("Hello {names:?}")
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
