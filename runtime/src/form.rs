@@ -12,9 +12,22 @@ use serde::de::DeserializeOwned;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an elicitation form",
     label = "this type is asked for with `elicit`",
-    note = "derive it: `#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, mrtr::Form)]`"
+    note = "derive it: `#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, mrtr::Form)]` \
+            (`Serialize` lets the answer be held across a later `ask!`)"
 )]
-pub trait Form: DeserializeOwned + JsonSchema {}
+pub trait Form: FormParts {}
+
+/// What a form needs besides `#[derive(Form)]`: to be read from the answer, and described.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` needs `serde::Deserialize` and `schemars::JsonSchema` to be a form",
+    label = "the answer is deserialized into this type, and its schema is sent with the question",
+    note = "derive them alongside `mrtr::Form`: \
+            `#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]`"
+)]
+pub trait FormParts: DeserializeOwned + JsonSchema {}
+
+#[diagnostic::do_not_recommend]
+impl<T: DeserializeOwned + JsonSchema> FormParts for T {}
 
 /// A type that may be a property of a [`Form`]: a string, number, integer, boolean, a unit-only
 /// enum with `#[derive(mrtr::Form)]`, an `Option` of one of those, or a `Vec` of such enums.
@@ -29,7 +42,9 @@ pub trait FormField {}
 /// A unit-only enum that a form shows as a choice. `Vec<T>` of it is a multi-select.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a choice",
-    note = "a `Vec` field of a form must hold a unit-only enum with `#[derive(mrtr::Form)]`"
+    label = "a `Vec` field is a multi-select, so it must hold a choice",
+    note = "use a unit-only enum with `#[derive(mrtr::Form)]` for a multi-select, or a single \
+            `String` field for free text"
 )]
 pub trait FormChoice: FormField {}
 

@@ -49,7 +49,7 @@ pub use checkpoint::{Checkpoint, checkpoint};
 pub use elicit::{Elicit, Elicited, Refusal, Refused, elicit};
 pub use elicit_url::{ElicitUrl, UrlElicited, elicit_url};
 pub use engine::{Clock, Engine, EngineBuilder, KEYS_ENV, KeyError};
-pub use form::{Form, FormChoice, FormField};
+pub use form::{Form, FormChoice, FormField, FormParts};
 pub use mrtr_macros::{Form, mrtr_prompt, mrtr_resource, mrtr_tool};
 pub use outcome::{IntoReadResourceResult, Outcome};
 pub use question::Question;
@@ -69,6 +69,10 @@ macro_rules! ask {
     (@lowered $lowered:expr) => {
         $lowered
     };
+    // What it leaves next to its own errors, so the rest still type-checks.
+    (@placeholder $($question:tt)*) => {
+        $crate::__private::placeholder_answer!($($question)*)
+    };
     ($($question:tt)*) => {
         ::core::compile_error!(
             "`ask!` only works inside an `async fn` marked `#[mrtr_tool]`: add `#[mrtr_tool]` \
@@ -86,7 +90,11 @@ pub mod __private {
 
     /// The items a `for` loop with an ask in its body has yet to visit. They are collected up
     /// front, so that the rest of the iteration can be saved with the loop's state.
-    pub fn remaining<I: IntoIterator>(items: I) -> std::collections::VecDeque<I::Item> {
+    pub fn remaining<I>(items: I) -> std::collections::VecDeque<I::Item>
+    where
+        I: IntoIterator,
+        I::Item: crate::machine::SavedItem,
+    {
         items.into_iter().collect()
     }
     pub use crate::round::Round;
@@ -107,11 +115,25 @@ pub mod __private {
         ($question:expr) => {
             $crate::__private::answer_of(|| $question)
         };
+        ($($key:tt = $question:expr),+ $(,)?) => {
+            ($($crate::__private::answer_of(|| $question),)+)
+        };
+        ($($question:expr),+ $(,)?) => {
+            ($($crate::__private::answer_of(|| $question),)+)
+        };
+        ($($anything:tt)*) => {
+            $crate::__private::unknown_answer()
+        };
     }
     pub use __placeholder_answer as placeholder_answer;
 
     #[doc(hidden)]
     pub fn answer_of<Q: crate::Question>(_question: impl FnOnce() -> Q) -> Q::Answer {
+        unreachable!("code next to a #[mrtr_tool] error never compiles")
+    }
+
+    #[doc(hidden)]
+    pub fn unknown_answer<T>() -> T {
         unreachable!("code next to a #[mrtr_tool] error never compiles")
     }
 }

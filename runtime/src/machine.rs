@@ -23,7 +23,7 @@ use serde::{Serialize, de::DeserializeOwned};
 use zeroize::Zeroizing;
 
 use crate::{
-    Outcome,
+    Engine, Outcome,
     envelope::{self, Binding, Header, SealError, unix_seconds},
     question::QuestionSet,
     round::Round,
@@ -49,7 +49,20 @@ pub struct Layout {
 )]
 pub trait Persist: Serialize + DeserializeOwned {}
 
+#[diagnostic::do_not_recommend]
 impl<T: Serialize + DeserializeOwned> Persist for T {}
+
+/// The items of a `for` loop whose body asks: they are saved with the loop.
+#[diagnostic::on_unimplemented(
+    message = "the items of this `for` loop cannot be saved across its `ask!`",
+    label = "the loop's body asks, so the items it has yet to visit are saved into `requestState`",
+    note = "iterate owned items that are `Serialize + DeserializeOwned`: `items.clone()`, \
+            `items.into_iter()` or `items.iter().cloned()` rather than `&items` or `items.iter()`"
+)]
+pub trait SavedItem: Persist {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Persist> SavedItem for T {}
 
 /// Collects the bindings alive at an ask point, in declaration order.
 pub struct Saver {
@@ -75,6 +88,8 @@ impl Saver {
 /// One round of one tool call.
 pub struct Machine {
     round: Round,
+    engine: Engine,
+    principal: Option<String>,
     layout: &'static Layout,
     cursor: Mutex<Cursor>,
 }
@@ -106,7 +121,9 @@ fn invalid_state() -> ErrorData {
 
 impl Machine {
     /// Opens the round's state, if any. A state that does not verify is `-32602`.
-    pub fn start(layout: &'static Layout, round: Round) -> Result<Self, ErrorData> {
+    pub fn start(layout: &'static Layout, round: Round, engine: &Engine) -> Result<Self, ErrorData> {
+        let engine = engine.clone();
+        let principal = engine.principal(&round.context);
         let mut cursor = Cursor {
             resume: None,
             fresh_answers: round.request_state.is_none(),
@@ -120,10 +137,10 @@ impl Machine {
         cursor.answers = round.input_responses.take();
         if let Some(state) = round.request_state.as_deref() {
             let opened = envelope::open(
-                &round.engine.inner.keys,
-                &binding(&round, layout),
+                &engine.inner.keys,
+                &binding(&round, layout, principal.as_deref()),
                 state,
-                round.engine.now(),
+                engine.now(),
             );
             match opened {
                 Ok((header, _)) if header.resume == 0 || header.resume > layout.asks => {
@@ -143,6 +160,8 @@ impl Machine {
         }
         Ok(Self {
             round,
+            engine,
+            principal,
             layout,
             cursor: Mutex::new(cursor),
         })
@@ -279,14 +298,14 @@ impl Machine {
             return Err(ErrorData::missing_required_client_capability(missing));
         }
         let requests = questions.into_input_requests(keys)?;
-        let engine = &self.round.engine.inner;
-        let expires_at = unix_seconds(self.round.engine.now()).saturating_add(engine.ttl.as_secs());
+        let engine = &self.engine.inner;
+        let expires_at = unix_seconds(self.engine.now()).saturating_add(engine.ttl.as_secs());
         let header = Header {
             resume: id,
             expires_at,
             round: self.cursor().rounds.saturating_add(1),
         };
-        let binding = binding(&self.round, self.layout);
+        let binding = binding(&self.round, self.layout, self.principal.as_deref());
         let state = envelope::seal(&engine.keys, &binding, &header, &locals, engine.max_state_bytes)
             .map_err(|error| {
                 match error {
@@ -321,13 +340,13 @@ impl Machine {
     }
 }
 
-fn binding<'a>(round: &'a Round, layout: &Layout) -> Binding<'a> {
+fn binding<'a>(round: &'a Round, layout: &Layout, principal: Option<&'a str>) -> Binding<'a> {
     Binding {
         method: round.method,
         name: &round.name,
         args_digest: round.args_digest,
         fingerprint: layout.fingerprint,
-        principal: round.principal.as_deref(),
+        principal,
     }
 }
 

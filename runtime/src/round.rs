@@ -15,27 +15,25 @@ use rmcp::{
     service::RequestContext,
 };
 
-use crate::{Engine, MrtrServer, args_digest::args_digest};
+use crate::args_digest::args_digest;
 
-/// Everything one round needs besides the tool's own parameters.
+/// Everything one round needs besides the tool's own parameters and the server's engine.
 ///
 /// `#[mrtr_tool]` adds it as the first parameter after `self`, so it reads the raw arguments
 /// (for the digest the state is bound to) before `Parameters<T>` takes them.
 pub struct Round {
-    pub(crate) engine: Engine,
     pub(crate) method: &'static str,
     pub(crate) name: Cow<'static, str>,
     pub(crate) args_digest: [u8; 32],
     pub(crate) input_responses: Option<InputResponses>,
     pub(crate) request_state: Option<String>,
     pub(crate) capabilities: ClientCapabilities,
-    pub(crate) principal: Option<String>,
+    /// For the engine's principal hook.
+    pub(crate) context: RequestContext<RoleServer>,
 }
 
-impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
+impl<S> FromContextPart<ToolCallContext<'_, S>> for Round {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        let engine = context.service.mrtr_engine().clone();
-        let principal = engine.principal(&context.request_context);
         Ok(Self {
             method: "tools/call",
             name: context.name.clone(),
@@ -46,8 +44,7 @@ impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
                 .request_context
                 .client_capabilities()
                 .unwrap_or_default(),
-            principal,
-            engine,
+            context: context.request_context.clone(),
         })
     }
 }
@@ -91,7 +88,7 @@ pub async fn get_prompt<S: Send + Sync + 'static>(
         .await
 }
 
-impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
+impl<S> FromContextPart<PromptContext<'_, S>> for Round {
     fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
         let Some(retry) = context.context.extensions.remove::<PromptRetry>() else {
             tracing::error!(
@@ -104,8 +101,6 @@ impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
                 None,
             ));
         };
-        let engine = context.server.mrtr_engine().clone();
-        let principal = engine.principal(&context.context);
         Ok(Self {
             method: "prompts/get",
             name: Cow::Owned(context.name.clone()),
@@ -113,21 +108,17 @@ impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
             input_responses: retry.input_responses,
             request_state: retry.request_state,
             capabilities: context.context.client_capabilities().unwrap_or_default(),
-            principal,
-            engine,
+            context: context.context.clone(),
         })
     }
 }
 
 impl Round {
     /// The round of a `resources/read`, bound to the resource's URI.
-    pub fn for_resource<S: MrtrServer + ?Sized>(
-        server: &S,
+    pub fn for_resource(
         request: &ReadResourceRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Self {
-        let engine = server.mrtr_engine().clone();
-        let principal = engine.principal(context);
         Self {
             method: "resources/read",
             name: Cow::Owned(request.uri.clone()),
@@ -135,8 +126,7 @@ impl Round {
             input_responses: request.input_responses.clone(),
             request_state: request.request_state.clone(),
             capabilities: context.client_capabilities().unwrap_or_default(),
-            principal,
-            engine,
+            context: context.clone(),
         }
     }
 }

@@ -64,15 +64,16 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         _ => syn::Token![self](item.sig.ident.span()),
     };
     let fn_name = &item.sig.ident;
+    let engine = Ident::new("__engine", Span::mixed_site());
     let server_check = quote_spanned! {fn_name.span()=>
-        let _ = ::mrtr::__private::assert_server(#self_token);
+        let #engine = ::mrtr::MrtrServer::mrtr_engine(::mrtr::__private::assert_server(#self_token));
     };
     let statements = &body.stmts;
     let (open_round, finish) = match kind {
         Kind::Tool | Kind::Prompt => (quote!(), quote!()),
         Kind::Resource => (
             quote! {
-                let #round = ::mrtr::__private::Round::for_resource(#self_token, &request, &context);
+                let #round = ::mrtr::__private::Round::for_resource(&request, &context);
             },
             quote!(.into_read_resource_response()),
         ),
@@ -88,7 +89,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         };
         #server_check
         #open_round
-        let #machine = match ::mrtr::__private::Machine::start(&#layout, #round) {
+        let #machine = match ::mrtr::__private::Machine::start(&#layout, #round, #engine) {
             ::core::result::Result::Ok(machine) => machine,
             ::core::result::Result::Err(#error) => #fail,
         };
@@ -195,25 +196,31 @@ fn json_inner(ty: &Type) -> Option<Type> {
 /// The fallback when the function has errors: the original method, with each `ask!` replaced by
 /// a typed placeholder, so that IDEs still see the tool's types next to the errors.
 pub(crate) fn best_effort(item: &ImplItemFn) -> TokenStream {
+    /// `ask!(..)` becomes `ask!(@placeholder ..)`, through the user's own path; another macro
+    /// whose arguments hold an `ask!` becomes `unreachable!()`, as it was reported already.
     struct Placeholder;
     impl syn::visit_mut::VisitMut for Placeholder {
         fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
-            if let syn::Expr::Macro(mac) = expr
-                && super::syntax::is_ask_macro(&mac.mac.path)
-            {
-                let tokens = &mac.mac.tokens;
-                *expr = parse_quote_spanned!(mac.span()=> ::mrtr::__private::placeholder_answer!(#tokens));
+            if let syn::Expr::Macro(mac) = expr {
+                let (path, tokens) = (&mac.mac.path, &mac.mac.tokens);
+                if super::syntax::is_ask_macro(path) {
+                    *expr = parse_quote_spanned!(mac.span()=> #path!(@placeholder #tokens));
+                } else if super::syntax::tokens_mention_ask(tokens).is_some() {
+                    *expr = parse_quote_spanned!(mac.span()=> ::core::unreachable!());
+                }
                 return;
             }
             syn::visit_mut::visit_expr_mut(self, expr);
         }
 
         fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
-            if let syn::Stmt::Macro(mac) = stmt
-                && super::syntax::is_ask_macro(&mac.mac.path)
-            {
-                let tokens = &mac.mac.tokens;
-                *stmt = parse_quote_spanned!(mac.span()=> ::mrtr::__private::placeholder_answer!(#tokens););
+            if let syn::Stmt::Macro(mac) = stmt {
+                let (path, tokens) = (&mac.mac.path, &mac.mac.tokens);
+                if super::syntax::is_ask_macro(path) {
+                    *stmt = parse_quote_spanned!(mac.span()=> #path!(@placeholder #tokens););
+                } else if super::syntax::tokens_mention_ask(tokens).is_some() {
+                    *stmt = parse_quote_spanned!(mac.span()=> ::core::unreachable!(););
+                }
                 return;
             }
             syn::visit_mut::visit_stmt_mut(self, stmt);

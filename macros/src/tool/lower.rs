@@ -148,8 +148,18 @@ impl<'a> Lowering<'a> {
         let Some(init) = local.init.take() else {
             return Stmt::Local(local);
         };
-        let span = bindings[0].ident.span();
-        let restore = quote_spanned! {span=> #machine.restore().await };
+        // One restore per binding, each spanned at its own name, in declaration order.
+        let restores: Vec<TokenStream> = bindings
+            .iter()
+            .map(|binding| {
+                let span = binding.ident.span();
+                quote_spanned! {span=> #machine.restore().await }
+            })
+            .collect();
+        let restore = match restores.as_slice() {
+            [one] => one.clone(),
+            many => quote!((#(#many),*)),
+        };
         let attrs = &local.attrs;
         let plain =
             |pat: &Pat| matches!(pat, Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none());
@@ -211,22 +221,26 @@ impl<'a> Lowering<'a> {
                 ),
             );
         }
-        let reference_init = local
-            .init
-            .as_ref()
-            .is_some_and(|init| matches!(&*init.expr, Expr::Reference(_)));
         let reference_type =
             matches!(&local.pat, Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)));
-        if reference_init || reference_type {
-            self.diagnostics.error(
-                &local.pat,
-                format!(
-                    "`{}` holds a reference across an `ask!`, and a reference cannot be saved into \
-                     `requestState`. Hold an owned value: `.to_owned()`, `.clone()` or \
-                     `.to_string()`",
-                    bindings[0].ident
-                ),
-            );
+        for binding in bindings {
+            let borrowed = reference_type
+                || local
+                    .init
+                    .as_ref()
+                    .and_then(|init| declaring_init(&init.expr, &binding.ident))
+                    .is_some_and(borrows);
+            if borrowed {
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` holds a borrow across an `ask!`, and a borrow cannot be saved into \
+                         `requestState`. Hold an owned value: `.to_owned()`, `.clone()` or \
+                         `.to_string()`",
+                        binding.ident
+                    ),
+                );
+            }
         }
     }
 
@@ -246,7 +260,11 @@ impl<'a> Lowering<'a> {
         } else {
             quote!(#question)
         };
-        let machine = &self.machine;
+        // Located at the ask, so that type errors of the call point there, not at the attribute.
+        let machine = Ident::new(
+            &self.machine.to_string(),
+            self.machine.span().located_at(site.span),
+        );
         let saver = &self.saver;
         let saves = self.scope.iter().map(|saved| {
             let ident = &saved.binding.ident;
@@ -267,6 +285,34 @@ impl<'a> Lowering<'a> {
             let message = error.to_string();
             syn::parse_quote!(::core::compile_error!(#message))
         })
+    }
+}
+
+/// The expression that gives `name` its value: `init` itself, or, when `init` is a block that
+/// scope narrowing made, the initializer of the `let` inside it that declares `name`.
+fn declaring_init<'e>(init: &'e Expr, name: &Ident) -> Option<&'e Expr> {
+    let Expr::Block(block) = init else {
+        return Some(init);
+    };
+    block.block.stmts.iter().rev().find_map(|stmt| match stmt {
+        Stmt::Local(local) if pattern_bindings(&local.pat).iter().any(|b| b.ident == *name) => {
+            local.init.as_ref().map(|init| &*init.expr)
+        }
+        _ => None,
+    })
+}
+
+/// Whether an initializer plainly borrows: `&x`, or a method that hands out a borrow.
+fn borrows(init: &Expr) -> bool {
+    const BORROWING: &[&str] = &[
+        "as_str", "as_slice", "as_bytes", "as_deref", "as_ref", "trim", "trim_start", "trim_end",
+        "iter", "chars", "split", "split_whitespace", "lines", "borrow", "keys", "values",
+    ];
+    match init {
+        Expr::Reference(_) => true,
+        Expr::MethodCall(call) => BORROWING.contains(&call.method.to_string().as_str()),
+        Expr::Paren(inner) => borrows(&inner.expr),
+        _ => false,
     }
 }
 

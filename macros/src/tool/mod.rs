@@ -49,7 +49,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         return quote!(#errors #item);
     };
     if !diagnostics.is_empty() {
-        return fallback(diagnostics, &tool.item);
+        return signature_fallback(kind, diagnostics, &tool.item);
     }
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
@@ -76,6 +76,39 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         machine,
         flow,
     })
+}
+
+/// Next to signature errors, a method rmcp can still route, so that its own macros add no
+/// errors of their own, and the user's function under another name for IDEs.
+fn signature_fallback(kind: Kind, diagnostics: Diagnostics, item: &syn::ImplItemFn) -> TokenStream {
+    let errors = diagnostics.into_compile_errors();
+    let rmcp_attr = kind.rmcp_attribute();
+    let routed_by_rmcp = |attr: &syn::Attribute| {
+        rmcp_attr.is_some_and(|name| attr.path().segments.last().is_some_and(|s| s.ident == name))
+    };
+    if item.sig.asyncness.is_none() || !item.attrs.iter().any(routed_by_rmcp) {
+        let best_effort = emit::best_effort(item);
+        return quote!(#errors #best_effort);
+    }
+    let name = &item.sig.ident;
+    let attrs = &item.attrs;
+    let stub_result = match kind {
+        Kind::Prompt => quote!(::mrtr::__private::rmcp::model::GetPromptResult),
+        _ => quote!(::mrtr::__private::rmcp::model::CallToolResult),
+    };
+    let mut unrouted = item.clone();
+    unrouted.attrs.retain(|attr| !routed_by_rmcp(attr));
+    unrouted.sig.ident = proc_macro2::Ident::new(&format!("__mrtr_unrouted_{name}"), name.span());
+    let unrouted = emit::best_effort(&unrouted);
+    quote! {
+        #errors
+        #(#attrs)*
+        async fn #name(&self) -> #stub_result {
+            ::core::unreachable!("this method does not compile")
+        }
+        #[allow(dead_code, unused)]
+        #unrouted
+    }
 }
 
 fn fallback(diagnostics: Diagnostics, item: &syn::ImplItemFn) -> TokenStream {

@@ -22,7 +22,16 @@ pub(crate) fn parse(
     let mut version = None;
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("version") {
-            version = Some(meta.value()?.parse::<LitStr>()?);
+            let value = meta.value()?;
+            version = Some(value.parse::<LitStr>().map_err(|error| {
+                syn::Error::new(
+                    error.span(),
+                    format!(
+                        "`version` takes a string: `{}(version = \"2\")]`",
+                        kind.attribute().trim_end_matches(']')
+                    ),
+                )
+            })?);
             Ok(())
         } else {
             Err(meta.error(format!(
@@ -58,8 +67,9 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
     let attribute = kind.attribute();
     if sig.asyncness.is_none() {
         match kind.rmcp_attribute() {
+            // Reported on the attribute itself: that is the line to move.
             Some(rmcp) if looks_expanded_by_rmcp(item) => diagnostics.error(
-                &sig.ident,
+                proc_macro2::Span::call_site(),
                 format!(
                     "`{attribute}` must come before `#[{rmcp}(...)]`: rmcp's `#[{rmcp}]` already \
                      rewrote this function. Write `{attribute}` on the line above `#[{rmcp}(...)]`"
@@ -95,7 +105,10 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
             if receiver.reference.is_some() && receiver.mutability.is_none() => {}
         Some(FnArg::Receiver(receiver)) => diagnostics.error(
             receiver,
-            "take `&self`: rmcp shares the server between calls",
+            format!(
+                "a `{attribute}` method takes `&self`, not `&mut self`: rmcp shares the server \
+                 between calls, so keep mutable state behind a `Mutex`"
+            ),
         ),
         _ => diagnostics.error(
             &sig.ident,
@@ -179,8 +192,15 @@ fn looks_expanded_by_rmcp(item: &ImplItemFn) -> bool {
         ReturnType::Type(_, ty) => quote::quote!(#ty).to_string().contains("Future"),
         ReturnType::Default => false,
     };
-    let body = quote::quote!(#item).to_string();
-    returns_pinned_future && body.contains("Box :: pin (async move")
+    let body_is_pinned_async = match item.block.stmts.as_slice() {
+        [syn::Stmt::Expr(syn::Expr::Call(call), None)] => {
+            let pins = matches!(&*call.func, syn::Expr::Path(p)
+                if p.path.segments.last().is_some_and(|s| s.ident == "pin"));
+            pins && matches!(call.args.first(), Some(syn::Expr::Async(_)))
+        }
+        _ => false,
+    };
+    returns_pinned_future && body_is_pinned_async
 }
 
 fn contains_impl_trait(ty: &Type) -> bool {

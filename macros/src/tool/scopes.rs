@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 
 use quote::quote;
 use syn::{
-    Block, Expr, Stmt,
+    Block, Expr, Ident, Stmt,
     visit_mut::{self, VisitMut},
 };
 
@@ -79,47 +79,84 @@ fn facts(stmt: &Stmt) -> StmtFacts {
     }
 }
 
-fn fold_block(block: &mut Block) {
-    while let Some((start, end)) = next_region(&block.stmts) {
-        let facts: Vec<StmtFacts> = block.stmts.iter().map(facts).collect();
-        let used_after: BTreeSet<&String> = facts[end + 1..].iter().flat_map(|f| &f.uses).collect();
-        // The latest declaration of each name in the region that is read after it.
-        let mut exports: Vec<Binding> = Vec::new();
-        for binding in facts[start..=end].iter().flat_map(|f| &f.declares) {
+/// The last statement after `start` that reads `name` as declared at `start`: later uses
+/// of a redeclared `name` belong to the new binding.
+fn last_use(facts: &[StmtFacts], start: usize, name: &Ident) -> usize {
+    let mut last = start;
+    for (j, later) in facts.iter().enumerate().skip(start + 1) {
+        if later.uses.contains(&name.to_string()) {
+            last = j;
+        }
+        if later.declares.iter().any(|b| b.ident == *name) {
+            break;
+        }
+    }
+    last
+}
+
+/// The bindings declared in `stmts[start..=end]`, latest declaration per name, that a
+/// statement after `end` reads.
+fn exports(facts: &[StmtFacts], start: usize, end: usize) -> Vec<Binding> {
+    let mut exports: Vec<Binding> = Vec::new();
+    for index in start..=end {
+        for binding in &facts[index].declares {
             exports.retain(|b| b.ident != binding.ident);
-            if used_after.contains(&binding.ident.to_string()) {
+            if last_use(facts, index, &binding.ident) > end {
                 exports.push(binding.clone());
             }
         }
+    }
+    exports
+}
+
+fn fold_block(block: &mut Block) {
+    let mut skip = BTreeSet::new();
+    while let Some((start, end)) = next_region(&block.stmts, &skip) {
+        let facts: Vec<StmtFacts> = block.stmts.iter().map(facts).collect();
+        let exports = exports(&facts, start, end);
+        // Folding one `let` into a block that hands all of its bindings back changes nothing.
+        if start == end && exports.len() == facts[start].declares.len() {
+            skip.insert(start);
+            continue;
+        }
         let inner: Vec<Stmt> = block.stmts.drain(start..=end).collect();
         block.stmts.insert(start, region(inner, &exports));
+        skip.clear();
     }
 }
 
 /// The first `let` whose bindings die before a later ask point of the same block: its
-/// statements from the `let` through the last use. Earliest last use first.
-fn next_region(stmts: &[Stmt]) -> Option<(usize, usize)> {
+/// statements from the `let` through the last use, earliest last use first. The region then
+/// grows, up to the statement before that ask, to cover the last uses of what it declares,
+/// so that nothing borrowed from a dying binding is handed out of it.
+fn next_region(stmts: &[Stmt], skip: &BTreeSet<usize>) -> Option<(usize, usize)> {
     let facts: Vec<StmtFacts> = stmts.iter().map(facts).collect();
     let mut best: Option<(usize, usize)> = None;
     for (start, fact) in facts.iter().enumerate() {
+        if skip.contains(&start) {
+            continue;
+        }
         for binding in &fact.declares {
-            let name = binding.ident.to_string();
-            let mut last = start;
-            for (j, later) in facts.iter().enumerate().skip(start + 1) {
-                if later.uses.contains(&name) {
-                    last = j;
-                }
-                if later.declares.iter().any(|b| b.ident == binding.ident) {
-                    break;
-                }
-            }
+            let last = last_use(&facts, start, &binding.ident);
             let ask_after = facts[last + 1..].iter().any(|f| f.asks);
             if ask_after && best.is_none_or(|(s, e)| (last, start) < (e, s)) {
                 best = Some((start, last));
             }
         }
     }
-    best
+    let (start, mut end) = best?;
+    let limit = (end + 1..facts.len()).find(|&j| facts[j].asks)?;
+    loop {
+        let grown = (start..=end)
+            .flat_map(|index| facts[index].declares.iter().map(move |b| (index, b)))
+            .map(|(index, binding)| last_use(&facts, index, &binding.ident))
+            .filter(|&last| last < limit)
+            .fold(end, usize::max);
+        if grown == end {
+            return Some((start, end));
+        }
+        end = grown;
+    }
 }
 
 fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {
