@@ -1060,82 +1060,84 @@ corpus! {
         }
     }
 
+    // Bodies that once failed: a binding consumed inside the statement that asks, by a
+    // scrutinee, a nested block or a `for`, is saved from a snapshot taken before it; names
+    // are resolved past closure parameters, field names and format-width captures.
+    scrutinee_moved_by_if_let(args) => {
+        let maybe = (args.n > 0).then(|| format!("x{}", args.n));
+        if let Some(name) = maybe {
+            ask!(k = elicit::<Yes>(format!("{name}?")));
+        }
+        Ok(String::new())
+    }
+
+    moved_in_nested_block(args) => {
+        let s = format!("x{}", args.n);
+        if args.n > 0 {
+            let len = consume(s);
+            ask!(k = elicit::<Yes>(format!("{len}?")));
+        }
+        Ok(String::new())
+    }
+
+    vec_moved_into_for_in_branch(args) => {
+        let names = vec!["a".to_string(), "b".to_string()];
+        if args.n > 0 {
+            for name in names {
+                ask!(k = elicit::<Yes>(format!("{name}?")));
+            }
+        }
+        Ok(String::new())
+    }
+
+    arm_binding_moved(args) => {
+        match (args.n > 0).then(|| format!("x{}", args.n)) {
+            Some(s) => {
+                let n = consume(s);
+                ask!(k = elicit::<Yes>(format!("{n}?")));
+            }
+            None => {}
+        }
+        Ok(String::new())
+    }
+
+    dead_reference_arm_binding(args) => {
+        let names = vec![format!("n{}", args.n)];
+        if let Some(first) = names.first() {
+            let first = first.clone();
+            ask!(k = elicit::<Yes>(format!("{first}?")));
+        }
+        Ok(format!("{names:?}"))
+    }
+
+    same_name_closure_param(args) => {
+        let item = format!("x{}", args.n);
+        let len = consume(item);
+        ask!(k = elicit::<Yes>(format!("{len}?")));
+        Ok(["ab"].iter().map(|item| item.len()).sum::<usize>().to_string())
+    }
+
+    field_name_in_macro(args) => {
+        let name = format!("p{}", args.n);
+        let p = Person { name, age: args.n };
+        ask!(k = elicit::<Yes>(format!("{}?", p.name)));
+        Ok(String::new())
+    }
+
+    format_width(args) => {
+        let width = 6;
+        let name = ask!(name = elicit::<Text>("Name?")).accepted().map_err(refuse)?.text;
+        Ok(format!("[{name:>width$}] {}", args.n))
+    }
+
     // -----------------------------------------------------------------------------------------
-    // BUGS. Minimal bodies that fail to compile as `#[mrtr_tool]` (or whose rounds differ from
-    // the straight run), although they are plain Rust the README says is supported. Each is
-    // commented out so the corpus above still runs; uncomment one, with its cases, to reproduce.
+    // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
+    // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
+    // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
+    // `serde_json::Value`, fails its first round with a message saying so (tests/resume_semantics.rs).
     // -----------------------------------------------------------------------------------------
 
-    // BUG: a local moved by an `if let`/`match` scrutinee is still saved at an ask inside the arm
-    //      (liveness is per block, the whole `if let` is one statement)
-    //   error[E0382]: borrow of partially moved value: `maybe` (at the `ask!`; "value partially
-    //     moved here" points at `Some(name)`)
-    // scrutinee_moved_by_if_let(args) => {
-    //     let maybe = (args.n > 0).then(|| format!("x{}", args.n));
-    //     if let Some(name) = maybe {
-    //         ask!(k = elicit::<Yes>(format!("{name}?")));
-    //     }
-    //     Ok(String::new())
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
-
-    // BUG: an outer local moved inside a nested block (branch, loop body) before an ask there is
-    //      still saved at that ask
-    //   error[E0382]: borrow of moved value: `s` (at the `ask!`; moved by `consume(s)`)
-    // moved_in_nested_block(args) => {
-    //     let s = format!("x{}", args.n);
-    //     if args.n > 0 {
-    //         let len = consume(s);
-    //         ask!(k = elicit::<Yes>(format!("{len}?")));
-    //     }
-    //     Ok(String::new())
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
-
-    // BUG: same cause: a `for` in a branch consumes an outer Vec, which is then saved at the ask in
-    //      the loop body
-    //   error[E0382]: borrow of moved value: `names` (at the `ask!`)
-    // vec_moved_into_for_in_branch(args) => {
-    //     let names = vec!["a".to_string(), "b".to_string()];
-    //     if args.n > 0 {
-    //         for name in names {
-    //             ask!(k = elicit::<Yes>(format!("{name}?")));
-    //         }
-    //     }
-    //     Ok(String::new())
-    // }
-    //   cases: vec![run(1, vec![yes(true), yes(true)])]
-
-    // BUG: match/if-let arm bindings are never narrowed: an arm binding moved before an ask in the
-    //      arm is still saved
-    //   error[E0382]: borrow of moved value: `s` (at the `ask!`; moved by `consume(s)`)
-    // arm_binding_moved(args) => {
-    //     match (args.n > 0).then(|| format!("x{}", args.n)) {
-    //         Some(s) => {
-    //             let n = consume(s);
-    //             ask!(k = elicit::<Yes>(format!("{n}?")));
-    //         }
-    //         None => {}
-    //     }
-    //     Ok(String::new())
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
-
-    // BUG: same cause: a reference arm binding that is dead at the ask (even shadowed by an owned
-    //      copy) is saved anyway
-    //   error[E0277]: `&std::string::String` cannot be held across an `ask!` (twice; the second
-    //     span is the whole `corpus!` invocation)
-    // dead_reference_arm_binding(args) => {
-    //     let names = vec![format!("n{}", args.n)];
-    //     if let Some(first) = names.first() {
-    //         let first = first.clone();
-    //         ask!(k = elicit::<Yes>(format!("{first}?")));
-    //     }
-    //     Ok(format!("{names:?}"))
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
-
-    // BUG: a partially moved struct that is still used afterwards (`p.age`) is saved whole at the
+    // LIMITATION: a partially moved struct that is still used afterwards (`p.age`) is saved whole at the
     //      ask
     //   error[E0382]: borrow of partially moved value: `p` (at the `ask!`)
     // partial_move_then_field(args) => {
@@ -1146,7 +1148,7 @@ corpus! {
     // }
     //   cases: vec![run(1, vec![yes(true)])]
 
-    // BUG: a local moved before an ask and re-assigned by that ask (`s = ask!(..)`) is saved while
+    // LIMITATION: a local moved before an ask and re-assigned by that ask (`s = ask!(..)`) is saved while
     //      moved
     //   error[E0382]: borrow of moved value: `s` (at the `ask!`)
     // moved_then_assigned_by_ask(args) => {
@@ -1157,91 +1159,6 @@ corpus! {
     // }
     //   cases: vec![run(1, vec![text("new")])]
 
-    // BUG: liveness goes by name: a closure parameter named like a moved local, after the ask,
-    //      keeps the moved local saved
-    //   error[E0382]: borrow of moved value: `item` (at the `ask!`)
-    // same_name_closure_param(args) => {
-    //     let item = format!("x{}", args.n);
-    //     let len = consume(item);
-    //     ask!(k = elicit::<Yes>(format!("{len}?")));
-    //     Ok(["ab"].iter().map(|item| item.len()).sum::<usize>().to_string())
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
-
-    // BUG: liveness goes by name: a field name inside a macro after the ask (`p.name` in `format!`)
-    //      keeps a moved local `name` saved
-    //   error[E0382]: borrow of moved value: `name` (at the `ask!`)
-    // field_name_in_macro(args) => {
-    //     let name = format!("p{}", args.n);
-    //     let p = Person { name, age: args.n };
-    //     ask!(k = elicit::<Yes>(format!("{}?", p.name)));
-    //     Ok(String::new())
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
-
-    // BUG: a binding read only as a format width/precision (`{name:>width$}`) is not seen as used,
-    //      so narrowing drops it
-    //   error[E0425]: cannot find value `width` in this scope
-    // format_width(args) => {
-    //     let width = 6;
-    //     let name = ask!(name = elicit::<Text>("Name?")).accepted().map_err(refuse)?.text;
-    //     Ok(format!("[{name:>width$}] {}", args.n))
-    // }
-    //   cases: vec![run(1, vec![text("ab")])]
-
-    // BUG: `.await` inside the question: the question is built inside a sync closure `|__saved| {
-    //      .. }` (the straight harness fails the same way)
-    //   error[E0728]: `await` is only allowed inside `async` functions and blocks
-    // question_awaits(args) => {
-    //     ask!(k = elicit::<Yes>(format!("{}?", double(args.n as i64).await)));
-    //     Ok(String::new())
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
-
-    // BUG: `?` inside the question: same cause
-    //   error[E0277]: the `?` operator can only be used in a closure that returns `Result` or
-    //     `Option` ... cannot use the `?` operator in a closure that returns `Elicit<Yes>`
-    // question_try(args) => {
-    //     ask!(k = elicit::<Yes>(format!("{}?", parse_num("12")?)));
-    //     Ok(format!("{}", args.n))
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
-
-    // BUG: MISMATCH: a question that mutates a local: the locals are saved before the question is
-    //      built, so the change is lost
-    //   straight: Ok("2 1"), asked [(a, "Question #1"), (b, "Question #2")]; rounds: Ok("0 1"),
-    //     asked [(a, "Question #1"), (b, "Question #1")]
-    // question_mutates_local(args) => {
-    //     let mut asked = 0;
-    //     ask!(a = elicit::<Yes>({ asked += 1; format!("Question #{asked}") }));
-    //     ask!(b = elicit::<Yes>({ asked += 1; format!("Question #{asked}") }));
-    //     Ok(format!("{asked} {}", args.n))
-    // }
-    //   cases: vec![run(1, vec![yes(true), yes(true)])]
-
-    // BUG: MISMATCH: a `serde_json::Value` held across an ask satisfies `Persist` (Serialize +
-    //      DeserializeOwned), but postcard cannot decode it (no `deserialize_any`), so every retry
-    //      is refused.
-    //   straight: Ok("{\"n\":1,\"tags\":[\"a\",\"b\"]} 2"); rounds: Err("round failed: Mcp error:
-    //     -32602: requestState is invalid or expired; call the tool again without requestState")
-    // json_value_held(args) => {
-    //     let v = json!({"n": args.n, "tags": ["a", "b"]});
-    //     let k = ask!(k = elicit::<Num>(format!("About {v}?"))).accepted().map_err(refuse)?.num;
-    //     Ok(format!("{v} {k}"))
-    // }
-    //   cases: vec![run(1, vec![num(2)])]
-
-    // BUG: MISMATCH: same for a struct with `#[serde(skip_serializing_if = ..)]` (`Memo`): the
-    //      field is left out when saving, so the positional postcard decoding fails on retry.
-    //   straight: Ok("Memo { title: \"t1\", note: None } 2"); rounds: Err("round failed: Mcp
-    //     error: -32602: requestState is invalid or expired; call the tool again without
-    //     requestState")
-    // skip_serializing_if_held(args) => {
-    //     let memo = Memo { title: format!("t{}", args.n), note: None };
-    //     let k = ask!(k = elicit::<Num>(format!("About {memo:?}?"))).accepted().map_err(refuse)?.num;
-    //     Ok(format!("{memo:?} {k}"))
-    // }
-    //   cases: vec![run(1, vec![num(2)])]
 }
 
 #[derive(Clone)]
@@ -1264,6 +1181,14 @@ fn cases(name: &str) -> Vec<Run> {
     let cancel = json!({"action": "cancel"});
     let run = |n: u32, answers: Vec<Value>| Run { answers, n };
     match name {
+        "scrutinee_moved_by_if_let" => vec![run(1, vec![yes(true)])],
+        "moved_in_nested_block" => vec![run(1, vec![yes(true)])],
+        "vec_moved_into_for_in_branch" => vec![run(1, vec![yes(true), yes(true)])],
+        "arm_binding_moved" => vec![run(1, vec![yes(true)])],
+        "dead_reference_arm_binding" => vec![run(1, vec![yes(true)])],
+        "same_name_closure_param" => vec![run(1, vec![yes(true)])],
+        "field_name_in_macro" => vec![run(1, vec![yes(true)])],
+        "format_width" => vec![run(1, vec![text("ab")])],
         "straight_line" => vec![
             run(1, vec![text("a"), num(21)]),
             run(1, vec![decline.clone()]),

@@ -4,44 +4,33 @@
 //! `onboard` branches (`confirm_admin` only for admins), loops (`repo` until `more` is false
 //! or five repositories are collected) and iterates (`notify` once per repository, in order).
 //! Every scenario is written once against a connected 2026-07-28 client and run on each
-//! transport (see the `transport_tests!` invocations at the bottom).
+//! transport (see the `transport_tests!` invocation at the bottom).
 
-use std::{
-    collections::BTreeSet,
-    future::Future,
-    process::Stdio,
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::collections::BTreeSet;
 
-use mrtr_examples::{
-    demo::{elicitation_client, text_of},
-    wizard::{MAX_REPOS, Wizard},
-};
-use mrtr_tests::{clock::TestClock, loopback::Loopback};
-use rmcp::{
-    ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServiceError, ServiceExt,
-    model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientConfig, ElicitRequestParams,
-        ElicitResult, ElicitationAction, ErrorCode, InputResponses, JsonObject, ProtocolVersion,
+use mrtr_examples::{demo::text_of, wizard::MAX_REPOS};
+use mrtr_tests::{
+    rounds::{
+        Asked, Rounds, Tool, accept, assert_asked, assert_tool_error, cancel, decline, keys_of,
+        messages_of,
     },
-    service::{RequestContext, RoleClient, RunningService, Service},
-    transport::{
-        StreamableHttpClientTransport, TokioChildProcess,
-        streamable_http_client::StreamableHttpClientTransportConfig,
-    },
+    transports::{Client, Connected, Via},
+    user::ScriptedUser,
 };
+use rmcp::{ServiceError, model::CallToolResult};
 use serde_json::{Value, json};
-
-type Client = RunningService<RoleClient, ClientConfig>;
-
-const TOOL: &str = "onboard";
-const WELCOME: &str = "Welcome to Rust! What should we call you?";
-const WHICH_ROLE: &str = "Which role will you take?";
-const CONFIRM_ADMIN: &str = "Admins can delete repositories. Continue as admin?";
 
 /// Every sealed state of `onboard` stays below this many bytes.
 const SMALL_STATE: usize = 1024;
+
+const ONBOARD: Tool = Tool {
+    name: "onboard",
+    small_states: Some(SMALL_STATE),
+};
+
+const WELCOME: &str = "Welcome to Rust! What should we call you?";
+const WHICH_ROLE: &str = "Which role will you take?";
+const CONFIRM_ADMIN: &str = "Admins can delete repositories. Continue as admin?";
 
 fn repo_message(so_far: usize) -> String {
     format!("Add a repository to watch ({so_far} so far)")
@@ -51,174 +40,9 @@ fn notify_message(repo: &str) -> String {
     format!("Notifications for {repo}?")
 }
 
-// =============================================================================
-// Transports
-// =============================================================================
-
-/// Every test body runs under this bound.
-async fn bounded(body: impl Future<Output = anyhow::Result<()>>) -> anyhow::Result<()> {
-    tokio::time::timeout(Duration::from_secs(30), body)
-        .await
-        .map_err(|_| anyhow::anyhow!("the test did not finish within 30 seconds"))?
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Via {
-    /// Stateless Streamable HTTP on 127.0.0.1, the server in this process.
-    Http,
-    /// `tokio::io::duplex`: the server in this process, newline-delimited JSON-RPC.
-    Duplex,
-    /// The `wizard-stdio` binary as a child process, spoken to over its stdin/stdout.
-    Child,
-}
-
-fn discover() -> ClientLifecycleMode {
-    ClientLifecycleMode::Discover {
-        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-    }
-}
-
-fn wizard_child() -> anyhow::Result<TokioChildProcess> {
-    let (child, _stderr) = TokioChildProcess::builder(tokio::process::Command::new(env!(
-        "CARGO_BIN_EXE_wizard-stdio"
-    )))
-    .stderr(Stdio::null())
-    .spawn()?;
-    Ok(child)
-}
-
-/// Serves a wizard on one end of an in-memory pipe and returns the other end.
-fn wizard_on_duplex() -> (tokio::io::DuplexStream, tokio::task::JoinHandle<()>) {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let wizard = Wizard::new(TestClock::default().engine());
-    let task = tokio::spawn(async move {
-        // The server answers `server/discover` itself; it ends when the client hangs up.
-        if let Ok(running) = wizard.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    (client_io, task)
-}
-
-/// A wizard and a client connected to it, with whatever keeps the server alive.
-struct Connected<S: Service<RoleClient>> {
-    client: RunningService<RoleClient, S>,
-    _server: Server,
-}
-
-enum Server {
-    /// Stops the HTTP server when dropped. Its own client is not used.
-    Http {
-        _loopback: Loopback,
-    },
-    Task(tokio::task::JoinHandle<()>),
-    /// The child is owned by the client's transport.
-    Child,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Server::Task(task) = self {
-            task.abort();
-        }
-    }
-}
-
-impl<S: Service<RoleClient>> Connected<S> {
-    /// Connects `handler` as a 2026-07-28 client (`server/discover`) to a fresh wizard.
-    async fn start(via: Via, handler: S) -> anyhow::Result<Self> {
-        Ok(match via {
-            Via::Http => {
-                let loopback = Loopback::start(Wizard::new(TestClock::default().engine())).await?;
-                let transport = StreamableHttpClientTransport::from_config(
-                    StreamableHttpClientTransportConfig::with_uri(loopback.url.clone()),
-                );
-                let client = handler.serve_with_lifecycle(transport, discover()).await?;
-                Self {
-                    client,
-                    _server: Server::Http {
-                        _loopback: loopback,
-                    },
-                }
-            }
-            Via::Duplex => {
-                let (io, task) = wizard_on_duplex();
-                let client = handler.serve_with_lifecycle(io, discover()).await?;
-                Self {
-                    client,
-                    _server: Server::Task(task),
-                }
-            }
-            Via::Child => {
-                let client = handler
-                    .serve_with_lifecycle(wizard_child()?, discover())
-                    .await?;
-                Self {
-                    client,
-                    _server: Server::Child,
-                }
-            }
-        })
-    }
-
-    async fn close(self) -> anyhow::Result<()> {
-        let Self { client, _server } = self;
-        client.cancel().await?;
-        Ok(())
-    }
-}
-
-// =============================================================================
-// Rounds by hand
-// =============================================================================
-
-/// One question the server sent back.
-#[derive(Debug, Clone)]
-struct Asked {
-    keys: Vec<String>,
-    key: String,
-    message: String,
-    schema: Value,
-    state: String,
-}
-
-#[derive(Debug)]
-enum Reply {
-    Asked(Asked),
-    Done(CallToolResult),
-}
-
-fn arguments(team: &str) -> JsonObject {
-    let mut object = JsonObject::new();
-    object.insert("team".to_owned(), json!(team));
-    object
-}
-
-/// A first call: no `requestState`, no answers.
-fn first_call(team: &str) -> CallToolRequestParams {
-    CallToolRequestParams::new(TOOL).with_arguments(arguments(team))
-}
-
-/// A call carrying `responses` (a JSON object) and, if any, `state`.
-fn call_with(team: &str, state: Option<&str>, responses: Value) -> CallToolRequestParams {
-    let mut params = first_call(team);
-    let responses: InputResponses =
-        serde_json::from_value(responses).expect("responses are a JSON object");
-    params.input_responses = Some(responses);
-    params.request_state = state.map(str::to_owned);
-    params
-}
-
-fn accept(content: Value) -> Value {
-    json!({ "action": "accept", "content": content })
-}
-
-fn decline() -> Value {
-    json!({ "action": "decline" })
-}
-
-fn cancel() -> Value {
-    json!({ "action": "cancel" })
+/// `client`'s calls of `onboard` for team Rust.
+fn rust(client: &Client) -> Rounds<'_> {
+    ONBOARD.rounds(client, "Rust")
 }
 
 fn ada() -> Value {
@@ -239,154 +63,6 @@ fn repo(repo: &str, more: bool) -> Value {
 
 fn level(level: &str) -> Value {
     accept(json!({ "level": level }))
-}
-
-/// Sends one round.
-async fn send(client: &Client, params: CallToolRequestParams) -> Result<Reply, ServiceError> {
-    Ok(match client.call_tool_once(params).await? {
-        CallToolResponse::Complete(result) => Reply::Done(result),
-        CallToolResponse::InputRequired(input) => {
-            let requests = input.input_requests.unwrap_or_default();
-            let keys: Vec<String> = requests.keys().cloned().collect();
-            let (key, request) = requests
-                .into_iter()
-                .next()
-                .expect("an input_required result carries at least one request");
-            let request = serde_json::to_value(request).expect("a request serializes");
-            assert_eq!(request["method"], "elicitation/create", "{request}");
-            Reply::Asked(Asked {
-                keys,
-                key,
-                message: request["params"]["message"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned(),
-                schema: request["params"]["requestedSchema"].clone(),
-                state: input
-                    .request_state
-                    .expect("a question from mrtr always carries requestState"),
-            })
-        }
-        other => panic!("unexpected response: {other:?}"),
-    })
-}
-
-/// Sends one round that must come back as a single question with a small state.
-async fn ask(client: &Client, params: CallToolRequestParams) -> anyhow::Result<Asked> {
-    match send(client, params).await? {
-        Reply::Asked(asked) => {
-            assert_eq!(
-                asked.keys.len(),
-                1,
-                "one question per round: {:?}",
-                asked.keys
-            );
-            assert!(!asked.state.is_empty());
-            assert!(
-                asked.state.len() < SMALL_STATE,
-                "requestState of `{}` is {} bytes",
-                asked.key,
-                asked.state.len()
-            );
-            Ok(asked)
-        }
-        Reply::Done(result) => anyhow::bail!("expected a question, got a result: {result:?}"),
-    }
-}
-
-/// Sends one round that must come back as a result.
-async fn finish(client: &Client, params: CallToolRequestParams) -> anyhow::Result<CallToolResult> {
-    match send(client, params).await? {
-        Reply::Done(result) => Ok(result),
-        Reply::Asked(asked) => anyhow::bail!("expected a result, got a question: {asked:?}"),
-    }
-}
-
-/// Sends one round that must be refused with `-32602`: not a result, not a question.
-async fn refused(client: &Client, params: CallToolRequestParams) -> anyhow::Result<ErrorData> {
-    match send(client, params).await {
-        Err(ServiceError::McpError(error)) => {
-            assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{error:?}");
-            assert!(error.message.contains("requestState"), "{error:?}");
-            Ok(error)
-        }
-        Err(other) => anyhow::bail!("expected a JSON-RPC -32602 error, got {other:?}"),
-        Ok(reply) => anyhow::bail!("expected a JSON-RPC -32602 error, got {reply:?}"),
-    }
-}
-
-/// Calls `onboard` for `team` and answers each round with the next scripted `(key, answer)`,
-/// checking that the key asked is the scripted one. Returns the questions and the result.
-/// Every round's state is new and small.
-async fn run_script(
-    client: &Client,
-    team: &str,
-    script: &[(&str, Value)],
-) -> anyhow::Result<(Vec<Asked>, CallToolResult)> {
-    let mut asked: Vec<Asked> = Vec::new();
-    let mut params = first_call(team);
-    let mut script = script.iter();
-    loop {
-        match send(client, params).await? {
-            Reply::Done(result) => {
-                anyhow::ensure!(
-                    script.next().is_none(),
-                    "the call completed before the script ended: {result:?}"
-                );
-                assert_states_fresh_and_small(&asked);
-                return Ok((asked, result));
-            }
-            Reply::Asked(question) => {
-                let Some((key, answer)) = script.next() else {
-                    anyhow::bail!(
-                        "no scripted answer for {question:?} after {:?}",
-                        keys_of(&asked)
-                    );
-                };
-                assert_eq!(
-                    question.keys,
-                    [*key],
-                    "round {} ({})",
-                    asked.len() + 1,
-                    question.message
-                );
-                params = call_with(
-                    team,
-                    Some(&question.state),
-                    json!({ key.to_owned(): answer.clone() }),
-                );
-                asked.push(question);
-            }
-        }
-    }
-}
-
-/// Each round hands back a state no earlier round had, and none grows past [`SMALL_STATE`].
-fn assert_states_fresh_and_small(asked: &[Asked]) {
-    let distinct: BTreeSet<&str> = asked.iter().map(|a| a.state.as_str()).collect();
-    assert_eq!(
-        distinct.len(),
-        asked.len(),
-        "a state was handed out twice: {:?}",
-        keys_of(asked)
-    );
-    for (round, question) in asked.iter().enumerate() {
-        assert!(
-            question.state.len() < SMALL_STATE,
-            "round {} ({}) sealed {} bytes",
-            round + 1,
-            question.key,
-            question.state.len()
-        );
-    }
-}
-
-fn keys_of(asked: &[Asked]) -> Vec<&str> {
-    asked.iter().map(|a| a.key.as_str()).collect()
-}
-
-fn messages_of(asked: &[Asked]) -> Vec<&str> {
-    asked.iter().map(|a| a.message.as_str()).collect()
 }
 
 /// The result of a completed onboarding of Ada to Rust.
@@ -410,10 +86,27 @@ fn assert_onboarded(result: &CallToolResult, role: &str, repos: &[(&str, &str)])
     );
 }
 
+/// Ada's answers, as `(key, answer)` rounds: `as_role`, then `confirm_admin` if `confirm` is
+/// given, then a `repo` round for each `(repository, more)` and a `notify` round for each
+/// level.
+fn answers(
+    as_role: &str,
+    confirm: Option<bool>,
+    repos: &[(&str, bool)],
+    levels: &[&str],
+) -> Vec<(&'static str, Value)> {
+    let mut script = vec![("profile", ada()), ("role", role(as_role))];
+    script.extend(confirm.map(|confirm| ("confirm_admin", confirm_admin(confirm))));
+    script.extend(repos.iter().map(|(name, more)| ("repo", repo(name, *more))));
+    script.extend(levels.iter().map(|l| ("notify", level(l))));
+    script
+}
+
+/// `mrtr`, `rmcp`, then `tokio` and no more.
+const THREE_REPOS: [(&str, bool); 3] = [("mrtr", true), ("rmcp", true), ("tokio", false)];
+
 fn assert_cancelled_at(result: &CallToolResult, key: &str) {
-    assert_eq!(result.is_error, Some(true), "{result:?}");
-    assert_eq!(text_of(result), format!("Onboarding cancelled at {key}"));
-    assert_eq!(result.structured_content, None);
+    assert_tool_error(result, &format!("Onboarding cancelled at {key}"));
 }
 
 // =============================================================================
@@ -422,20 +115,7 @@ fn assert_cancelled_at(result: &CallToolResult, key: &str) {
 
 /// Admin, confirmed; two repositories: every kind of round, in order.
 async fn admin_confirmed(client: &Client) -> anyhow::Result<()> {
-    let (asked, result) = run_script(
-        client,
-        "Rust",
-        &[
-            ("profile", ada()),
-            ("role", role("admin")),
-            ("confirm_admin", confirm_admin(true)),
-            ("repo", repo("mrtr", true)),
-            ("repo", repo("rmcp", false)),
-            ("notify", level("all")),
-            ("notify", level("mentions")),
-        ],
-    )
-    .await?;
+    let (asked, result) = rust(client).run_script(&admin_script()).await?;
     assert_eq!(
         keys_of(&asked),
         [
@@ -496,18 +176,14 @@ async fn admin_confirmed(client: &Client) -> anyhow::Result<()> {
 
 /// An admin who does not confirm carries on as a developer.
 async fn admin_refused_becomes_developer(client: &Client) -> anyhow::Result<()> {
-    let (asked, result) = run_script(
-        client,
-        "Rust",
-        &[
-            ("profile", ada()),
-            ("role", role("admin")),
-            ("confirm_admin", confirm_admin(false)),
-            ("repo", repo("mrtr", false)),
-            ("notify", level("none")),
-        ],
-    )
-    .await?;
+    let (asked, result) = rust(client)
+        .run_script(&answers(
+            "admin",
+            Some(false),
+            &[("mrtr", false)],
+            &["none"],
+        ))
+        .await?;
     assert_eq!(
         keys_of(&asked),
         ["profile", "role", "confirm_admin", "repo", "notify"]
@@ -519,19 +195,14 @@ async fn admin_refused_becomes_developer(client: &Client) -> anyhow::Result<()> 
 
 /// Only admins are asked to confirm.
 async fn viewer_is_not_asked_to_confirm(client: &Client) -> anyhow::Result<()> {
-    let (asked, result) = run_script(
-        client,
-        "Rust",
-        &[
-            ("profile", ada()),
-            ("role", role("viewer")),
-            ("repo", repo("mrtr", true)),
-            ("repo", repo("rmcp", false)),
-            ("notify", level("mentions")),
-            ("notify", level("all")),
-        ],
-    )
-    .await?;
+    let (asked, result) = rust(client)
+        .run_script(&answers(
+            "viewer",
+            None,
+            &[("mrtr", true), ("rmcp", false)],
+            &["mentions", "all"],
+        ))
+        .await?;
     assert_eq!(
         keys_of(&asked),
         ["profile", "role", "repo", "repo", "notify", "notify"]
@@ -553,17 +224,9 @@ async fn viewer_is_not_asked_to_confirm(client: &Client) -> anyhow::Result<()> {
 
 /// One repository: the loop runs once and so does the `for`.
 async fn single_repo(client: &Client) -> anyhow::Result<()> {
-    let (asked, result) = run_script(
-        client,
-        "Rust",
-        &[
-            ("profile", ada()),
-            ("role", role("developer")),
-            ("repo", repo("mrtr", false)),
-            ("notify", level("all")),
-        ],
-    )
-    .await?;
+    let (asked, result) = rust(client)
+        .run_script(&answers("developer", None, &[("mrtr", false)], &["all"]))
+        .await?;
     assert_eq!(keys_of(&asked), ["profile", "role", "repo", "notify"]);
     assert_eq!(
         messages_of(&asked),
@@ -584,11 +247,13 @@ async fn five_repos_cap_the_loop(client: &Client) -> anyhow::Result<()> {
     assert_eq!(MAX_REPOS, 5);
     let names = ["alpha", "beta", "gamma", "delta", "epsilon"];
     let levels = ["all", "mentions", "none", "mentions", "all"];
-    let mut script = vec![("profile", ada()), ("role", role("admin"))];
-    script.push(("confirm_admin", confirm_admin(true)));
-    script.extend(names.iter().map(|name| ("repo", repo(name, true))));
-    script.extend(levels.iter().map(|l| ("notify", level(l))));
-    let (asked, result) = run_script(client, "Rust", &script).await?;
+    let script = answers(
+        "admin",
+        Some(true),
+        &names.map(|name| (name, true)),
+        &levels,
+    );
+    let (asked, result) = rust(client).run_script(&script).await?;
 
     let repos: Vec<&Asked> = asked.iter().filter(|a| a.key == "repo").collect();
     assert_eq!(repos.len(), 5);
@@ -620,20 +285,9 @@ async fn five_repos_cap_the_loop(client: &Client) -> anyhow::Result<()> {
 
 /// Declining the second `notify` ends the call there.
 async fn decline_inside_the_for_loop(client: &Client) -> anyhow::Result<()> {
-    let (asked, result) = run_script(
-        client,
-        "Rust",
-        &[
-            ("profile", ada()),
-            ("role", role("developer")),
-            ("repo", repo("mrtr", true)),
-            ("repo", repo("rmcp", true)),
-            ("repo", repo("tokio", false)),
-            ("notify", level("all")),
-            ("notify", decline()),
-        ],
-    )
-    .await?;
+    let mut script = answers("developer", None, &THREE_REPOS, &["all"]);
+    script.push(("notify", decline()));
+    let (asked, result) = rust(client).run_script(&script).await?;
     assert_eq!(
         messages_of(&asked)[5..],
         [notify_message("mrtr"), notify_message("rmcp")]
@@ -644,17 +298,9 @@ async fn decline_inside_the_for_loop(client: &Client) -> anyhow::Result<()> {
 
 /// Cancelling the second `repo` ends the call there.
 async fn cancel_inside_the_loop(client: &Client) -> anyhow::Result<()> {
-    let (asked, result) = run_script(
-        client,
-        "Rust",
-        &[
-            ("profile", ada()),
-            ("role", role("viewer")),
-            ("repo", repo("mrtr", true)),
-            ("repo", cancel()),
-        ],
-    )
-    .await?;
+    let mut script = answers("viewer", None, &[("mrtr", true)], &[]);
+    script.push(("repo", cancel()));
+    let (asked, result) = rust(client).run_script(&script).await?;
     assert_eq!(messages_of(&asked)[2..], [repo_message(0), repo_message(1)]);
     assert_cancelled_at(&result, "repo");
     Ok(())
@@ -662,26 +308,21 @@ async fn cancel_inside_the_loop(client: &Client) -> anyhow::Result<()> {
 
 /// The happy admin script with two repositories, as `(key, answer)` rounds.
 fn admin_script() -> Vec<(&'static str, Value)> {
-    vec![
-        ("profile", ada()),
-        ("role", role("admin")),
-        ("confirm_admin", confirm_admin(true)),
-        ("repo", repo("mrtr", true)),
-        ("repo", repo("rmcp", false)),
-        ("notify", level("all")),
-        ("notify", level("mentions")),
-    ]
+    answers(
+        "admin",
+        Some(true),
+        &[("mrtr", true), ("rmcp", false)],
+        &["all", "mentions"],
+    )
 }
 
 /// Declining or cancelling at any round, inside the branch and both loops included, ends
 /// the call with `Onboarding cancelled at <key>`.
 async fn refuse_at_each_round(client: &Client, refusal: fn() -> Value) -> anyhow::Result<()> {
-    let happy = admin_script();
-    for round in 0..happy.len() {
-        let mut script = happy[..round].to_vec();
-        let key = happy[round].0;
-        script.push((key, refusal()));
-        let (asked, result) = run_script(client, "Rust", &script).await?;
+    let runs = rust(client)
+        .refuse_each_round(&admin_script(), refusal)
+        .await?;
+    for (round, (key, asked, result)) in runs.into_iter().enumerate() {
         assert_eq!(asked.len(), round + 1);
         assert_cancelled_at(&result, key);
     }
@@ -699,23 +340,12 @@ async fn cancel_at_each_round(client: &Client) -> anyhow::Result<()> {
 /// A wrong-shaped `level` at the second of three `notify` rounds asks the same repository
 /// again; the items left in the `for` and the levels already given survive the re-asks.
 async fn wrong_shape_inside_the_for_loop(client: &Client) -> anyhow::Result<()> {
-    let asked = run_script_until(
-        client,
-        &[
-            ("profile", ada()),
-            ("role", role("developer")),
-            ("repo", repo("mrtr", true)),
-            ("repo", repo("rmcp", true)),
-            ("repo", repo("tokio", false)),
-            ("notify", level("none")),
-        ],
-    )
-    .await?;
+    let rust = rust(client);
+    let asked = rust
+        .run_script_until(&answers("developer", None, &THREE_REPOS, &["none"]))
+        .await?;
     let second = asked.last().expect("rounds were asked").clone();
-    assert_eq!(
-        (second.key.as_str(), second.message.as_str()),
-        ("notify", notify_message("rmcp").as_str())
-    );
+    assert_asked(&second, "notify", &notify_message("rmcp"));
 
     let mut states = vec![second.state.clone()];
     let mut state = second.state;
@@ -727,11 +357,7 @@ async fn wrong_shape_inside_the_for_loop(client: &Client) -> anyhow::Result<()> 
         json!("mentions"),
         unknown_action(),
     ] {
-        let again = ask(
-            client,
-            call_with("Rust", Some(&state), json!({ "notify": wrong })),
-        )
-        .await?;
+        let again = rust.ask(Some(&state), json!({ "notify": wrong })).await?;
         assert_eq!(
             (again.key.as_str(), again.message.as_str()),
             ("notify", notify_message("rmcp").as_str()),
@@ -745,36 +371,16 @@ async fn wrong_shape_inside_the_for_loop(client: &Client) -> anyhow::Result<()> 
         state = again.state;
     }
 
-    let third = ask(
-        client,
-        call_with("Rust", Some(&state), json!({ "notify": level("mentions") })),
-    )
-    .await?;
-    assert_eq!(
-        (third.key.as_str(), third.message.as_str()),
-        ("notify", notify_message("tokio").as_str())
-    );
+    let mentions = json!({ "notify": level("mentions") });
+    let third = rust.ask(Some(&state), mentions).await?;
+    assert_asked(&third, "notify", &notify_message("tokio"));
     // Wrong once more at the last item, then right.
-    let again = ask(
-        client,
-        call_with(
-            "Rust",
-            Some(&third.state),
-            json!({ "notify": level("loud") }),
-        ),
-    )
-    .await?;
+    let loud = json!({ "notify": level("loud") });
+    let again = rust.ask(Some(&third.state), loud).await?;
     assert_eq!(again.message, notify_message("tokio"));
     assert_ne!(again.state, third.state);
-    let result = finish(
-        client,
-        call_with(
-            "Rust",
-            Some(&again.state),
-            json!({ "notify": level("all") }),
-        ),
-    )
-    .await?;
+    let all = json!({ "notify": level("all") });
+    let result = rust.finish(Some(&again.state), all).await?;
     assert_onboarded(
         &result,
         "developer",
@@ -791,20 +397,12 @@ fn unknown_action() -> Value {
 /// A wrong-shaped `repo` answer asks the same `(k so far)` again; the repositories already
 /// collected survive the re-ask.
 async fn wrong_shape_inside_the_loop(client: &Client) -> anyhow::Result<()> {
-    let asked = run_script_until(
-        client,
-        &[
-            ("profile", ada()),
-            ("role", role("viewer")),
-            ("repo", repo("mrtr", true)),
-        ],
-    )
-    .await?;
+    let rust = rust(client);
+    let asked = rust
+        .run_script_until(&answers("viewer", None, &[("mrtr", true)], &[]))
+        .await?;
     let second = asked.last().expect("rounds were asked").clone();
-    assert_eq!(
-        (second.key.as_str(), second.message.as_str()),
-        ("repo", repo_message(1).as_str())
-    );
+    assert_asked(&second, "repo", &repo_message(1));
     let mut state = second.state;
     for wrong in [
         accept(json!({ "repo": "rmcp" })),
@@ -812,11 +410,7 @@ async fn wrong_shape_inside_the_loop(client: &Client) -> anyhow::Result<()> {
         accept(json!({ "repo": 7, "more": false })),
         accept(json!({ "repo": "rmcp", "more": "no" })),
     ] {
-        let again = ask(
-            client,
-            call_with("Rust", Some(&state), json!({ "repo": wrong })),
-        )
-        .await?;
+        let again = rust.ask(Some(&state), json!({ "repo": wrong })).await?;
         assert_eq!(
             (again.key.as_str(), again.message.as_str()),
             ("repo", repo_message(1).as_str()),
@@ -825,38 +419,23 @@ async fn wrong_shape_inside_the_loop(client: &Client) -> anyhow::Result<()> {
         assert_ne!(again.state, state);
         state = again.state;
     }
-    let third = ask(
-        client,
-        call_with("Rust", Some(&state), json!({ "repo": repo("rmcp", true) })),
-    )
-    .await?;
+    let rmcp = json!({ "repo": repo("rmcp", true) });
+    let third = rust.ask(Some(&state), rmcp).await?;
     assert_eq!(third.message, repo_message(2));
-    let first_notify = ask(
-        client,
-        call_with(
-            "Rust",
-            Some(&third.state),
-            json!({ "repo": repo("tokio", false) }),
-        ),
-    )
-    .await?;
+    let tokio = json!({ "repo": repo("tokio", false) });
+    let first_notify = rust.ask(Some(&third.state), tokio).await?;
     assert_eq!(first_notify.message, notify_message("mrtr"));
     let mut state = first_notify.state;
     // Answer for the repository asked, and check which one is asked next.
     for (answer, next_repo) in [("all", "rmcp"), ("none", "tokio")] {
-        let next = ask(
-            client,
-            call_with("Rust", Some(&state), json!({ "notify": level(answer) })),
-        )
-        .await?;
+        let next = rust
+            .ask(Some(&state), json!({ "notify": level(answer) }))
+            .await?;
         assert_eq!(next.message, notify_message(next_repo));
         state = next.state;
     }
-    let result = finish(
-        client,
-        call_with("Rust", Some(&state), json!({ "notify": level("mentions") })),
-    )
-    .await?;
+    let mentions = json!({ "notify": level("mentions") });
+    let result = rust.finish(Some(&state), mentions).await?;
     assert_onboarded(
         &result,
         "viewer",
@@ -865,54 +444,37 @@ async fn wrong_shape_inside_the_loop(client: &Client) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Answers `script` in order and returns every question asked, the last one unanswered.
-async fn run_script_until(client: &Client, script: &[(&str, Value)]) -> anyhow::Result<Vec<Asked>> {
-    let mut asked: Vec<Asked> = Vec::new();
-    let mut params = first_call("Rust");
-    for (key, answer) in script {
-        let question = ask(client, params).await?;
-        assert_eq!(question.key, *key, "round {}", asked.len() + 1);
-        params = call_with(
-            "Rust",
-            Some(&question.state),
-            json!({ key.to_owned(): answer.clone() }),
-        );
-        asked.push(question);
-    }
-    asked.push(ask(client, params).await?);
-    assert_states_fresh_and_small(&asked);
-    Ok(asked)
-}
-
 /// The state of every round, replayed with another team, is refused with `-32602`; the
 /// genuine states still work afterwards.
 async fn state_replayed_for_another_team_is_refused(client: &Client) -> anyhow::Result<()> {
     let script = admin_script();
-    let asked = run_script_until(client, &script[..script.len() - 1]).await?;
+    let asked = rust(client)
+        .run_script_until(&script[..script.len() - 1])
+        .await?;
     assert_eq!(asked.len(), script.len());
     for (question, (key, answer)) in asked.iter().zip(&script) {
         assert_eq!(question.key, *key);
         for team in ["Go", "rust", "Rust ", ""] {
-            refused(
-                client,
-                call_with(team, Some(&question.state), json!({ *key: answer.clone() })),
-            )
-            .await
-            .map_err(|e| {
-                anyhow::anyhow!("{key} state ({}) for team {team:?}: {e}", question.message)
-            })?;
+            ONBOARD
+                .rounds(client, team)
+                .refused(Some(&question.state), json!({ *key: answer.clone() }))
+                .await
+                .map_err(|e| {
+                    anyhow::anyhow!("{key} state ({}) for team {team:?}: {e}", question.message)
+                })?;
         }
         // Without an answer too: it is refused, not asked again.
-        refused(client, call_with("Go", Some(&question.state), json!({}))).await?;
+        ONBOARD
+            .rounds(client, "Go")
+            .refused(Some(&question.state), json!({}))
+            .await?;
     }
     // Nothing was consumed: the genuine last state completes the call.
     let (key, answer) = script.last().expect("a script");
     let last = asked.last().expect("rounds were asked");
-    let result = finish(
-        client,
-        call_with("Rust", Some(&last.state), json!({ *key: answer.clone() })),
-    )
-    .await?;
+    let result = rust(client)
+        .finish(Some(&last.state), json!({ *key: answer.clone() }))
+        .await?;
     assert_onboarded(&result, "admin", &[("mrtr", "all"), ("rmcp", "mentions")]);
     Ok(())
 }
@@ -921,77 +483,40 @@ async fn state_replayed_for_another_team_is_refused(client: &Client) -> anyhow::
 // rmcp's own `call_tool` loop
 // =============================================================================
 
-/// A user that answers by the question's text and records what it was asked: an admin
-/// who confirms and adds `repos` repositories named `repo-<k>`, always saying `more`.
-#[derive(Clone)]
-struct ScriptedUser {
-    repos: usize,
-    asked: Arc<Mutex<Vec<String>>>,
-}
-
-impl ScriptedUser {
-    fn new(repos: usize) -> Self {
-        Self {
-            repos,
-            asked: Arc::default(),
-        }
-    }
-
-    fn asked(&self) -> Vec<String> {
-        self.asked.lock().expect("not poisoned").clone()
-    }
-
-    /// What this user is asked, in order, for a complete onboarding.
-    fn expected(&self) -> Vec<String> {
-        let mut expected = vec![
-            WELCOME.to_owned(),
-            WHICH_ROLE.to_owned(),
-            CONFIRM_ADMIN.to_owned(),
-        ];
-        let repos = self.repos.min(MAX_REPOS);
-        expected.extend((0..repos).map(repo_message));
-        expected.extend((0..repos).map(|k| notify_message(&format!("repo-{k}"))));
-        expected
-    }
-}
-
 const LEVELS: [&str; 3] = ["all", "mentions", "none"];
 
-impl ClientHandler for ScriptedUser {
-    fn get_info(&self) -> ClientConfig {
-        elicitation_client()
-    }
-
-    async fn create_elicitation(
-        &self,
-        request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
-            return Ok(ElicitResult::new(ElicitationAction::Decline));
-        };
-        self.asked
-            .lock()
-            .expect("not poisoned")
-            .push(message.clone());
-        let content = match message.as_str() {
+/// A user that answers by the question's text: an admin who confirms and adds `repos`
+/// repositories named `repo-<k>`, saying `more` while it has more to add.
+fn admin_user(repos: usize) -> ScriptedUser {
+    ScriptedUser::new(move |message| {
+        Some(match message {
             WELCOME => json!({ "name": "Ada" }),
             WHICH_ROLE => json!({ "role": "admin" }),
             CONFIRM_ADMIN => json!({ "confirm": true }),
             other => {
                 if let Some(k) = (0..MAX_REPOS).find(|k| other == repo_message(*k)) {
-                    json!({ "repo": format!("repo-{k}"), "more": k + 1 < self.repos })
-                } else if let Some(k) =
-                    (0..MAX_REPOS).find(|k| other == notify_message(&format!("repo-{k}")))
-                {
-                    json!({ "level": LEVELS[k % LEVELS.len()] })
+                    json!({ "repo": format!("repo-{k}"), "more": k + 1 < repos })
                 } else {
-                    return Ok(ElicitResult::new(ElicitationAction::Decline));
+                    let k =
+                        (0..MAX_REPOS).find(|k| other == notify_message(&format!("repo-{k}")))?;
+                    json!({ "level": LEVELS[k % LEVELS.len()] })
                 }
             }
-        };
-        Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content))
-    }
+        })
+    })
+}
+
+/// What [`admin_user`]`(repos)` is asked, in order, for a complete onboarding.
+fn admin_user_questions(repos: usize) -> Vec<String> {
+    let mut expected = vec![
+        WELCOME.to_owned(),
+        WHICH_ROLE.to_owned(),
+        CONFIRM_ADMIN.to_owned(),
+    ];
+    let repos = repos.min(MAX_REPOS);
+    expected.extend((0..repos).map(repo_message));
+    expected.extend((0..repos).map(|k| notify_message(&format!("repo-{k}"))));
+    expected
 }
 
 fn user_watched(repos: usize) -> Vec<(String, &'static str)> {
@@ -1008,11 +533,14 @@ fn assert_user_onboarded(result: &CallToolResult, repos: usize) {
 
 /// rmcp's `call_tool` answers every round through the `ClientHandler` (7 rounds).
 async fn rmcp_call_tool_loop_completes(via: Via) -> anyhow::Result<()> {
-    let user = ScriptedUser::new(2);
+    let user = admin_user(2);
     let connected = Connected::start(via, user.clone()).await?;
-    let result = connected.client.call_tool(first_call("Rust")).await?;
+    let result = connected
+        .client
+        .call_tool(ONBOARD.first_call("Rust"))
+        .await?;
     assert_user_onboarded(&result, 2);
-    assert_eq!(user.asked(), user.expected());
+    assert_eq!(user.asked(), admin_user_questions(2));
     connected.close().await
 }
 
@@ -1021,15 +549,15 @@ async fn rmcp_call_tool_loop_completes(via: Via) -> anyhow::Result<()> {
 /// every request of the loop, the completing one too, so a cap of 13 is one short. The user
 /// always says `more`, so the loop stops at the cap.
 async fn rmcp_call_tool_loop_needs_a_higher_cap_for_five_repos(via: Via) -> anyhow::Result<()> {
-    let user = ScriptedUser::new(7);
+    let user = admin_user(7);
     let connected = Connected::start(via, user.clone()).await?;
     for cap in [None, Some(13)] {
         let outcome = match cap {
-            None => connected.client.call_tool(first_call("Rust")).await,
+            None => connected.client.call_tool(ONBOARD.first_call("Rust")).await,
             Some(cap) => {
                 connected
                     .client
-                    .call_tool_with_mrtr_max_rounds(first_call("Rust"), cap)
+                    .call_tool_with_mrtr_max_rounds(ONBOARD.first_call("Rust"), cap)
                     .await
             }
         };
@@ -1041,15 +569,15 @@ async fn rmcp_call_tool_loop_needs_a_higher_cap_for_five_repos(via: Via) -> anyh
             other => anyhow::bail!("expected the cap of {expected} to be hit, got {other:?}"),
         }
         // The last question was put to the user, but its answer never sent.
-        assert_eq!(user.asked(), user.expected()[..expected]);
-        user.asked.lock().expect("not poisoned").clear();
+        assert_eq!(user.asked(), admin_user_questions(7)[..expected]);
+        user.forget();
     }
     let result = connected
         .client
-        .call_tool_with_mrtr_max_rounds(first_call("Rust"), 14)
+        .call_tool_with_mrtr_max_rounds(ONBOARD.first_call("Rust"), 14)
         .await?;
     assert_user_onboarded(&result, 7);
-    assert_eq!(user.asked(), user.expected());
+    assert_eq!(user.asked(), admin_user_questions(7));
     assert_eq!(user.asked().len(), 13);
     connected.close().await
 }
@@ -1058,41 +586,9 @@ async fn rmcp_call_tool_loop_needs_a_higher_cap_for_five_repos(via: Via) -> anyh
 // Tests
 // =============================================================================
 
-/// One module per transport, one test per scenario.
-macro_rules! transport_tests {
-    ($module:ident, $via:expr, [$($scenario:ident),* $(,)?] $(,)?) => {
-        mod $module {
-            use super::*;
-
-            $(
-                #[tokio::test]
-                async fn $scenario() -> anyhow::Result<()> {
-                    bounded(async {
-                        let session = Connected::start($via, elicitation_client()).await?;
-                        super::$scenario(&session.client).await?;
-                        session.close().await
-                    })
-                    .await
-                }
-            )*
-
-            #[tokio::test]
-            async fn rmcp_call_tool_loop_completes() -> anyhow::Result<()> {
-                bounded(super::rmcp_call_tool_loop_completes($via)).await
-            }
-
-            #[tokio::test]
-            async fn rmcp_call_tool_loop_needs_a_higher_cap_for_five_repos() -> anyhow::Result<()> {
-                bounded(super::rmcp_call_tool_loop_needs_a_higher_cap_for_five_repos($via)).await
-            }
-        }
-    };
-}
-
-transport_tests!(
-    http,
-    Via::Http,
-    [
+// One module per transport (`http`, `stdio_duplex`, `stdio_child`), one test per scenario.
+mrtr_tests::transport_tests!(
+    plain: [
         admin_confirmed,
         admin_refused_becomes_developer,
         viewer_is_not_asked_to_confirm,
@@ -1106,42 +602,8 @@ transport_tests!(
         wrong_shape_inside_the_loop,
         state_replayed_for_another_team_is_refused,
     ],
-);
-
-transport_tests!(
-    stdio_duplex,
-    Via::Duplex,
-    [
-        admin_confirmed,
-        admin_refused_becomes_developer,
-        viewer_is_not_asked_to_confirm,
-        single_repo,
-        five_repos_cap_the_loop,
-        decline_inside_the_for_loop,
-        cancel_inside_the_loop,
-        decline_at_each_round,
-        cancel_at_each_round,
-        wrong_shape_inside_the_for_loop,
-        wrong_shape_inside_the_loop,
-        state_replayed_for_another_team_is_refused,
-    ],
-);
-
-transport_tests!(
-    stdio_child,
-    Via::Child,
-    [
-        admin_confirmed,
-        admin_refused_becomes_developer,
-        viewer_is_not_asked_to_confirm,
-        single_repo,
-        five_repos_cap_the_loop,
-        decline_inside_the_for_loop,
-        cancel_inside_the_loop,
-        decline_at_each_round,
-        cancel_at_each_round,
-        wrong_shape_inside_the_for_loop,
-        wrong_shape_inside_the_loop,
-        state_replayed_for_another_team_is_refused,
+    via: [
+        rmcp_call_tool_loop_completes,
+        rmcp_call_tool_loop_needs_a_higher_cap_for_five_repos,
     ],
 );

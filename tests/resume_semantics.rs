@@ -135,6 +135,17 @@ impl Segments {
     }
 }
 
+#[tool_router(router = json_router)]
+impl Segments {
+    #[mrtr_tool]
+    #[tool(description = "Holds a serde_json::Value across an ask")]
+    async fn holds_json(&self) -> String {
+        let value = json!({"tags": ["a", "b"]});
+        let word = ask!(word = elicit::<Word>("Word?")).ok().map(|w| w.word);
+        format!("{value} {word:?}")
+    }
+}
+
 impl mrtr::MrtrServer for Segments {
     fn mrtr_engine(&self) -> &Engine {
         &self.engine
@@ -158,7 +169,7 @@ async fn run(
 ) -> (Vec<Vec<String>>, CallToolResult, Vec<&'static str>) {
     let journal = Journal::default();
     let server = Segments {
-        tool_router: Segments::tool_router(),
+        tool_router: Segments::tool_router() + Segments::json_router(),
         engine: TestClock::default().engine(),
         journal: journal.clone(),
     };
@@ -259,6 +270,29 @@ async fn a_refusal_flows_through_question_mark() {
             journal,
             vec!["before first ask", "between first and second"]
         );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_local_that_cannot_be_read_back_fails_its_first_round_not_the_retry() {
+    within_time(async {
+        let server = Segments {
+            tool_router: Segments::tool_router() + Segments::json_router(),
+            engine: TestClock::default().engine(),
+            journal: Journal::default(),
+        };
+        let loopback = Loopback::start(server).await.expect("server starts");
+        let error = loopback
+            .client
+            .call_tool_once(rmcp::model::CallToolRequestParams::new("holds_json"))
+            .await
+            .expect_err("postcard cannot read a serde_json::Value back");
+        let rmcp::ServiceError::McpError(error) = error else {
+            panic!("expected a JSON-RPC error, got {error:?}")
+        };
+        assert_eq!(error.code, rmcp::model::ErrorCode::INTERNAL_ERROR);
+        assert_eq!(error.message, "the tool could not save its progress");
     })
     .await;
 }

@@ -9,7 +9,7 @@ use rmcp::{
         ElicitationAction, ElicitationCapability, ElicitationSchema, InputRequest,
     },
 };
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
 use crate::{Form, Question};
@@ -20,6 +20,7 @@ use crate::{Form, Question};
 pub fn elicit<T: Form>(message: impl Into<String>) -> Elicit<T> {
     Elicit {
         message: message.into(),
+        schema: form_schema::<T>,
         form: PhantomData,
     }
 }
@@ -28,6 +29,9 @@ pub fn elicit<T: Form>(message: impl Into<String>) -> Elicit<T> {
 #[derive(Debug, Clone)]
 pub struct Elicit<T> {
     message: String,
+    /// Taken while `T: Form` is known, so that a type that is not a form is reported once, at
+    /// `elicit::<T>`.
+    schema: fn() -> Result<ElicitationSchema, serde_json::Error>,
     form: PhantomData<fn() -> T>,
 }
 
@@ -123,7 +127,7 @@ pub(crate) fn form_schema<T: Form>() -> Result<ElicitationSchema, serde_json::Er
     ElicitationSchema::from_json_schema(object)
 }
 
-impl<T: Form> Question for Elicit<T> {
+impl<T: DeserializeOwned> Question for Elicit<T> {
     type Answer = Elicited<T>;
 
     fn missing_capability(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities> {
@@ -140,7 +144,7 @@ impl<T: Form> Question for Elicit<T> {
     }
 
     fn into_input_request(self) -> Result<Option<InputRequest>, ErrorData> {
-        let schema = form_schema::<T>().map_err(|error| {
+        let schema = (self.schema)().map_err(|error| {
             tracing::error!(
                 form = std::any::type_name::<T>(),
                 %error,

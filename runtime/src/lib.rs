@@ -85,7 +85,7 @@ macro_rules! ask {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::form::assert_form_field;
-    pub use crate::machine::{Layout, Machine, Persist, Saver};
+    pub use crate::machine::{Layout, Machine, Persist, Saver, Snapshot};
     pub use crate::question::All;
 
     /// The items a `for` loop with an ask in its body has yet to visit. They are collected up
@@ -98,7 +98,7 @@ pub mod __private {
         items.into_iter().collect()
     }
     pub use crate::round::Round;
-    pub use crate::server::assert_server;
+    pub use crate::server::engine_of;
     pub use rmcp;
 
     /// Stands in for an `ask!` in the code `#[mrtr_tool]` emits next to its errors, so the
@@ -106,20 +106,23 @@ pub mod __private {
     #[macro_export]
     #[doc(hidden)]
     macro_rules! __placeholder_answer {
+        () => {
+            ::core::unreachable!()
+        };
         ($key:ident = $question:expr) => {
-            $crate::__private::answer_of(|| $question)
+            $crate::__private::answer_of($question)
         };
         ($key:literal = $question:expr) => {
-            $crate::__private::answer_of(|| $question)
+            $crate::__private::answer_of($question)
         };
         ($question:expr) => {
-            $crate::__private::answer_of(|| $question)
+            $crate::__private::answer_of($question)
         };
         ($($key:tt = $question:expr),+ $(,)?) => {
-            ($($crate::__private::answer_of(|| $question),)+)
+            ($($crate::__private::answer_of($question),)+)
         };
         ($($question:expr),+ $(,)?) => {
-            ($($crate::__private::answer_of(|| $question),)+)
+            ($($crate::__private::answer_of($question),)+)
         };
         ($($anything:tt)*) => {
             $crate::__private::unknown_answer()
@@ -128,7 +131,7 @@ pub mod __private {
     pub use __placeholder_answer as placeholder_answer;
 
     #[doc(hidden)]
-    pub fn answer_of<Q: crate::Question>(_question: impl FnOnce() -> Q) -> Q::Answer {
+    pub fn answer_of<Q: crate::Question>(_question: Q) -> Q::Answer {
         unreachable!("code next to a #[mrtr_tool] error never compiles")
     }
 

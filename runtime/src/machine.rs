@@ -64,6 +64,10 @@ pub trait SavedItem: Persist {}
 #[diagnostic::do_not_recommend]
 impl<T: Persist> SavedItem for T {}
 
+/// A binding serialized before the statement that consumes it, for the asks at which it is
+/// dead. See the `liveness` stage of the macros.
+pub struct Snapshot(Result<Vec<u8>, String>);
+
 /// Collects the bindings alive at an ask point, in declaration order.
 pub struct Saver {
     bytes: Vec<u8>,
@@ -71,16 +75,41 @@ pub struct Saver {
 }
 
 impl Saver {
+    /// Appends a binding's snapshot.
+    pub fn save_snapshot(&mut self, snapshot: &Snapshot) {
+        if self.error.is_some() {
+            return;
+        }
+        match &snapshot.0 {
+            Ok(bytes) => self.bytes.extend_from_slice(bytes),
+            Err(error) => self.error = Some(error.clone()),
+        }
+    }
+
     /// Appends one binding.
     pub fn save<T: Persist>(&mut self, value: &T) {
         if self.error.is_some() {
             return;
         }
+        let start = self.bytes.len();
         match postcard::to_extend(value, std::mem::take(&mut self.bytes)) {
             Ok(bytes) => self.bytes = bytes,
             Err(error) => {
                 self.error = Some(format!("`{}`: {error}", std::any::type_name::<T>()));
+                return;
             }
+        }
+        // Postcard is not self-describing: some serde shapes write what they cannot read back.
+        // Find out now, with a message that says what to do, rather than on the retry.
+        if let Err(error) = postcard::from_bytes::<T>(&self.bytes[start..]) {
+            self.error = Some(format!(
+                "`{}` does not read back from its saved form ({error}). The state is encoded \
+                 with postcard, which is not self-describing: `serde_json::Value`, \
+                 `#[serde(untagged)]`, `#[serde(flatten)]` and `skip_serializing_if` do not \
+                 survive. Hold another type across the ask (for a `Value`, its `to_string()`), \
+                 or drop the attribute",
+                std::any::type_name::<T>()
+            ));
         }
     }
 }
@@ -121,7 +150,11 @@ fn invalid_state() -> ErrorData {
 
 impl Machine {
     /// Opens the round's state, if any. A state that does not verify is `-32602`.
-    pub fn start(layout: &'static Layout, round: Round, engine: &Engine) -> Result<Self, ErrorData> {
+    pub fn start(
+        layout: &'static Layout,
+        round: Round,
+        engine: &Engine,
+    ) -> Result<Self, ErrorData> {
         let engine = engine.clone();
         let principal = engine.principal(&round.context);
         let mut cursor = Cursor {
@@ -178,6 +211,19 @@ impl Machine {
     /// already ran in an earlier round.
     pub fn passed(&self, end: u32) -> bool {
         self.cursor().resume.is_some_and(|resume| end < resume)
+    }
+
+    /// Serializes a binding before a statement that may consume it.
+    pub fn snapshot<T: Persist>(&self, value: &T) -> Snapshot {
+        let mut saver = Saver {
+            bytes: Vec::new(),
+            error: None,
+        };
+        saver.save(value);
+        Snapshot(match saver.error {
+            None => Ok(saver.bytes),
+            Some(error) => Err(error),
+        })
     }
 
     /// Whether this round resumes at an ask point in `first..=last`: the branch or loop body

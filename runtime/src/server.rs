@@ -24,8 +24,9 @@ pub trait MrtrServer {
     }
 }
 
-/// Used by `#[mrtr_tool]` so that a missing [`MrtrServer`] impl is reported on the tool.
+/// The engine of the server `#[mrtr_tool]` code runs on; a missing [`MrtrServer`] impl is
+/// reported here, once, on the tool.
 #[doc(hidden)]
-pub fn assert_server<S: MrtrServer + ?Sized>(server: &S) -> &S {
-    server
+pub fn engine_of<S: MrtrServer + ?Sized>(server: &S) -> &Engine {
+    server.mrtr_engine()
 }

@@ -1,6 +1,7 @@
 //! What `peers_typescript` and `peers_python` share: a wizard served in this process on
 //! loopback HTTP, a driver script of an official SDK client run against it as a child process
-//! (killed on timeout), and the scenarios with their expected questions and results.
+//! (killed on timeout), the scenarios with their expected questions and results, and the tests
+//! themselves ([`peer_tests!`]).
 //!
 //! The drivers (`tests/peers/typescript/drive.mjs`, `tests/peers/python/drive.py`) take the URL
 //! and a scenario as JSON: the tool calls to make and the answers to give, keyed by the
@@ -8,12 +9,11 @@
 //! itself; the driver only answers each elicitation. It prints one JSON line: the negotiated
 //! protocol version and, per call, the questions it was asked and the final `CallToolResult`.
 
-use std::{net::SocketAddr, path::PathBuf, process::Stdio, time::Duration};
+use std::{path::PathBuf, process::Stdio, time::Duration};
 
 use mrtr_examples::wizard::Wizard;
-use mrtr_tests::clock::TestClock;
+use mrtr_tests::{clock::TestClock, loopback::Served};
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 /// How long one driver run may take before it is killed.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -30,11 +30,119 @@ pub const NOTIFY_MRTR: &str = "Notifications for mrtr?";
 pub const NOTIFY_RMCP: &str = "Notifications for rmcp?";
 pub const ONBOARDED: &str = "Onboarded Ada as admin to Rust: mrtr=all, rmcp=mentions";
 
-/// An interpreter and the driver script it runs.
-pub struct Driver {
-    pub program: PathBuf,
-    pub script: PathBuf,
+/// `signup`'s questions, as `(key, message)`, in order.
+const SIGNUP_QUESTIONS: [(&str, &str); 3] = [
+    ("profile", WELCOME),
+    ("plan", WHICH_PLAN),
+    ("confirm", CONFIRM),
+];
+
+/// An official SDK client, driven by a script of ours.
+pub struct Peer {
+    /// The name its driver reports as `client`.
+    pub client: &'static str,
+    /// The interpreter that runs the driver, installing the pinned peers on first use.
+    pub program: fn() -> PathBuf,
+    /// The driver script, under `tests/peers/`.
+    pub script: &'static str,
+    /// What the SDK's error says when a call takes more than its default cap of 10 rounds.
+    pub round_cap_error: &'static str,
 }
+
+/// An interpreter and the driver script it runs.
+struct Driver {
+    program: PathBuf,
+    script: PathBuf,
+}
+
+impl Peer {
+    async fn driver(&self) -> anyhow::Result<Driver> {
+        let program = tokio::task::spawn_blocking(self.program).await?;
+        Ok(Driver {
+            program,
+            script: mrtr_tests::peers::dir().join(self.script),
+        })
+    }
+
+    /// Drives a fresh wizard through `scenario`; the client must have reached 2026-07-28.
+    async fn drive(&self, scenario: &Value) -> anyhow::Result<Value> {
+        let output = drive(self.driver().await?, scenario).await?;
+        assert_protocol(&output, self.client);
+        Ok(output)
+    }
+
+    pub async fn signup_and_onboard(&self, negotiation: Negotiation) -> anyhow::Result<()> {
+        let output = self.drive(&happy_scenario(negotiation)).await?;
+        assert_signed_up(&output);
+        assert_onboarded(&output);
+        Ok(())
+    }
+
+    pub async fn declining_the_plan_cancels_signup(&self) -> anyhow::Result<()> {
+        let output = self.drive(&decline_scenario()).await?;
+        assert_declined_at_plan(&output);
+        Ok(())
+    }
+
+    pub async fn the_longest_onboarding_takes_thirteen_rounds(&self) -> anyhow::Result<()> {
+        let output = self.drive(&longest_onboarding_scenario(Some(13))).await?;
+        assert_longest_onboarding(&output);
+        Ok(())
+    }
+
+    pub async fn the_longest_onboarding_exceeds_the_default_round_cap(&self) -> anyhow::Result<()> {
+        let scenario = longest_onboarding_scenario(None);
+        let error = drive(self.driver().await?, &scenario)
+            .await
+            .expect_err("13 rounds exceed the default cap of 10");
+        assert!(
+            error.to_string().contains(self.round_cap_error),
+            "{error:#}"
+        );
+        Ok(())
+    }
+}
+
+/// The tests of one [`Peer`], each against a fresh wizard. The doc comments given before
+/// `pin` and `auto` are those of the two negotiation tests, which say how the SDK is told.
+macro_rules! peer_tests {
+    ($peer:expr, $(#[$pin:meta])* pin, $(#[$auto:meta])* auto $(,)?) => {
+        const PEER: $crate::peers_driver::Peer = $peer;
+
+        $(#[$pin])*
+        #[tokio::test]
+        async fn signup_and_onboard_through_all_rounds() -> anyhow::Result<()> {
+            PEER.signup_and_onboard($crate::peers_driver::Negotiation::Pin).await
+        }
+
+        $(#[$auto])*
+        #[tokio::test]
+        async fn auto_negotiation_reaches_2026_07_28() -> anyhow::Result<()> {
+            PEER.signup_and_onboard($crate::peers_driver::Negotiation::Auto).await
+        }
+
+        #[tokio::test]
+        async fn declining_the_plan_cancels_signup() -> anyhow::Result<()> {
+            PEER.declining_the_plan_cancels_signup().await
+        }
+
+        /// The longest `onboard` takes 13 rounds; with the cap raised to 13 the client goes
+        /// through all of them, and the loop stops at five repositories.
+        #[tokio::test]
+        async fn the_longest_onboarding_takes_thirteen_rounds() -> anyhow::Result<()> {
+            PEER.the_longest_onboarding_takes_thirteen_rounds().await
+        }
+
+        /// The SDK gives up after 10 rounds by default, so the longest `onboard` (13 questions,
+        /// one per round) fails in this client unless the cap is raised.
+        #[tokio::test]
+        async fn the_longest_onboarding_exceeds_the_default_round_cap() -> anyhow::Result<()> {
+            PEER.the_longest_onboarding_exceeds_the_default_round_cap().await
+        }
+    };
+}
+
+pub(crate) use peer_tests;
 
 /// How the driver's client reaches protocol 2026-07-28.
 #[derive(Debug, Clone, Copy)]
@@ -55,37 +163,10 @@ impl Negotiation {
     }
 }
 
-/// The wizard on `127.0.0.1:0` with the fixed test key, stopped when dropped.
-struct Served {
-    url: String,
-    cancel: CancellationToken,
-}
-
-impl Served {
-    async fn start() -> anyhow::Result<Self> {
-        let cancel = CancellationToken::new();
-        let (addr, _task) = mrtr_examples::serve::serve_http(
-            Wizard::new(TestClock::default().engine()),
-            SocketAddr::from(([127, 0, 0, 1], 0)),
-            cancel.clone(),
-        )
-        .await?;
-        Ok(Self {
-            url: format!("http://{addr}/mcp"),
-            cancel,
-        })
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        self.cancel.cancel();
-    }
-}
-
-/// Serves a fresh wizard, runs `driver` on `scenario` against it and returns its JSON output.
-pub async fn drive(driver: Driver, scenario: &Value) -> anyhow::Result<Value> {
-    let served = Served::start().await?;
+/// Serves a fresh wizard on `127.0.0.1:0` with the fixed test key, runs `driver` on `scenario`
+/// against it and returns its JSON output.
+async fn drive(driver: Driver, scenario: &Value) -> anyhow::Result<Value> {
+    let served = Served::start(Wizard::new(TestClock::default().engine())).await?;
     let mut command = tokio::process::Command::new(&driver.program);
     command
         .arg(&driver.script)
@@ -150,7 +231,7 @@ fn team() -> Value {
 
 /// `signup` then `onboard` for team Rust: Ada, pro, confirmed; an admin, confirmed, watching
 /// `mrtr` (all) and `rmcp` (mentions). Every question is answered by its message.
-pub fn happy_scenario(negotiation: Negotiation) -> Value {
+fn happy_scenario(negotiation: Negotiation) -> Value {
     json!({
         "negotiation": negotiation.as_str(),
         "calls": [
@@ -173,7 +254,7 @@ pub fn happy_scenario(negotiation: Negotiation) -> Value {
 
 /// `signup` for team Rust, declining the plan. The plan question is answered by its form's
 /// property names, not its message.
-pub fn decline_scenario() -> Value {
+fn decline_scenario() -> Value {
     json!({
         "negotiation": Negotiation::Pin.as_str(),
         "calls": [{ "name": "signup", "arguments": team() }],
@@ -190,7 +271,7 @@ pub fn decline_scenario() -> Value {
 /// `max_rounds` is the client's cap (`None`: the SDK's default, 10).
 ///
 /// [`MAX_REPOS`]: mrtr_examples::wizard::MAX_REPOS
-pub fn longest_onboarding_scenario(max_rounds: Option<u32>) -> Value {
+fn longest_onboarding_scenario(max_rounds: Option<u32>) -> Value {
     let mut answers = vec![
         json!({ "message": WELCOME, "reply": accept(json!({ "name": "Bob" })) }),
         json!({ "message": WHICH_ROLE, "reply": accept(json!({ "role": "admin" })) }),
@@ -214,7 +295,7 @@ pub fn longest_onboarding_scenario(max_rounds: Option<u32>) -> Value {
 }
 
 /// The questions (and so the rounds) of [`longest_onboarding_scenario`].
-pub const LONGEST_ONBOARDING_ROUNDS: usize = 13;
+const LONGEST_ONBOARDING_ROUNDS: usize = 13;
 
 /// The one call named `name` in the driver's output.
 fn call<'a>(output: &'a Value, name: &str) -> &'a Value {
@@ -242,11 +323,16 @@ fn questions(call: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
-    expected
+/// The one call named `name` in the driver's output, which asked the questions `expected`, as
+/// `(key, message)`, in order.
+fn call_asking<'a>(output: &'a Value, name: &str, expected: &[(&str, &str)]) -> &'a Value {
+    let call = call(output, name);
+    let expected: Vec<(String, String)> = expected
         .iter()
         .map(|(key, message)| ((*key).to_owned(), (*message).to_owned()))
-        .collect()
+        .collect();
+    assert_eq!(questions(call), expected, "{call}");
+    call
 }
 
 /// The result's only content block is the text `text`.
@@ -258,23 +344,22 @@ fn assert_text(result: &Value, text: &str) {
     );
 }
 
-pub fn assert_protocol(output: &Value, client: &str) {
+/// The call completed: the result's only content block is the text `text`, it is no error, and
+/// its structured content is `structured`.
+fn assert_completed(result: &Value, text: &str, structured: Value) {
+    assert_text(result, text);
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(result["structuredContent"], structured, "{result}");
+}
+
+fn assert_protocol(output: &Value, client: &str) {
     assert_eq!(output["client"], client, "{output}");
     assert_eq!(output["protocolVersion"], "2026-07-28", "{output}");
 }
 
 /// `signup` asked its three questions and signed Ada up.
-pub fn assert_signed_up(output: &Value) {
-    let signup = call(output, "signup");
-    assert_eq!(
-        questions(signup),
-        pairs(&[
-            ("profile", WELCOME),
-            ("plan", WHICH_PLAN),
-            ("confirm", CONFIRM)
-        ]),
-        "{signup}"
-    );
+fn assert_signed_up(output: &Value) {
+    let signup = call_asking(output, "signup", &SIGNUP_QUESTIONS);
     let properties: Vec<&Value> = signup["asked"]
         .as_array()
         .expect("asked is an array")
@@ -289,23 +374,20 @@ pub fn assert_signed_up(output: &Value) {
             &json!(["confirm"])
         ]
     );
-    let result = &signup["result"];
-    assert_text(result, SIGNED_UP);
-    assert_ne!(result["isError"], true, "{result}");
-    assert_eq!(
-        result["structuredContent"],
+    assert_completed(
+        &signup["result"],
+        SIGNED_UP,
         json!({ "name": "Ada", "team": "Rust", "plan": "pro" }),
-        "{result}"
     );
 }
 
 /// `onboard` went through the branch (admin confirmed), the `loop` (two repositories) and the
 /// `for` (a level per repository), one question per round.
-pub fn assert_onboarded(output: &Value) {
-    let onboard = call(output, "onboard");
-    assert_eq!(
-        questions(onboard),
-        pairs(&[
+fn assert_onboarded(output: &Value) {
+    let onboard = call_asking(
+        output,
+        "onboard",
+        &[
             ("profile", WELCOME),
             ("role", WHICH_ROLE),
             ("confirm_admin", CONFIRM_ADMIN),
@@ -313,14 +395,11 @@ pub fn assert_onboarded(output: &Value) {
             ("repo", SECOND_REPO),
             ("notify", NOTIFY_MRTR),
             ("notify", NOTIFY_RMCP),
-        ]),
-        "{onboard}"
+        ],
     );
-    let result = &onboard["result"];
-    assert_text(result, ONBOARDED);
-    assert_ne!(result["isError"], true, "{result}");
-    assert_eq!(
-        result["structuredContent"],
+    assert_completed(
+        &onboard["result"],
+        ONBOARDED,
         json!({
             "name": "Ada",
             "role": "admin",
@@ -330,12 +409,11 @@ pub fn assert_onboarded(output: &Value) {
                 { "repo": "rmcp", "level": "mentions" },
             ],
         }),
-        "{result}"
     );
 }
 
 /// `onboard` took all 13 rounds: the admin refused, the loop stopped at five repositories.
-pub fn assert_longest_onboarding(output: &Value) {
+fn assert_longest_onboarding(output: &Value) {
     let onboard = call(output, "onboard");
     let mut expected = vec![
         ("profile".to_owned(), WELCOME.to_owned()),
@@ -356,15 +434,10 @@ pub fn assert_longest_onboarding(output: &Value) {
     }
     assert_eq!(expected.len(), LONGEST_ONBOARDING_ROUNDS);
     assert_eq!(questions(onboard), expected, "{onboard}");
-    let result = &onboard["result"];
     let listing: Vec<String> = repos.iter().map(|repo| format!("{repo}=none")).collect();
-    assert_text(
-        result,
+    assert_completed(
+        &onboard["result"],
         &format!("Onboarded Bob as developer to Rust: {}", listing.join(", ")),
-    );
-    assert_ne!(result["isError"], true, "{result}");
-    assert_eq!(
-        result["structuredContent"],
         json!({
             "name": "Bob",
             "role": "developer",
@@ -374,18 +447,13 @@ pub fn assert_longest_onboarding(output: &Value) {
                 .map(|repo| json!({ "repo": repo, "level": "none" }))
                 .collect::<Vec<_>>(),
         }),
-        "{result}"
     );
 }
 
 /// `signup` stopped at the declined plan with a tool error.
-pub fn assert_declined_at_plan(output: &Value) {
-    let signup = call(output, "signup");
-    assert_eq!(
-        questions(signup),
-        pairs(&[("profile", WELCOME), ("plan", WHICH_PLAN)]),
-        "{signup}"
-    );
+fn assert_declined_at_plan(output: &Value) {
+    // Asked `profile` and `plan`, not `confirm`.
+    let signup = call_asking(output, "signup", &SIGNUP_QUESTIONS[..2]);
     let result = &signup["result"];
     assert_text(result, "Signup cancelled at plan");
     assert_eq!(result["isError"], true, "{result}");

@@ -4,4 +4,7 @@ pub mod baseline;
 pub mod clock;
 pub mod loopback;
 pub mod peers;
+pub mod rounds;
 pub mod straight;
+pub mod transports;
+pub mod user;

@@ -9,14 +9,13 @@ use rmcp::{
 };
 use tokio_util::sync::CancellationToken;
 
-/// A server on loopback and a connected 2026-07-28 client that declares form elicitation.
-pub struct Loopback {
+/// A server on loopback, stateless Streamable HTTP at `url`, stopped when dropped.
+pub struct Served {
     pub url: String,
-    pub client: RunningService<RoleClient, ClientConfig>,
     cancel: CancellationToken,
 }
 
-impl Loopback {
+impl Served {
     pub async fn start<S>(server: S) -> anyhow::Result<Self>
     where
         S: ServerHandler + Clone + Send + Sync + 'static,
@@ -28,18 +27,38 @@ impl Loopback {
             cancel.clone(),
         )
         .await?;
-        let url = format!("http://{addr}/mcp");
-        let client = mrtr_examples::demo::connect(&url).await?;
         Ok(Self {
-            url,
-            client,
+            url: format!("http://{addr}/mcp"),
             cancel,
         })
     }
 }
 
-impl Drop for Loopback {
+impl Drop for Served {
     fn drop(&mut self) {
         self.cancel.cancel();
+    }
+}
+
+/// A server on loopback and a connected 2026-07-28 client that declares form elicitation.
+pub struct Loopback {
+    /// Dropped first: the server stops before its client goes.
+    _served: Served,
+    pub url: String,
+    pub client: RunningService<RoleClient, ClientConfig>,
+}
+
+impl Loopback {
+    pub async fn start<S>(server: S) -> anyhow::Result<Self>
+    where
+        S: ServerHandler + Clone + Send + Sync + 'static,
+    {
+        let served = Served::start(server).await?;
+        let client = mrtr_examples::demo::connect(&served.url).await?;
+        Ok(Self {
+            url: served.url.clone(),
+            _served: served,
+            client,
+        })
     }
 }

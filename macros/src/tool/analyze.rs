@@ -49,6 +49,71 @@ pub(crate) fn analyze(body: &Block, diagnostics: &mut Diagnostics) -> Analysis {
     Analysis { body, asks }
 }
 
+/// A question is built only when it is sent, inside a closure, after the bindings alive at the
+/// ask were saved; and again each time it is asked again. So it may not wait, return early, or
+/// change a local.
+fn check_question(question: &Expr, diagnostics: &mut Diagnostics) {
+    struct Check<'d> {
+        diagnostics: &'d mut Diagnostics,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Check<'_> {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            let message = match expr {
+                Expr::Closure(_) | Expr::Async(_) => return,
+                Expr::Await(_) => Some(
+                    "the question of an `ask!` cannot `.await`: it is built only when it is sent. \
+                     Compute the value first: `let value = fetch().await;`, then \
+                     `ask!(key = elicit::<Form>(format!(\"..{value}..\")))`",
+                ),
+                Expr::Try(_) => Some(
+                    "the question of an `ask!` cannot use `?`: it is built only when it is sent. \
+                     Compute the value first: `let value = parse(text)?;`, then ask with `value`",
+                ),
+                Expr::Assign(_) => Some(MUTATES),
+                Expr::Binary(binary) if is_assign_op(&binary.op) => Some(MUTATES),
+                _ => None,
+            };
+            match message {
+                Some(message) => self.diagnostics.error(expr, message),
+                None => syn::visit::visit_expr(self, expr),
+            }
+        }
+
+        /// `format!(..)` and the like: look inside the arguments too. An `ask!` inside is
+        /// reported on its own.
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            if is_ask_macro(&mac.path) {
+                return;
+            }
+            let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
+            if let Ok(args) = mac.parse_body_with(parser) {
+                args.iter().for_each(|arg| self.visit_expr(arg));
+            }
+        }
+    }
+    const MUTATES: &str = "the question of an `ask!` must not change a local: it is built after \
+        the locals were saved, and again if the question is asked again, so the change would be \
+        lost or repeated. Change the local before the `ask!`";
+    syn::visit::Visit::visit_expr(&mut Check { diagnostics }, question);
+}
+
+fn is_assign_op(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
 /// `let name = ask!(..)...;` with no key: the key is `name`.
 fn name_keys_after_lets(body: &Block, asks: &mut [AskSite]) {
     struct Lets<'a> {
@@ -163,6 +228,7 @@ enum Context {
     AsyncBlock,
     NestedItem,
     InQuestion,
+    Guard,
 }
 
 struct Numbering<'d> {
@@ -204,12 +270,22 @@ impl Numbering<'_> {
                     answer as an argument"
                         .to_owned()
                 }
+                Context::Guard => "an `ask!` in a match guard cannot be resumed: the guard is \
+                    tried again for each arm. Ask before the `match` and use the answer in the guard"
+                    .to_owned(),
                 Context::InQuestion => "`ask!` inside the question of another `ask!` has no \
                     round of its own: ask first, in its own statement, and build the second \
                     question from that answer"
                     .to_owned(),
             };
             self.diagnostics.error(span, message);
+            return None;
+        }
+        if mac.tokens.is_empty() {
+            self.diagnostics.error(
+                mac.delimiter.span().join(),
+                "`ask!` needs a question: `ask!(key = elicit::<Form>(\"message\"))`",
+            );
             return None;
         }
         let args = match mac.parse_body::<AskArgs>() {
@@ -219,6 +295,9 @@ impl Numbering<'_> {
                 return None;
             }
         };
+        for (_, question) in &args.questions {
+            check_question(question, self.diagnostics);
+        }
         let id = self.asks.len() as u32 + 1;
         let explicit_key = args.questions[0].0.is_some();
         let several = args.questions.len() > 1;
@@ -272,6 +351,15 @@ impl VisitMut for Numbering<'_> {
             Expr::Macro(mac) if is_ask_macro(&mac.mac.path) => {
                 if let Some(marker) = self.take_ask(&mac.mac) {
                     *expr = marker;
+                }
+            }
+            Expr::Match(e) => {
+                self.visit_expr_mut(&mut e.expr);
+                for arm in &mut e.arms {
+                    if let Some((_, guard)) = &mut arm.guard {
+                        self.within(Context::Guard, |this| this.visit_expr_mut(guard));
+                    }
+                    self.visit_expr_mut(&mut arm.body);
                 }
             }
             Expr::Closure(closure) => self.within(Context::Closure, |this| {

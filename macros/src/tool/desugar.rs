@@ -162,18 +162,6 @@ impl Desugar<'_> {
     }
 
     fn desugar_match(&mut self, e: &mut syn::ExprMatch) -> Option<Expr> {
-        for arm in &e.arms {
-            if let Some((_, guard)) = &arm.guard
-                && ask_range(guard).is_some()
-            {
-                self.diagnostics.error(
-                    guard,
-                    "an `ask!` in a match guard cannot be resumed: ask before the `match` and use \
-                     the answer in the guard",
-                );
-                return None;
-            }
-        }
         let machine = self.machine.clone();
         let arm_enum = Ident::new(
             "__MrtrArm",
@@ -230,6 +218,15 @@ impl Desugar<'_> {
                 quote!(_)
             } else {
                 quote!(#bound)
+            };
+            // An arm's block joins the block that binds its pattern, so that a `let` in it may
+            // shadow the pattern's bindings like any `let` in one block.
+            let body = match &**body {
+                Expr::Block(block) if block.label.is_none() && block.attrs.is_empty() => {
+                    let stmts = &block.block.stmts;
+                    quote!(#(#stmts)*)
+                }
+                other => quote!(#other),
             };
             dispatch_arms.push(quote!(#arm_enum::#variant(#bound_pat) => { #first_let #body }));
             variants.push(quote!(#variant(::core::option::Option<#generic>)));

@@ -3,10 +3,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::{
-    Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote, parse_quote_spanned,
-    spanned::Spanned,
-};
+use syn::{Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote};
 
 use super::{Kind, parse::ToolFn};
 
@@ -66,7 +63,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
     let fn_name = &item.sig.ident;
     let engine = Ident::new("__engine", Span::mixed_site());
     let server_check = quote_spanned! {fn_name.span()=>
-        let #engine = ::mrtr::MrtrServer::mrtr_engine(::mrtr::__private::assert_server(#self_token));
+        let #engine = ::mrtr::__private::engine_of(#self_token);
     };
     let statements = &body.stmts;
     let (open_round, finish) = match kind {
@@ -196,37 +193,102 @@ fn json_inner(ty: &Type) -> Option<Type> {
 /// The fallback when the function has errors: the original method, with each `ask!` replaced by
 /// a typed placeholder, so that IDEs still see the tool's types next to the errors.
 pub(crate) fn best_effort(item: &ImplItemFn) -> TokenStream {
-    /// `ask!(..)` becomes `ask!(@placeholder ..)`, through the user's own path; another macro
-    /// whose arguments hold an `ask!` becomes `unreachable!()`, as it was reported already.
-    struct Placeholder;
-    impl syn::visit_mut::VisitMut for Placeholder {
-        fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
-            if let syn::Expr::Macro(mac) = expr {
-                let (path, tokens) = (&mac.mac.path, &mac.mac.tokens);
-                if super::syntax::is_ask_macro(path) {
-                    *expr = parse_quote_spanned!(mac.span()=> #path!(@placeholder #tokens));
-                } else if super::syntax::tokens_mention_ask(tokens).is_some() {
-                    *expr = parse_quote_spanned!(mac.span()=> ::core::unreachable!());
-                }
-                return;
-            }
-            syn::visit_mut::visit_expr_mut(self, expr);
-        }
-
-        fn visit_stmt_mut(&mut self, stmt: &mut syn::Stmt) {
-            if let syn::Stmt::Macro(mac) = stmt {
-                let (path, tokens) = (&mac.mac.path, &mac.mac.tokens);
-                if super::syntax::is_ask_macro(path) {
-                    *stmt = parse_quote_spanned!(mac.span()=> #path!(@placeholder #tokens););
-                } else if super::syntax::tokens_mention_ask(tokens).is_some() {
-                    *stmt = parse_quote_spanned!(mac.span()=> ::core::unreachable!(););
-                }
-                return;
-            }
-            syn::visit_mut::visit_stmt_mut(self, stmt);
-        }
-    }
     let mut item = item.clone();
-    syn::visit_mut::VisitMut::visit_block_mut(&mut Placeholder, &mut item.block);
+    let block = &item.block;
+    let rewritten = placeholders(quote!(#block));
+    if let Ok(block) = syn::parse2(rewritten) {
+        item.block = block;
+    }
     item.into_token_stream()
+}
+
+/// Every `ask!(..)` in `tokens`, at any depth and in other macros' arguments too, becomes
+/// `ask!(@placeholder ..)` through the user's own path, with its questions named so that the
+/// placeholder can type them.
+fn placeholders(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut index = 0;
+    while index < tokens.len() {
+        let is_ask = matches!(&tokens[index], TokenTree::Ident(ident) if ident == "ask")
+            && matches!(tokens.get(index + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
+            && matches!(tokens.get(index + 2), Some(TokenTree::Group(_)));
+        if is_ask {
+            let TokenTree::Group(group) = &tokens[index + 2] else {
+                unreachable!()
+            };
+            let inner = placeholders(group.stream());
+            let questions = named_questions(inner);
+            let mut replaced = Group::new(group.delimiter(), quote!(@placeholder #questions));
+            replaced.set_span(group.span());
+            out.extend([
+                tokens[index].clone(),
+                tokens[index + 1].clone(),
+                TokenTree::Group(replaced),
+            ]);
+            index += 3;
+            continue;
+        }
+        match &tokens[index] {
+            TokenTree::Group(group) => {
+                let mut replaced = Group::new(group.delimiter(), placeholders(group.stream()));
+                replaced.set_span(group.span());
+                out.push(TokenTree::Group(replaced));
+            }
+            other => out.push(other.clone()),
+        }
+        index += 1;
+    }
+    out.into_iter().collect()
+}
+
+/// `a = q1, q2` becomes `a = q1, ask_2 = q2`; what does not parse becomes nothing, which the
+/// placeholder turns into `unreachable!()`.
+fn named_questions(tokens: TokenStream) -> TokenStream {
+    use syn::parse::{ParseStream, Parser};
+    let parser = |input: ParseStream| {
+        let mut questions: Vec<(Option<syn::Ident>, syn::Expr)> = Vec::new();
+        while !input.is_empty() {
+            let key = if (input.peek(syn::Ident) || input.peek(syn::LitStr))
+                && input.peek2(syn::Token![=])
+                && !input.peek2(syn::Token![==])
+            {
+                let key = if input.peek(syn::LitStr) {
+                    let text: syn::LitStr = input.parse()?;
+                    Ident::new(&format!("key_{}", questions.len() + 1), text.span())
+                } else {
+                    input.parse::<Ident>()?
+                };
+                input.parse::<syn::Token![=]>()?;
+                Some(key)
+            } else {
+                None
+            };
+            questions.push((key, input.parse()?));
+            if !input.is_empty() {
+                input.parse::<syn::Token![,]>()?;
+            }
+        }
+        Ok(questions)
+    };
+    match parser.parse2(tokens) {
+        Ok(questions) if questions.len() == 1 => {
+            let question = &questions[0].1;
+            quote!(#question)
+        }
+        Ok(questions) => {
+            let pairs = questions
+                .iter()
+                .enumerate()
+                .map(|(index, (key, question))| {
+                    let key = key.clone().unwrap_or_else(|| {
+                        Ident::new(&format!("ask_{}", index + 1), Span::call_site())
+                    });
+                    quote!(#key = #question)
+                });
+            quote!(#(#pairs),*)
+        }
+        Err(_) => quote!(),
+    }
 }

@@ -11,7 +11,7 @@
 //!
 //! Statements after a block's last ask point stay as written.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -61,6 +61,7 @@ impl<'a> Lowering<'a> {
     pub(crate) fn lower_block(&mut self, block: &mut Block) {
         let scope_len = self.scope.len();
         let stmts = std::mem::take(&mut block.stmts);
+        let stmts_copy = stmts.clone();
         let asks: Vec<Vec<u32>> = stmts.iter().map(asks_in_stmt).collect();
         let mut aliased = Vec::new();
         for (index, stmt) in stmts.into_iter().enumerate() {
@@ -72,6 +73,12 @@ impl<'a> Lowering<'a> {
                     block.stmts.push(alias);
                 }
             }
+            if !asks[index].is_empty() {
+                let later: BTreeSet<String> = later_names(&block_rest(&stmts_copy, index));
+                block
+                    .stmts
+                    .extend(self.snapshot_dead(&stmt, scope_len, &later));
+            }
             let end = asks[index].iter().copied().fold(self.high, u32::max);
             let lowered = self.lower_stmt(stmt, ask_follows, end);
             block.stmts.push(lowered);
@@ -81,6 +88,43 @@ impl<'a> Lowering<'a> {
         for position in aliased {
             self.scope[position].via = None;
         }
+    }
+
+    /// Before a statement that holds asks: a binding of this block that the statement reads
+    /// last, and consumes before some of its asks, is saved at those asks from a snapshot
+    /// taken here. See `liveness`.
+    fn snapshot_dead(
+        &mut self,
+        stmt: &Stmt,
+        block_start: usize,
+        later: &BTreeSet<String>,
+    ) -> Vec<Stmt> {
+        let machine = self.machine.clone();
+        let mut snapshots = Vec::new();
+        for position in block_start..self.scope.len() {
+            let ident = self.scope[position].binding.ident.clone();
+            if later.contains(&ident.to_string()) {
+                continue;
+            }
+            let dead = super::liveness::dead_asks(stmt, &ident);
+            if dead.is_empty() {
+                continue;
+            }
+            self.aliases += 1;
+            let snapshot = Ident::new(
+                &format!("__mrtr_snapshot_{}", self.aliases),
+                Span::mixed_site(),
+            );
+            let target = match &self.scope[position].via {
+                Some(alias) => quote!(#alias),
+                None => quote!(&#ident),
+            };
+            snapshots.push(parse_stmt(quote_spanned! {ident.span()=>
+                let #snapshot = #machine.snapshot(#target);
+            }));
+            self.scope[position].dead = Some((dead, snapshot));
+        }
+        snapshots
     }
 
     /// A `let` in an inner block that shadows a saved binding of an outer block: the outer one
@@ -192,11 +236,11 @@ impl<'a> Lowering<'a> {
                 };
             }
         };
-        self.scope.extend(
-            bindings
-                .into_iter()
-                .map(|binding| Saved { binding, via: None }),
-        );
+        self.scope.extend(bindings.into_iter().map(|binding| Saved {
+            binding,
+            via: None,
+            dead: None,
+        }));
         parse_stmt(tokens)
     }
 
@@ -268,9 +312,12 @@ impl<'a> Lowering<'a> {
         let saver = &self.saver;
         let saves = self.scope.iter().map(|saved| {
             let ident = &saved.binding.ident;
-            match &saved.via {
-                Some(alias) => quote_spanned! {ident.span()=> #saver.save(#alias); },
-                None => quote_spanned! {ident.span()=> #saver.save(&#ident); },
+            match (&saved.dead, &saved.via) {
+                (Some((dead, snapshot)), _) if dead.contains(&id) => {
+                    quote_spanned! {ident.span()=> #saver.save_snapshot(&#snapshot); }
+                }
+                (_, Some(alias)) => quote_spanned! {ident.span()=> #saver.save(#alias); },
+                (_, None) => quote_spanned! {ident.span()=> #saver.save(&#ident); },
             }
         });
         let id_lit = proc_macro2::Literal::u32_suffixed(id);
@@ -295,7 +342,11 @@ fn declaring_init<'e>(init: &'e Expr, name: &Ident) -> Option<&'e Expr> {
         return Some(init);
     };
     block.block.stmts.iter().rev().find_map(|stmt| match stmt {
-        Stmt::Local(local) if pattern_bindings(&local.pat).iter().any(|b| b.ident == *name) => {
+        Stmt::Local(local)
+            if pattern_bindings(&local.pat)
+                .iter()
+                .any(|b| b.ident == *name) =>
+        {
             local.init.as_ref().map(|init| &*init.expr)
         }
         _ => None,
@@ -305,8 +356,22 @@ fn declaring_init<'e>(init: &'e Expr, name: &Ident) -> Option<&'e Expr> {
 /// Whether an initializer plainly borrows: `&x`, or a method that hands out a borrow.
 fn borrows(init: &Expr) -> bool {
     const BORROWING: &[&str] = &[
-        "as_str", "as_slice", "as_bytes", "as_deref", "as_ref", "trim", "trim_start", "trim_end",
-        "iter", "chars", "split", "split_whitespace", "lines", "borrow", "keys", "values",
+        "as_str",
+        "as_slice",
+        "as_bytes",
+        "as_deref",
+        "as_ref",
+        "trim",
+        "trim_start",
+        "trim_end",
+        "iter",
+        "chars",
+        "split",
+        "split_whitespace",
+        "lines",
+        "borrow",
+        "keys",
+        "values",
     ];
     match init {
         Expr::Reference(_) => true,
@@ -321,6 +386,8 @@ struct Saved {
     binding: Binding,
     /// Set once an inner block shadows the binding: a reference to it under a hidden name.
     via: Option<Ident>,
+    /// The asks at which the binding is dead, and the snapshot saved there instead.
+    dead: Option<(BTreeSet<u32>, Ident)>,
 }
 
 /// Replaces ask markers, and lowers blocks that are entered on the way to an ask point.
@@ -358,4 +425,17 @@ fn parse_stmt(tokens: TokenStream) -> Stmt {
         let message = error.to_string();
         syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
     })
+}
+
+/// The statements of a block after `index`.
+fn block_rest(stmts: &[Stmt], index: usize) -> Vec<Stmt> {
+    stmts[index + 1..].to_vec()
+}
+
+/// Every name the statements may read.
+fn later_names(stmts: &[Stmt]) -> BTreeSet<String> {
+    stmts
+        .iter()
+        .flat_map(super::syntax::names_in_stmt)
+        .collect()
 }

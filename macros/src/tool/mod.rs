@@ -9,6 +9,7 @@ mod analyze;
 mod desugar;
 mod diagram;
 mod emit;
+mod liveness;
 mod lower;
 mod parse;
 mod scopes;

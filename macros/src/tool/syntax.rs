@@ -138,8 +138,44 @@ impl<'ast> Visit<'ast> for Names {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        names_in_tokens(mac.tokens.clone(), &mut self.0);
+        self.0.extend(macro_names(mac));
     }
+
+    /// A closure's own parameters are not the outer bindings of the same name.
+    fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+        let mut inner = Names(BTreeSet::new());
+        inner.visit_expr(&closure.body);
+        for param in &closure.inputs {
+            for binding in pattern_bindings(param) {
+                inner.0.remove(&binding.ident.to_string());
+            }
+        }
+        self.0.extend(inner.0);
+    }
+}
+
+/// The names a macro call may read. Arguments that parse as comma-separated expressions are
+/// read as expressions, so a field name is not a use; a format string's `{name}` and `{:width$}`
+/// captures count. Other macros count every identifier in their tokens.
+pub(crate) fn macro_names(mac: &syn::Macro) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
+    match mac.parse_body_with(parser) {
+        Ok(args) => {
+            for arg in &args {
+                if let Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(text),
+                    ..
+                }) = arg
+                {
+                    format_captures(&format!("{:?}", text.value()), &mut names);
+                }
+                names.extend(names_in_expr(arg));
+            }
+        }
+        Err(_) => names_in_tokens(mac.tokens.clone(), &mut names),
+    }
+    names
 }
 
 fn names_in_tokens(tokens: TokenStream, out: &mut BTreeSet<String>) {
@@ -155,8 +191,14 @@ fn names_in_tokens(tokens: TokenStream, out: &mut BTreeSet<String>) {
     }
 }
 
-/// `"{name}"` and `"{name:>8}"` in a format string read `name`.
+/// `"{name}"`, `"{name:>8}"` and `"{:>width$.prec$}"` in a format string read `name`,
+/// `width` and `prec`.
 fn format_captures(literal: &str, out: &mut BTreeSet<String>) {
+    let is_name = |text: &str| {
+        !text.is_empty()
+            && !text.starts_with(|c: char| c.is_ascii_digit())
+            && text.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
     let mut rest = literal;
     while let Some(open) = rest.find('{') {
         rest = &rest[open + 1..];
@@ -164,11 +206,27 @@ fn format_captures(literal: &str, out: &mut BTreeSet<String>) {
             rest = &rest[1..];
             continue;
         }
-        let end = rest.find(['}', ':']).unwrap_or(rest.len());
-        let name = &rest[..end];
-        if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        let close = rest.find('}').unwrap_or(rest.len());
+        let field = &rest[..close];
+        let (name, spec) = field.split_once(':').unwrap_or((field, ""));
+        if is_name(name) {
             out.insert(name.to_owned());
         }
+        // `width$` and `prec$` name arguments too.
+        for piece in spec.split('$').take(spec.matches('$').count()) {
+            let ident: String = piece
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            if is_name(&ident) {
+                out.insert(ident);
+            }
+        }
+        rest = &rest[close.min(rest.len())..];
     }
 }
 
@@ -222,4 +280,3 @@ pub(crate) fn bindings_tuple(bindings: &[Binding], with_mut: bool) -> TokenStrea
         _ => quote!((#(#parts),*)),
     }
 }
-

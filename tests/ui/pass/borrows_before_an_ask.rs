@@ -3,7 +3,7 @@
 use mrtr::{elicit, mrtr_tool};
 use rmcp::{ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router};
 
-#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+#[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
 struct Name {
     name: String,
 }

@@ -1,0 +1,128 @@
+//! Part of stage 3: which bindings an ask point can do without.
+//!
+//! Scope narrowing works a block at a time: a binding that is last read by the statement
+//! holding an ask stays in scope there, even when that statement consumes it before the ask,
+//! as in `match maybe { Some(x) => ask!(..) }` or `if c { for n in names { ask!(..) } }`.
+//! Saving such a binding at the ask would borrow a moved value. So, for each ask inside that
+//! last statement, this module tells whether the statement still reads the binding after the
+//! ask, in evaluation order or on a later pass of a loop around the ask. If not, the binding
+//! is dead at the ask: `lower` snapshots it before the statement runs and saves the snapshot.
+
+use std::collections::BTreeSet;
+
+use syn::{
+    Expr, Ident, Stmt,
+    visit::{self, Visit},
+};
+
+use super::syntax::{ask_marker_id, asks_in_expr, macro_names};
+
+/// The asks in `stmt` after which `stmt` no longer reads `name`.
+pub(crate) fn dead_asks(stmt: &Stmt, name: &Ident) -> BTreeSet<u32> {
+    super::syntax::asks_in_stmt(stmt)
+        .into_iter()
+        .filter(|&ask| !read_after(stmt, ask, name))
+        .collect()
+}
+
+fn read_after(stmt: &Stmt, ask: u32, name: &Ident) -> bool {
+    let mut walk = Walk {
+        ask,
+        name: name.to_string(),
+        passed_ask: false,
+        loops_around_ask: 0,
+        shadowed: Vec::new(),
+        read: false,
+    };
+    walk.visit_stmt(stmt);
+    walk.read
+}
+
+struct Walk {
+    ask: u32,
+    name: String,
+    passed_ask: bool,
+    /// How many loops around the ask the walk is inside: everything in them runs again.
+    loops_around_ask: usize,
+    /// For each block and closure the walk is in, whether a binding there hides the name.
+    shadowed: Vec<bool>,
+    read: bool,
+}
+
+impl Walk {
+    fn reads(&mut self) {
+        let hidden = self.shadowed.iter().any(|hides| *hides);
+        if !hidden && (self.passed_ask || self.loops_around_ask > 0) {
+            self.read = true;
+        }
+    }
+
+    fn looping(&mut self, body: &Expr, visit: impl FnOnce(&mut Self)) {
+        let around = asks_in_expr(body).contains(&self.ask);
+        self.loops_around_ask += usize::from(around);
+        visit(self);
+        self.loops_around_ask -= usize::from(around);
+    }
+}
+
+impl<'ast> Visit<'ast> for Walk {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        if ask_marker_id(expr) == Some(self.ask) {
+            // A question is built again when it is asked again, from the saved bindings: what
+            // it reads must be saved as it is.
+            self.passed_ask = true;
+            visit::visit_expr(self, expr);
+            return;
+        }
+        match expr {
+            Expr::Loop(_) | Expr::While(_) | Expr::ForLoop(_) => {
+                self.looping(expr, |walk| visit::visit_expr(walk, expr))
+            }
+            Expr::Closure(closure) => {
+                let hides = closure.inputs.iter().any(|pat| {
+                    super::syntax::pattern_bindings(pat)
+                        .iter()
+                        .any(|b| b.ident == self.name)
+                });
+                self.shadowed.push(hides);
+                visit::visit_expr_closure(self, closure);
+                self.shadowed.pop();
+            }
+            _ => visit::visit_expr(self, expr),
+        }
+    }
+
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        self.shadowed.push(false);
+        visit::visit_block(self, block);
+        self.shadowed.pop();
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if let Some(init) = &local.init {
+            self.visit_expr(&init.expr);
+            if let Some((_, diverge)) = &init.diverge {
+                self.visit_expr(diverge);
+            }
+        }
+        let hides = super::syntax::pattern_bindings(&local.pat)
+            .iter()
+            .any(|b| b.ident == self.name);
+        if hides && let Some(innermost) = self.shadowed.last_mut() {
+            *innermost = true;
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        if path.get_ident().is_some_and(|ident| *ident == self.name) {
+            self.reads();
+        }
+        visit::visit_path(self, path);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if macro_names(mac).contains(&self.name) {
+            self.reads();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+// An ask in a match guard, with no ask in any arm.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(Debug, serde::Serialize, serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+async fn greeting() -> String {
+    "Hello".to_owned()
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> Result<String, String> {
+        let prefix = String::from("x");
+        let reply = match prefix {
+            p if ask!(name = elicit::<Name>("Name?")).ok().is_some() => p,
+            _ => String::new(),
+        };
+        Ok(reply)
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
