@@ -101,7 +101,14 @@ impl Saver {
         }
         // Postcard is not self-describing: some serde shapes write what they cannot read back.
         // Find out now, with a message that says what to do, rather than on the retry.
-        if let Err(error) = postcard::from_bytes::<T>(&self.bytes[start..]) {
+        let written = &self.bytes[start..];
+        let read_back = postcard::from_bytes::<T>(written)
+            .map_err(|error| error.to_string())
+            .and_then(|value| match postcard::to_allocvec(&value) {
+                Ok(again) if again == written => Ok(()),
+                _ => Err("it reads back as another value".to_owned()),
+            });
+        if let Err(error) = read_back {
             self.error = Some(format!(
                 "`{}` does not read back from its saved form ({error}). The state is encoded \
                  with postcard, which is not self-describing: `serde_json::Value`, \
@@ -399,4 +406,50 @@ fn binding<'a>(round: &'a Round, layout: &Layout, principal: Option<&'a str>) ->
 /// Never completes; [`Machine::drive`] notices the halt and drops the body.
 async fn halt<T>() -> T {
     match std::future::pending::<Infallible>().await {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    fn saved<T: Persist>(value: &T) -> Result<Vec<u8>, String> {
+        let mut saver = Saver {
+            bytes: Vec::new(),
+            error: None,
+        };
+        saver.save(value);
+        match saver.error {
+            None => Ok(saver.bytes),
+            Some(error) => Err(error),
+        }
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Memo {
+        title: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+        tag: String,
+    }
+
+    #[test]
+    fn plain_values_save() {
+        assert!(saved(&("a".to_owned(), vec![1u32, 2], Some(3i64))).is_ok());
+    }
+
+    #[test]
+    fn shapes_postcard_cannot_read_back_are_refused_when_saved() {
+        let value = serde_json::json!({"tags": ["a"]});
+        let error = saved(&value).unwrap_err();
+        assert!(error.contains("serde_json::value::Value"), "{error}");
+        assert!(error.contains("to_string()"), "{error}");
+        let memo = Memo {
+            title: "t".into(),
+            note: None,
+            tag: "x".into(),
+        };
+        let error = saved(&memo).unwrap_err();
+        assert!(error.contains("skip_serializing_if"), "{error}");
+    }
 }
