@@ -10,69 +10,26 @@
 use std::{collections::BTreeMap, net::SocketAddr};
 
 use mrtr::Engine;
-use mrtr_examples::{demo, serve, wizard::Wizard};
+use mrtr_examples::{
+    demo,
+    serve::{self, Mode},
+    wizard::Wizard,
+};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-const USAGE: &str = "usage: wizard [--http ADDR | --stdio | --demo]";
-
-enum Mode {
-    Http(SocketAddr),
-    Stdio,
-    Demo,
-}
-
-fn parse_args() -> Result<Mode, String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        [] => Ok(Mode::Http(SocketAddr::from(([127, 0, 0, 1], 8080)))),
-        ["--http", addr] => addr
-            .parse()
-            .map(Mode::Http)
-            .map_err(|e| format!("--http {addr}: {e}; give an address like 127.0.0.1:8080")),
-        ["--stdio"] => Ok(Mode::Stdio),
-        ["--demo"] => Ok(Mode::Demo),
-        _ => Err(USAGE.to_owned()),
-    }
-}
-
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    // Logs go to stderr: on stdio, stdout carries only MCP messages.
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "warn,mrtr=info,wizard=info".into()),
-        )
-        .init();
-    let mode = match parse_args() {
-        Ok(mode) => mode,
-        Err(message) => {
-            eprintln!("{message}");
-            std::process::exit(2);
-        }
-    };
+    serve::init_logging();
+    let mode = serve::mode_from_args("wizard", 8080, &["--http", "--stdio", "--demo"]);
     let engine = Engine::from_env()?;
     match mode {
         Mode::Http(addr) => {
-            let cancel = CancellationToken::new();
-            let (bound, task) =
-                serve::serve_http(Wizard::new(engine), addr, cancel.clone()).await?;
-            eprintln!("wizard: serving MCP 2026-07-28 at http://{bound}/mcp (Ctrl-C to stop)");
-            tokio::signal::ctrl_c().await?;
-            cancel.cancel();
-            task.await?;
+            serve::serve_http_until_ctrl_c("wizard", Wizard::new(engine), addr).await
         }
-        Mode::Stdio => serve::serve_stdio(Wizard::new(engine)).await?,
-        Mode::Demo => run_demo(engine).await?,
+        Mode::Stdio => serve::serve_stdio(Wizard::new(engine)).await,
+        Mode::Demo => run_demo(engine).await,
     }
-    Ok(())
 }
 
 async fn run_demo(engine: Engine) -> anyhow::Result<()> {
@@ -84,65 +41,50 @@ async fn run_demo(engine: Engine) -> anyhow::Result<()> {
     )
     .await?;
     let client = demo::connect(&format!("http://{bound}/mcp")).await?;
-    let answers = BTreeMap::from([
+    let accept = |content: serde_json::Value| json!({"action": "accept", "content": content});
+
+    let signup = BTreeMap::from([
         (
             "profile",
-            json!({"action": "accept", "content": {"name": "Ada", "email": "ada@example.com"}}),
+            accept(json!({"name": "Ada", "email": "ada@example.com"})),
         ),
-        (
-            "plan",
-            json!({"action": "accept", "content": {"plan": "pro"}}),
-        ),
-        (
-            "confirm",
-            json!({"action": "accept", "content": {"confirm": true}}),
-        ),
+        ("plan", accept(json!({"plan": "pro"}))),
+        ("confirm", accept(json!({"confirm": true}))),
     ]);
-    println!("calling signup {{\"team\": \"Analytical Engines\"}}");
-    let mut round = 0;
-    let result = demo::drive(
+    call(
         &client,
         "signup",
         json!({"team": "Analytical Engines"}),
-        &answers,
-        |r| {
-            round += 1;
-            println!(
-                "round {round}: asks {:?} ({}); requestState {} bytes",
-                r.keys,
-                r.messages.join(" | "),
-                r.state_bytes
-            );
-        },
+        &signup,
     )
     .await?;
-    print_result(&result);
 
-    let answers = BTreeMap::from([
-        (
-            "profile",
-            json!({"action": "accept", "content": {"name": "Grace"}}),
-        ),
-        (
-            "role",
-            json!({"action": "accept", "content": {"role": "admin"}}),
-        ),
-        (
-            "confirm_admin",
-            json!({"action": "accept", "content": {"confirm": true}}),
-        ),
-        (
-            "repo",
-            json!({"action": "accept", "content": {"repo": "cobol", "more": false}}),
-        ),
-        (
-            "notify",
-            json!({"action": "accept", "content": {"level": "mentions"}}),
-        ),
+    let onboard = BTreeMap::from([
+        ("profile", accept(json!({"name": "Grace"}))),
+        ("role", accept(json!({"role": "admin"}))),
+        ("confirm_admin", accept(json!({"confirm": true}))),
+        ("repo", accept(json!({"repo": "cobol", "more": false}))),
+        ("notify", accept(json!({"level": "mentions"}))),
     ]);
-    println!("\ncalling onboard {{\"team\": \"Navy\"}}");
+    println!();
+    call(&client, "onboard", json!({"team": "Navy"}), &onboard).await?;
+
+    client.cancel().await?;
+    cancel.cancel();
+    task.await?;
+    Ok(())
+}
+
+/// Calls `tool` round by round, printing what each round asks and the final result.
+async fn call(
+    client: &rmcp::service::RunningService<rmcp::service::RoleClient, rmcp::model::ClientConfig>,
+    tool: &str,
+    arguments: serde_json::Value,
+    answers: &BTreeMap<&str, serde_json::Value>,
+) -> anyhow::Result<()> {
+    println!("calling {tool} {arguments}");
     let mut round = 0;
-    let result = demo::drive(&client, "onboard", json!({"team": "Navy"}), &answers, |r| {
+    let result = demo::drive(client, tool, arguments, answers, |r| {
         round += 1;
         println!(
             "round {round}: asks {:?} ({}); requestState {} bytes",
@@ -152,16 +94,9 @@ async fn run_demo(engine: Engine) -> anyhow::Result<()> {
         );
     })
     .await?;
-    print_result(&result);
-    client.cancel().await?;
-    cancel.cancel();
-    task.await?;
-    Ok(())
-}
-
-fn print_result(result: &rmcp::model::CallToolResult) {
-    println!("result: {}", demo::text_of(result));
+    println!("result: {}", demo::text_of(&result));
     if let Some(structured) = &result.structured_content {
         println!("structuredContent: {structured}");
     }
+    Ok(())
 }

@@ -60,3 +60,77 @@ where
     running.waiting().await?;
     Ok(())
 }
+
+/// How an example runs, from its command line.
+pub enum Mode {
+    /// `--http ADDR`, or no argument: Streamable HTTP at `http://ADDR/mcp`.
+    Http(SocketAddr),
+    /// `--stdio`.
+    Stdio,
+    /// `--demo`: a scripted client in the same process.
+    Demo,
+}
+
+/// Reads `[--http ADDR | --stdio | --demo]`, accepting the flags in `allowed`. Prints the usage
+/// and exits with status 2 on anything else.
+pub fn mode_from_args(program: &str, default_port: u16, allowed: &[&str]) -> Mode {
+    let usage = format!(
+        "usage: {program} [{}]",
+        allowed
+            .iter()
+            .map(|flag| if *flag == "--http" {
+                "--http ADDR"
+            } else {
+                flag
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mode = match args.as_slice() {
+        [] => Ok(Mode::Http(SocketAddr::from(([127, 0, 0, 1], default_port)))),
+        [flag, addr] if *flag == "--http" && allowed.contains(flag) => {
+            addr.parse().map(Mode::Http).map_err(|e| {
+                format!("--http {addr}: {e}; give an address like 127.0.0.1:{default_port}")
+            })
+        }
+        [flag] if *flag == "--stdio" && allowed.contains(flag) => Ok(Mode::Stdio),
+        [flag] if *flag == "--demo" && allowed.contains(flag) => Ok(Mode::Demo),
+        _ => Err(usage),
+    };
+    mode.unwrap_or_else(|message| {
+        eprintln!("{message}");
+        std::process::exit(2);
+    })
+}
+
+/// Logs to stderr (on stdio, stdout carries only MCP messages), at `warn` and mrtr's `info`
+/// unless `RUST_LOG` says otherwise.
+pub fn init_logging() {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "warn,mrtr=info".into()),
+        )
+        .init();
+}
+
+/// Serves `server` at `http://ADDR/mcp` until Ctrl-C.
+pub async fn serve_http_until_ctrl_c<S>(
+    program: &str,
+    server: S,
+    addr: SocketAddr,
+) -> anyhow::Result<()>
+where
+    S: ServerHandler + Clone + Send + Sync + 'static,
+{
+    let cancel = CancellationToken::new();
+    let (bound, task) = serve_http(server, addr, cancel.clone()).await?;
+    eprintln!("{program}: serving MCP 2026-07-28 at http://{bound}/mcp (Ctrl-C to stop)");
+    tokio::signal::ctrl_c().await?;
+    cancel.cancel();
+    task.await?;
+    Ok(())
+}
