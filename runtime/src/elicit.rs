@@ -17,10 +17,10 @@ use crate::{Form, Question};
 /// Asks the user to fill the form `T`: `ask!(profile = elicit::<Profile>("Who are you?"))`.
 ///
 /// The `requestedSchema` is derived from `T`. The answer is an [`Elicited<T>`].
-pub fn elicit<T: Form>(message: impl Into<String>) -> Elicit<T> {
+pub fn elicit<T: Form + 'static>(message: impl Into<String>) -> Elicit<T> {
     Elicit {
         message: message.into(),
-        schema: form_schema::<T>,
+        schema: cached_form_schema::<T>,
         form: PhantomData,
     }
 }
@@ -102,6 +102,26 @@ impl From<Refused> for CallToolResult {
     fn from(refused: Refused) -> Self {
         CallToolResult::error(vec![ContentBlock::text(refused.to_string())])
     }
+}
+
+/// [`form_schema`], made once per type.
+fn cached_form_schema<T: Form + 'static>() -> Result<ElicitationSchema, serde_json::Error> {
+    use std::{any::TypeId, collections::HashMap, sync::RwLock};
+    static CACHE: RwLock<Option<HashMap<TypeId, ElicitationSchema>>> = RwLock::new(None);
+    if let Some(schema) = CACHE
+        .read()
+        .ok()
+        .and_then(|cache| cache.as_ref()?.get(&TypeId::of::<T>()).cloned())
+    {
+        return Ok(schema);
+    }
+    let schema = form_schema::<T>()?;
+    if let Ok(mut cache) = CACHE.write() {
+        cache
+            .get_or_insert_with(HashMap::new)
+            .insert(TypeId::of::<T>(), schema.clone());
+    }
+    Ok(schema)
 }
 
 /// The `requestedSchema` of `T`: schemars' schema with enums and other definitions inlined, as
