@@ -296,3 +296,61 @@ async fn a_local_that_cannot_be_read_back_fails_its_first_round_not_the_retry() 
     })
     .await;
 }
+
+#[tokio::test]
+async fn sign_only_states_are_readable_and_still_resume() {
+    within_time(async {
+        let clock = TestClock::default();
+        let reading = clock.clone();
+        let engine = Engine::builder()
+            .key(1, [5; 32])
+            .clock(move || reading.now())
+            .sign_only()
+            .build()
+            .unwrap();
+        let server = Segments {
+            tool_router: Segments::tool_router() + Segments::json_router(),
+            engine,
+            journal: Journal::default(),
+        };
+        let loopback = Loopback::start(server).await.expect("server starts");
+        let arguments = serde_json::from_value(json!({"prefix": "readable"})).unwrap();
+        let first = loopback
+            .client
+            .call_tool_once(
+                rmcp::model::CallToolRequestParams::new("segments").with_arguments(arguments),
+            )
+            .await
+            .unwrap();
+        let rmcp::model::CallToolResponse::InputRequired(input) = first else {
+            panic!("expected a question")
+        };
+        use base64::Engine as _;
+        let state = input.request_state.unwrap();
+        let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(&state)
+            .unwrap();
+        assert!(
+            raw.windows(14).any(|w| w == b"readable-start"),
+            "the saved locals are readable"
+        );
+
+        let answers = BTreeMap::from([
+            ("first", accept(json!({"word": "alpha"}))),
+            ("second", accept(json!({"word": "beta"}))),
+            ("go", accept(json!({"go": true}))),
+        ]);
+        let result = demo::drive(
+            &loopback.client,
+            "segments",
+            json!({"prefix": "readable"}),
+            &answers,
+            |_| {},
+        )
+        .await
+        .expect("the call completes");
+        let summary: Value = serde_json::from_str(&demo::text_of(&result)).unwrap();
+        assert_eq!(summary["words"], json!(["readable-start", "alpha", "beta"]));
+    })
+    .await;
+}

@@ -120,9 +120,18 @@ pub struct EngineBuilder {
     clock: Option<Clock>,
     principal: Option<PrincipalFn>,
     max_state_bytes: Option<usize>,
+    sign_only: bool,
 }
 
 impl EngineBuilder {
+    /// Sign `requestState` with HMAC-SHA256 instead of encrypting it: the client can read the
+    /// saved locals (postcard), but not change them. Only for tools that hold no secrets across
+    /// an ask. States of one mode do not open in the other.
+    pub fn sign_only(mut self) -> Self {
+        self.sign_only = true;
+        self
+    }
+
     /// Adds a 32-byte key under `id`. The first key added seals; every key opens.
     pub fn key(mut self, id: u8, key: [u8; 32]) -> Self {
         self.keys.push((id, Zeroizing::new(key)));
@@ -223,7 +232,11 @@ impl EngineBuilder {
         }
         Ok(Engine {
             inner: Arc::new(Inner {
-                keys: KeyRing::new(keys),
+                keys: if self.sign_only {
+                    KeyRing::new(keys).sign_only()
+                } else {
+                    KeyRing::new(keys)
+                },
                 ttl: self.ttl.unwrap_or(Engine::DEFAULT_TTL),
                 clock: self.clock.unwrap_or_else(|| Arc::new(SystemTime::now)),
                 principal: self.principal,

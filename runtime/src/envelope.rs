@@ -1,5 +1,7 @@
 //! The sealed `requestState`:
-//! `base64url( version | key id | nonce | XChaCha20-Poly1305(postcard(header) | locals) )`.
+//! `base64url( version | key id | nonce | XChaCha20-Poly1305(postcard(header) | locals) )`,
+//! or, in sign-only mode, `base64url( version | key id | postcard(header) | locals | tag )`
+//! with an HMAC-SHA256 tag, for those who want states they can read.
 //!
 //! The tool name, the argument digest, the layout fingerprint and the principal are bound as
 //! associated data, so they cost no bytes and a state opens only for the same call.
@@ -14,27 +16,58 @@ use chacha20poly1305::{
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
+/// Encrypted and authenticated.
 const VERSION: u8 = 1;
+/// Readable, authenticated with HMAC-SHA256.
+const VERSION_SIGNED: u8 = 2;
+const MAC_LEN: usize = 32;
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
 const PREFIX_LEN: usize = 2 + NONCE_LEN;
 
 /// Keys by id; the first one seals.
 pub(crate) struct KeyRing {
-    keys: Vec<(u8, XChaCha20Poly1305)>,
+    keys: Vec<RingKey>,
+    sign_only: bool,
+}
+
+struct RingKey {
+    id: u8,
+    cipher: XChaCha20Poly1305,
+    mac_key: Zeroizing<[u8; 32]>,
 }
 
 impl KeyRing {
     pub(crate) fn new(keys: Vec<(u8, Zeroizing<[u8; 32]>)>) -> Self {
         let keys = keys
             .into_iter()
-            .map(|(id, key)| (id, XChaCha20Poly1305::new(Key::from_slice(key.as_ref()))))
+            .map(|(id, key)| RingKey {
+                id,
+                cipher: XChaCha20Poly1305::new(Key::from_slice(key.as_ref())),
+                mac_key: key,
+            })
             .collect();
-        Self { keys }
+        Self {
+            keys,
+            sign_only: false,
+        }
+    }
+
+    /// Seal readable, signed states instead of encrypted ones; open only those.
+    pub(crate) fn sign_only(mut self) -> Self {
+        self.sign_only = true;
+        self
+    }
+
+    fn get(&self, id: u8) -> Result<&RingKey, OpenError> {
+        self.keys
+            .iter()
+            .find(|key| key.id == id)
+            .ok_or(OpenError::UnknownKey(id))
     }
 
     pub(crate) fn ids(&self) -> Vec<u8> {
-        self.keys.iter().map(|(id, _)| *id).collect()
+        self.keys.iter().map(|key| key.id).collect()
     }
 }
 
@@ -135,13 +168,17 @@ pub(crate) fn seal(
     locals: &[u8],
     limit: usize,
 ) -> Result<String, SealError> {
-    let (key_id, cipher) = &keys.keys[0];
+    let key = &keys.keys[0];
     // A derived `Serialize` of plain integers into a Vec cannot fail.
     let mut plaintext =
         Zeroizing::new(postcard::to_allocvec(header).map_err(|_| SealError::Random)?);
     plaintext.extend_from_slice(locals);
 
-    let sealed_len = PREFIX_LEN + plaintext.len() + TAG_LEN;
+    let sealed_len = if keys.sign_only {
+        2 + plaintext.len() + MAC_LEN
+    } else {
+        PREFIX_LEN + plaintext.len() + TAG_LEN
+    };
     let encoded_len = sealed_len.div_ceil(3) * 4;
     if encoded_len > limit {
         return Err(SealError::TooLarge {
@@ -150,10 +187,24 @@ pub(crate) fn seal(
         });
     }
 
+    let mut out = Vec::with_capacity(sealed_len);
+    if keys.sign_only {
+        out.extend_from_slice(&[VERSION_SIGNED, key.id]);
+        out.extend_from_slice(&plaintext);
+        let tag = mac(
+            &key.mac_key,
+            &binding.associated_data(VERSION_SIGNED, key.id),
+            &plaintext,
+        )
+        .ok_or(SealError::Random)?;
+        out.extend_from_slice(&tag);
+        return Ok(URL_SAFE_NO_PAD.encode(out));
+    }
     let mut nonce = [0u8; NONCE_LEN];
     getrandom::getrandom(&mut nonce).map_err(|_| SealError::Random)?;
-    let aad = binding.associated_data(VERSION, *key_id);
-    let ciphertext = cipher
+    let aad = binding.associated_data(VERSION, key.id);
+    let ciphertext = key
+        .cipher
         .encrypt(
             XNonce::from_slice(&nonce),
             Payload {
@@ -162,12 +213,22 @@ pub(crate) fn seal(
             },
         )
         .map_err(|_| SealError::Random)?;
-
-    let mut out = Vec::with_capacity(sealed_len);
-    out.extend_from_slice(&[VERSION, *key_id]);
+    out.extend_from_slice(&[VERSION, key.id]);
     out.extend_from_slice(&nonce);
     out.extend_from_slice(&ciphertext);
     Ok(URL_SAFE_NO_PAD.encode(out))
+}
+
+/// HMAC-SHA256 over the associated data and the payload, domain-separated from the AEAD.
+fn mac(key: &[u8; 32], aad: &[u8], payload: &[u8]) -> Option<[u8; MAC_LEN]> {
+    use hmac::{Hmac, Mac};
+    // HMAC takes keys of any length; this never fails.
+    let mut mac = <Hmac<sha2::Sha256> as Mac>::new_from_slice(key).ok()?;
+    mac.update(b"mrtr/state/signed");
+    mac.update(&(aad.len() as u64).to_le_bytes());
+    mac.update(aad);
+    mac.update(payload);
+    Some(mac.finalize().into_bytes().into())
 }
 
 /// Opens a state. Returns the header and the serialized locals that follow it.
@@ -180,31 +241,39 @@ pub(crate) fn open(
     let bytes = URL_SAFE_NO_PAD
         .decode(state.as_bytes())
         .map_err(|_| OpenError::NotBase64)?;
-    if bytes.len() < PREFIX_LEN + TAG_LEN {
+    let (version, minimum) = match keys.sign_only {
+        false => (VERSION, PREFIX_LEN + TAG_LEN),
+        true => (VERSION_SIGNED, 2 + MAC_LEN),
+    };
+    if bytes.len() < minimum {
         return Err(OpenError::TooShort);
     }
-    let (version, key_id) = (bytes[0], bytes[1]);
-    if version != VERSION {
-        return Err(OpenError::UnknownVersion(version));
+    let key_id = bytes[1];
+    if bytes[0] != version {
+        return Err(OpenError::UnknownVersion(bytes[0]));
     }
-    let cipher = keys
-        .keys
-        .iter()
-        .find(|(id, _)| *id == key_id)
-        .map(|(_, cipher)| cipher)
-        .ok_or(OpenError::UnknownKey(key_id))?;
+    let key = keys.get(key_id)?;
     let aad = binding.associated_data(version, key_id);
-    let plaintext = Zeroizing::new(
-        cipher
-            .decrypt(
-                XNonce::from_slice(&bytes[2..PREFIX_LEN]),
-                Payload {
-                    msg: &bytes[PREFIX_LEN..],
-                    aad: &aad,
-                },
-            )
-            .map_err(|_| OpenError::Forged)?,
-    );
+    let plaintext = if keys.sign_only {
+        let (payload, tag) = bytes[2..].split_at(bytes.len() - 2 - MAC_LEN);
+        let expected = mac(&key.mac_key, &aad, payload).ok_or(OpenError::Forged)?;
+        if !subtle_eq(&expected, tag) {
+            return Err(OpenError::Forged);
+        }
+        Zeroizing::new(payload.to_vec())
+    } else {
+        Zeroizing::new(
+            key.cipher
+                .decrypt(
+                    XNonce::from_slice(&bytes[2..PREFIX_LEN]),
+                    Payload {
+                        msg: &bytes[PREFIX_LEN..],
+                        aad: &aad,
+                    },
+                )
+                .map_err(|_| OpenError::Forged)?,
+        )
+    };
     let (header, rest) =
         postcard::take_from_bytes::<Header>(&plaintext).map_err(|_| OpenError::BadHeader)?;
     let now = unix_seconds(now);
@@ -214,6 +283,11 @@ pub(crate) fn open(
         });
     }
     Ok((header, Zeroizing::new(rest.to_vec())))
+}
+
+/// Constant-time equality of two tags.
+fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]
@@ -332,5 +406,74 @@ mod tests {
         let keys = ring(&[1]);
         let error = seal(&keys, &binding("t"), &HEADER, &[0; 4096], 1024).unwrap_err();
         assert!(matches!(error, SealError::TooLarge { limit: 1024, .. }));
+    }
+}
+
+#[cfg(test)]
+mod sign_only_tests {
+    use super::*;
+
+    fn ring() -> KeyRing {
+        KeyRing::new(vec![(3, Zeroizing::new([3; 32]))]).sign_only()
+    }
+
+    fn binding() -> Binding<'static> {
+        Binding {
+            method: "tools/call",
+            name: "t",
+            args_digest: [1; 32],
+            fingerprint: 9,
+            principal: Some("ada"),
+        }
+    }
+
+    const HEADER: Header = Header {
+        resume: 1,
+        expires_at: 2_000_000_000,
+        round: 1,
+    };
+
+    fn now() -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(1_900_000_000)
+    }
+
+    #[test]
+    fn signed_states_are_readable_and_round_trip() {
+        let state = seal(&ring(), &binding(), &HEADER, b"visible-locals", 4096).unwrap();
+        let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
+        assert!(raw.windows(14).any(|w| w == b"visible-locals"));
+        let (header, locals) = open(&ring(), &binding(), &state, now()).unwrap();
+        assert_eq!(header, HEADER);
+        assert_eq!(locals.as_slice(), b"visible-locals");
+    }
+
+    #[test]
+    fn every_byte_of_a_signed_state_is_checked() {
+        let state = seal(&ring(), &binding(), &HEADER, b"locals", 4096).unwrap();
+        let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
+        for index in 0..raw.len() {
+            let mut changed = raw.clone();
+            changed[index] ^= 0x01;
+            let changed = URL_SAFE_NO_PAD.encode(changed);
+            assert!(
+                open(&ring(), &binding(), &changed, now()).is_err(),
+                "byte {index}"
+            );
+        }
+        let mut other = binding();
+        other.principal = Some("mallory");
+        assert_eq!(
+            open(&ring(), &other, &state, now()).unwrap_err(),
+            OpenError::Forged
+        );
+    }
+
+    #[test]
+    fn the_modes_do_not_open_each_other() {
+        let plain = KeyRing::new(vec![(3, Zeroizing::new([3; 32]))]);
+        let signed = seal(&ring(), &binding(), &HEADER, b"", 4096).unwrap();
+        let sealed = seal(&plain, &binding(), &HEADER, b"", 4096).unwrap();
+        assert!(open(&plain, &binding(), &signed, now()).is_err());
+        assert!(open(&ring(), &binding(), &sealed, now()).is_err());
     }
 }
