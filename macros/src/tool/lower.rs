@@ -6,10 +6,13 @@
 //! - `let p = init;` becomes `let p = if m.passed(end) { m.restore().await } else { init };`,
 //!   so a statement that already ran gets its bindings back from the state;
 //! - any other statement becomes `if !m.passed(end) { stmt }`, so it runs once;
-//! - `ask!(key = q)` becomes `m.ask(id, "key", |saved| { saved.save(&x); ..; q }).await`,
+//! - `ask!(key = q)` becomes `m.ask(id, &["key"], |saved| { saved.save(&x); ..; q }).await`,
 //!   saving every binding in scope there.
 //!
-//! Statements after a block's last ask point stay as written.
+//! Statements after a block's last ask point stay as written. Two cases save a binding by
+//! another way: one that an inner block shadows is saved through a hidden borrow taken before
+//! the shadowing `let`; one that the statement holding an ask consumes before that ask is
+//! saved from a snapshot taken before the statement (see `liveness`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -61,8 +64,14 @@ impl<'a> Lowering<'a> {
     pub(crate) fn lower_block(&mut self, block: &mut Block) {
         let scope_len = self.scope.len();
         let stmts = std::mem::take(&mut block.stmts);
-        let stmts_copy = stmts.clone();
         let asks: Vec<Vec<u32>> = stmts.iter().map(asks_in_stmt).collect();
+        // The names each statement's successors read, for the snapshots below.
+        let mut read_later = vec![BTreeSet::new(); stmts.len()];
+        for index in (1..stmts.len()).rev() {
+            let mut names = read_later[index].clone();
+            names.extend(super::syntax::names_in_stmt(&stmts[index]));
+            read_later[index - 1] = names;
+        }
         let mut aliased = Vec::new();
         for (index, stmt) in stmts.into_iter().enumerate() {
             let ask_follows = asks[index + 1..].iter().any(|a| !a.is_empty());
@@ -74,10 +83,9 @@ impl<'a> Lowering<'a> {
                 }
             }
             if !asks[index].is_empty() {
-                let later: BTreeSet<String> = later_names(&block_rest(&stmts_copy, index));
                 block
                     .stmts
-                    .extend(self.snapshot_dead(&stmt, scope_len, &later));
+                    .extend(self.snapshot_dead(&stmt, scope_len, &read_later[index]));
             }
             let end = asks[index].iter().copied().fold(self.high, u32::max);
             let lowered = self.lower_stmt(stmt, ask_follows, end);
@@ -425,17 +433,4 @@ fn parse_stmt(tokens: TokenStream) -> Stmt {
         let message = error.to_string();
         syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
     })
-}
-
-/// The statements of a block after `index`.
-fn block_rest(stmts: &[Stmt], index: usize) -> Vec<Stmt> {
-    stmts[index + 1..].to_vec()
-}
-
-/// Every name the statements may read.
-fn later_names(stmts: &[Stmt]) -> BTreeSet<String> {
-    stmts
-        .iter()
-        .flat_map(super::syntax::names_in_stmt)
-        .collect()
 }
