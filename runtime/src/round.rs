@@ -1,4 +1,6 @@
-//! The per-call input a `#[mrtr_tool]` method extracts from rmcp's tool call context.
+//! What one request brings to the machine: its method and name, a digest of its arguments,
+//! the answers and state of the retry, and its client capabilities. Extracted from rmcp's tool
+//! and prompt contexts, or built from a `resources/read` request.
 
 use std::borrow::Cow;
 

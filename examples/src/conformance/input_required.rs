@@ -19,9 +19,8 @@ use serde::{Deserialize, Serialize};
 
 use super::Conformance;
 
-// The forms. No doc comments: a form's doc comment becomes the `description` of its
-// `requestedSchema`, and the scenarios' schemas have none. (schemars still adds a root `title`,
-// the type's name; the suite accepts it.)
+// The forms. Their root `title` and doc comment are left out of `requestedSchema`; field doc
+// comments would become field descriptions, and the scenarios' schemas have none.
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
 pub struct Name {
