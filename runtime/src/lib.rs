@@ -7,19 +7,47 @@
 //! sealed, inside `requestState`, so any server instance can take the retry and no code
 //! between two asks runs twice.
 //!
-//! ```ignore
+//! ```
+//! use mrtr::{Form, ask, elicit, mrtr_tool};
+//! use rmcp::{
+//!     ServerHandler,
+//!     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+//!     model::{CallToolResult, ContentBlock},
+//!     tool, tool_handler, tool_router,
+//! };
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct SignupArgs {
+//!     team: String,
+//! }
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Form)]
+//! struct Profile {
+//!     name: String,
+//! }
+//!
+//! #[derive(Clone)]
+//! struct Wizard {
+//!     tool_router: ToolRouter<Self>,
+//! }
+//!
 //! #[tool_router]
 //! impl Wizard {
 //!     #[mrtr_tool]
 //!     #[tool(description = "Sign up to a team")]
 //!     async fn signup(&self, Parameters(args): Parameters<SignupArgs>) -> Result<CallToolResult, String> {
-//!         let profile = ask!(profile = elicit::<Profile>("What should we call you?"))
+//!         let profile = ask!(profile = elicit::<Profile>(format!("Welcome to {}!", args.team)))
 //!             .accepted()
 //!             .map_err(|refused| format!("Signup cancelled at {}", refused.key))?;
-//!         Ok(CallToolResult::success(vec![Content::text(format!("Hello {}", profile.name))]))
+//!         Ok(CallToolResult::success(vec![ContentBlock::text(format!("Hello {}", profile.name))]))
 //!     }
 //! }
+//!
+//! // Seal with the keys in MRTR_KEYS (or a per-process key, with a warning).
 //! impl mrtr::MrtrServer for Wizard {}
+//!
+//! #[tool_handler(router = self.tool_router)]
+//! impl ServerHandler for Wizard {}
 //! ```
 //!
 //! See the crate README for the full guide: attribute order, what may be held across an ask,
