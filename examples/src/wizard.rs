@@ -297,7 +297,7 @@ impl ServerHandler for Wizard {
                 "mrtr-wizard",
                 env!("CARGO_PKG_VERSION"),
             ))
-            .with_instructions("Call `signup` with a team name; it asks three questions.")
+            .with_instructions("Call `signup` or `onboard` with a team name; each asks its questions round by round.")
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
