@@ -354,3 +354,69 @@ async fn sign_only_states_are_readable_and_still_resume() {
     })
     .await;
 }
+
+/// A `tools/call` over raw HTTP, as the user named in `x-user`.
+async fn call_as(url: &str, user: &str, state: Option<&str>, answers: Value) -> Value {
+    let mut params = json!({
+        "name": "segments",
+        "arguments": {"prefix": "p"},
+        "inputResponses": answers,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}
+        }
+    });
+    if let Some(state) = state {
+        params["requestState"] = json!(state);
+    }
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "segments")
+        .header("x-user", user)
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    serde_json::from_str(&response.text().await.unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn a_state_opens_only_for_the_principal_it_was_sealed_for() {
+    within_time(async {
+        let engine = Engine::builder()
+            .key(1, [6; 32])
+            .principal(|context| {
+                let parts = context.extensions.get::<http::request::Parts>()?;
+                Some(parts.headers.get("x-user")?.to_str().ok()?.to_owned())
+            })
+            .build()
+            .unwrap();
+        let server = Segments {
+            tool_router: Segments::tool_router() + Segments::json_router(),
+            engine,
+            journal: Journal::default(),
+        };
+        let loopback = Loopback::start(server).await.expect("server starts");
+        let first = call_as(&loopback.url, "ada", None, json!({})).await;
+        let state = first["result"]["requestState"]
+            .as_str()
+            .expect("a state")
+            .to_owned();
+        let answer = json!({"first": {"action": "accept", "content": {"word": "alpha"}}});
+
+        let stolen = call_as(&loopback.url, "mallory", Some(&state), answer.clone()).await;
+        assert_eq!(stolen["error"]["code"], -32602, "{stolen}");
+
+        let own = call_as(&loopback.url, "ada", Some(&state), answer).await;
+        assert_eq!(
+            own["result"]["inputRequests"]["second"]["method"], "elicitation/create",
+            "{own}"
+        );
+    })
+    .await;
+}
