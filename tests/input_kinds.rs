@@ -41,6 +41,11 @@ struct Topic {
     topic: String,
 }
 
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct Summary {
+    name: String,
+}
+
 #[derive(Clone)]
 struct Kinds {
     tool_router: ToolRouter<Self>,
@@ -105,6 +110,16 @@ impl Kinds {
         } else {
             "asked nobody".to_owned()
         }
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Answers a typed summary")]
+    async fn summary(&self) -> Result<rmcp::Json<Summary>, String> {
+        let name = ask!(user_name = elicit::<Name>("Your name?"))
+            .accepted()
+            .map_err(|r| r.to_string())?
+            .name;
+        Ok(rmcp::Json(Summary { name }))
     }
 
     #[mrtr_tool]
@@ -562,6 +577,38 @@ async fn over_http_a_missing_capability_is_a_400() {
             reply["error"]["data"]["requiredCapabilities"],
             json!({"sampling": {}})
         );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_json_result_keeps_its_output_schema() {
+    timed(async {
+        let server = server().await;
+        let client = connect(&server, everything()).await;
+        let tools = client.list_all_tools().await.unwrap();
+        let summary = tools.iter().find(|tool| tool.name == "summary").unwrap();
+        let schema = summary.output_schema.as_ref().expect("an output schema");
+        assert_eq!(schema["properties"]["name"]["type"], "string");
+
+        let first = input(
+            client
+                .call_tool_once(CallToolRequestParams::new("summary"))
+                .await
+                .unwrap(),
+        );
+        let answer = json!({"action": "accept", "content": {"name": "Ada"}});
+        let done = complete(
+            client
+                .call_tool_once(retry(
+                    "summary",
+                    &first,
+                    BTreeMap::from([("user_name", answer)]),
+                ))
+                .await
+                .unwrap(),
+        );
+        assert_eq!(done.structured_content, Some(json!({"name": "Ada"})));
     })
     .await;
 }

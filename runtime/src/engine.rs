@@ -288,6 +288,17 @@ mod tests {
     }
 
     #[test]
+    fn the_documented_example_parses() {
+        let spec = "2:q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w,1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+        let engine = Engine::builder()
+            .keys_from_str(spec)
+            .unwrap()
+            .build()
+            .unwrap();
+        assert_eq!(engine.inner.keys.ids(), vec![2, 1]);
+    }
+
+    #[test]
     fn rejects_a_duplicate_id() {
         let spec = format!("1:{KEY_A},1:{KEY_A}");
         let error = Engine::builder()

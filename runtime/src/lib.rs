@@ -131,6 +131,7 @@ pub mod __private {
 
     /// Stands in for an `ask!` in the code `#[mrtr_tool]` emits next to its errors, so the
     /// rest of the function still type-checks for IDEs. Never runs: that code does not compile.
+    /// The macro hands it nothing (the ask did not parse), one question, or named questions.
     #[macro_export]
     #[doc(hidden)]
     macro_rules! __placeholder_answer {
@@ -140,31 +141,17 @@ pub mod __private {
         ($key:ident = $question:expr) => {
             $crate::__private::answer_of($question)
         };
-        ($key:literal = $question:expr) => {
-            $crate::__private::answer_of($question)
-        };
         ($question:expr) => {
             $crate::__private::answer_of($question)
         };
-        ($($key:tt = $question:expr),+ $(,)?) => {
+        ($($key:ident = $question:expr),+) => {
             ($($crate::__private::answer_of($question),)+)
-        };
-        ($($question:expr),+ $(,)?) => {
-            ($($crate::__private::answer_of($question),)+)
-        };
-        ($($anything:tt)*) => {
-            $crate::__private::unknown_answer()
         };
     }
     pub use __placeholder_answer as placeholder_answer;
 
     #[doc(hidden)]
     pub fn answer_of<Q: crate::Question>(_question: Q) -> Q::Answer {
-        unreachable!("code next to a #[mrtr_tool] error never compiles")
-    }
-
-    #[doc(hidden)]
-    pub fn unknown_answer<T>() -> T {
         unreachable!("code next to a #[mrtr_tool] error never compiles")
     }
 }
