@@ -1,5 +1,5 @@
-//! The engine: the key ring, the state lifetime, the clock and the principal hook that every
-//! `#[mrtr_tool]` of a server shares.
+//! The engine: the key ring, the state lifetime, the replay store, the clock and the principal
+//! hook that every `#[mrtr_tool]` of a server shares.
 
 use std::{
     fmt,
@@ -11,7 +11,10 @@ use base64::Engine as _;
 use rmcp::{RoleServer, service::RequestContext};
 use zeroize::Zeroizing;
 
-use crate::envelope::KeyRing;
+use crate::{
+    envelope::KeyRing,
+    replay::{MemoryStore, ReplayStore},
+};
 
 /// The environment variable [`Engine::from_env`] reads the sealing keys from.
 ///
@@ -26,6 +29,11 @@ use crate::envelope::KeyRing;
 ///
 /// Make a key with `head -c 32 /dev/urandom | base64`.
 pub const KEYS_ENV: &str = "MRTR_KEYS";
+
+/// The environment variable [`Engine::from_env`] reads a Redis URL from, for the replay store
+/// that several instances share: `redis://127.0.0.1:6379/0`, `rediss://` for TLS. Needs the
+/// crate's `redis` feature.
+pub const REDIS_URL_ENV: &str = "MRTR_REDIS_URL";
 
 /// A source of the current time, so tests can move the clock.
 pub type Clock = Arc<dyn Fn() -> SystemTime + Send + Sync>;
@@ -47,6 +55,12 @@ pub(crate) struct Inner {
     pub(crate) clock: Clock,
     pub(crate) principal: Option<PrincipalFn>,
     pub(crate) max_state_bytes: usize,
+    pub(crate) store: Arc<dyn ReplayStore>,
+    pub(crate) lease: Duration,
+    pub(crate) duplicate_wait: Duration,
+    pub(crate) clock_skew: Duration,
+    pub(crate) flow_lifetime: Duration,
+    pub(crate) max_rounds: u32,
 }
 
 impl fmt::Debug for Engine {
@@ -55,51 +69,78 @@ impl fmt::Debug for Engine {
             .field("key_ids", &self.inner.keys.ids())
             .field("ttl", &self.inner.ttl)
             .field("max_state_bytes", &self.inner.max_state_bytes)
+            .field("flow_lifetime", &self.inner.flow_lifetime)
+            .field("max_rounds", &self.inner.max_rounds)
+            .field("lease", &self.inner.lease)
+            .field("shared_store", &self.inner.store.is_shared())
             .finish_non_exhaustive()
     }
 }
 
-/// A problem with the configured keys. Raised at startup, never per request.
+/// A problem with the engine's configuration: keys, store or lifetimes. Raised at startup,
+/// never per request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyError(String);
+pub struct ConfigError(String);
 
-impl fmt::Display for KeyError {
+/// The former name of [`ConfigError`].
+#[deprecated(note = "renamed to `ConfigError`")]
+pub type KeyError = ConfigError;
+
+impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for KeyError {}
+impl std::error::Error for ConfigError {}
 
 impl Engine {
     /// How long a state stays valid unless the builder says otherwise: 10 minutes.
     pub const DEFAULT_TTL: Duration = Duration::from_secs(600);
     /// The largest `requestState` a round may produce unless the builder says otherwise.
     pub const DEFAULT_MAX_STATE_BYTES: usize = 16 * 1024;
+    /// How long a whole flow may last, from its first round, unless the builder says otherwise:
+    /// 1 hour. No state of the flow expires after it.
+    pub const DEFAULT_FLOW_LIFETIME: Duration = Duration::from_secs(3600);
+    /// The most rounds one call may take unless the builder says otherwise.
+    pub const DEFAULT_MAX_ROUNDS: u32 = 100;
+    /// How long a claimed round blocks its retries if the instance running it dies: 10 s.
+    pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
+    /// How long a duplicate request waits for the first to finish: 30 s.
+    pub const DEFAULT_DUPLICATE_WAIT: Duration = Duration::from_secs(30);
+    /// How far apart the clocks of instances may be: records outlive their states by this much.
+    pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(60);
 
     /// Starts an engine configuration.
     pub fn builder() -> EngineBuilder {
         EngineBuilder::default()
     }
 
-    /// An engine with keys from [`KEYS_ENV`], or a random per-process key if it is unset.
+    /// An engine with keys from [`KEYS_ENV`], or a random per-process key if it is unset, and
+    /// the replay store from [`REDIS_URL_ENV`], or one in memory if it is unset.
     ///
-    /// The random key works for a single instance only: a retry that reaches another instance,
-    /// or the same one after a restart, is rejected. A warning says so in the log.
-    pub fn from_env() -> Result<Engine, KeyError> {
-        Self::builder().keys_from_env()?.build()
+    /// The random key and the memory store work for a single instance only: a retry that
+    /// reaches another instance, or the same one after a restart, is rejected, and duplicates
+    /// are caught only on the instance that ran the round. A warning says so in the log.
+    pub fn from_env() -> Result<Engine, ConfigError> {
+        Self::builder().keys_from_env()?.store_from_env()?.build()
+    }
+
+    /// The replay store that makes each state single-use.
+    pub fn replay_store(&self) -> &Arc<dyn ReplayStore> {
+        &self.inner.store
     }
 
     /// The process-wide engine built by [`Engine::from_env`] on first use.
     ///
     /// # Panics
-    /// If [`KEYS_ENV`] is set but malformed. Call [`Engine::from_env`] at startup to turn that
-    /// into an error you handle.
+    /// If [`KEYS_ENV`] or [`REDIS_URL_ENV`] is set but malformed. Call [`Engine::from_env`] at
+    /// startup to turn that into an error you handle.
     pub fn global() -> &'static Engine {
         static GLOBAL: OnceLock<Engine> = OnceLock::new();
         GLOBAL.get_or_init(|| match Engine::from_env() {
             Ok(engine) => engine,
-            Err(error) => panic!("mrtr: {KEYS_ENV} is invalid: {error}"),
+            Err(error) => panic!("mrtr: the engine's configuration is invalid: {error}"),
         })
     }
 
@@ -121,6 +162,12 @@ pub struct EngineBuilder {
     principal: Option<PrincipalFn>,
     max_state_bytes: Option<usize>,
     sign_only: bool,
+    store: Option<Arc<dyn ReplayStore>>,
+    lease: Option<Duration>,
+    duplicate_wait: Option<Duration>,
+    clock_skew: Option<Duration>,
+    flow_lifetime: Option<Duration>,
+    max_rounds: Option<u32>,
 }
 
 impl EngineBuilder {
@@ -139,37 +186,37 @@ impl EngineBuilder {
     }
 
     /// Adds the keys listed in [`KEYS_ENV`], if it is set. See there for the format.
-    pub fn keys_from_env(self) -> Result<Self, KeyError> {
+    pub fn keys_from_env(self) -> Result<Self, ConfigError> {
         match std::env::var(KEYS_ENV) {
             Ok(spec) => self.keys_from_str(&spec),
             Err(std::env::VarError::NotPresent) => Ok(self),
             Err(std::env::VarError::NotUnicode(_)) => {
-                Err(KeyError(format!("{KEYS_ENV} is not valid UTF-8")))
+                Err(ConfigError(format!("{KEYS_ENV} is not valid UTF-8")))
             }
         }
     }
 
     /// Adds keys written as in [`KEYS_ENV`]: `ID:BASE64,ID:BASE64`, newest first.
-    pub fn keys_from_str(mut self, spec: &str) -> Result<Self, KeyError> {
+    pub fn keys_from_str(mut self, spec: &str) -> Result<Self, ConfigError> {
         for (index, entry) in spec.split(',').map(str::trim).enumerate() {
             if entry.is_empty() {
                 continue;
             }
             let (id, key) = entry.split_once(':').ok_or_else(|| {
-                KeyError(format!(
+                ConfigError(format!(
                     "entry {} is not `ID:BASE64KEY` (e.g. `1:{}`)",
                     index + 1,
                     "A".repeat(43)
                 ))
             })?;
             let id: u8 = id.trim().parse().map_err(|_| {
-                KeyError(format!(
+                ConfigError(format!(
                     "entry {}: key id `{id}` is not a number from 0 to 255",
                     index + 1
                 ))
             })?;
             let bytes = decode_key(key.trim()).ok_or_else(|| {
-                KeyError(format!(
+                ConfigError(format!(
                     "entry {}: key {id} is not base64 of exactly 32 bytes \
                      (make one with `head -c 32 /dev/urandom | base64`)",
                     index + 1
@@ -209,9 +256,79 @@ impl EngineBuilder {
         self
     }
 
+    /// The store that makes each state single-use. Default: a [`MemoryStore`], for one
+    /// instance. Several instances need a store they share, such as
+    /// [`RedisStore`](crate::replay::RedisStore).
+    pub fn replay_store(mut self, store: impl ReplayStore) -> Self {
+        self.store = Some(Arc::new(store));
+        self
+    }
+
+    /// Uses Redis at the URL in [`REDIS_URL_ENV`] as the replay store, if it is set.
+    pub fn store_from_env(self) -> Result<Self, ConfigError> {
+        match std::env::var(REDIS_URL_ENV) {
+            Err(std::env::VarError::NotPresent) => Ok(self),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                Err(ConfigError(format!("{REDIS_URL_ENV} is not valid UTF-8")))
+            }
+            Ok(url) if url.trim().is_empty() => Err(ConfigError(format!(
+                "{REDIS_URL_ENV} is set but empty; unset it to keep records in memory"
+            ))),
+            #[cfg(feature = "redis")]
+            Ok(url) => {
+                let store = crate::replay::RedisStore::open(url.trim())
+                    .map_err(|error| ConfigError(format!("{REDIS_URL_ENV}: {error}")))?;
+                Ok(self.replay_store(store))
+            }
+            #[cfg(not(feature = "redis"))]
+            Ok(_) => Err(ConfigError(format!(
+                "{REDIS_URL_ENV} is set, but mrtr was built without its `redis` feature:                  depend on `mrtr = {{ features = [\"redis\"] }}`"
+            ))),
+        }
+    }
+
+    /// How long a claimed round blocks retries of its state if the instance running it dies.
+    /// The request running a round renews its lease while it runs, so a slow round keeps it.
+    /// Default: [`Engine::DEFAULT_LEASE`].
+    pub fn lease(mut self, lease: Duration) -> Self {
+        self.lease = Some(lease);
+        self
+    }
+
+    /// How long a duplicate request waits for the first to finish before it fails with
+    /// `-32603`. Default: [`Engine::DEFAULT_DUPLICATE_WAIT`].
+    pub fn duplicate_wait(mut self, wait: Duration) -> Self {
+        self.duplicate_wait = Some(wait);
+        self
+    }
+
+    /// How far apart the clocks of the instances may be. Records outlive the states they guard
+    /// by this much. Default: [`Engine::DEFAULT_CLOCK_SKEW`].
+    pub fn clock_skew(mut self, skew: Duration) -> Self {
+        self.clock_skew = Some(skew);
+        self
+    }
+
+    /// How long a whole flow may last from its first round: no state of the flow expires after
+    /// it, however often its questions are asked again. Default: [`Engine::DEFAULT_FLOW_LIFETIME`].
+    pub fn flow_lifetime(mut self, lifetime: Duration) -> Self {
+        self.flow_lifetime = Some(lifetime);
+        self
+    }
+
+    /// The most rounds one call may take; the round past it fails with `-32603`. The cap is
+    /// sealed into each state at the flow's first round. Default: [`Engine::DEFAULT_MAX_ROUNDS`].
+    pub fn max_rounds(mut self, rounds: u32) -> Self {
+        self.max_rounds = Some(rounds);
+        self
+    }
+
     /// Builds the engine. Without any key it makes a random one and warns that several
-    /// instances need a shared key.
-    pub fn build(self) -> Result<Engine, KeyError> {
+    /// instances need a shared key; on a store that is not shared it warns likewise.
+    ///
+    /// Fails if the store keeps records for less time than a state stays valid, since a
+    /// state that still opens must find its record.
+    pub fn build(self) -> Result<Engine, ConfigError> {
         let mut keys = self.keys;
         if keys.is_empty() {
             tracing::warn!(
@@ -221,14 +338,36 @@ impl EngineBuilder {
             );
             let mut key = Zeroizing::new([0u8; 32]);
             getrandom::getrandom(key.as_mut())
-                .map_err(|e| KeyError(format!("the system random source failed: {e}")))?;
+                .map_err(|e| ConfigError(format!("the system random source failed: {e}")))?;
             keys.push((0, key));
         }
         let mut seen = [false; 256];
         for (id, _) in &keys {
             if std::mem::replace(&mut seen[usize::from(*id)], true) {
-                return Err(KeyError(format!("key id {id} is listed twice")));
+                return Err(ConfigError(format!("key id {id} is listed twice")));
             }
+        }
+        let ttl = self.ttl.unwrap_or(Engine::DEFAULT_TTL);
+        let clock_skew = self.clock_skew.unwrap_or(Engine::DEFAULT_CLOCK_SKEW);
+        let max_rounds = self.max_rounds.unwrap_or(Engine::DEFAULT_MAX_ROUNDS);
+        if max_rounds == 0 {
+            return Err(ConfigError("max_rounds must be at least 1".to_owned()));
+        }
+        let store = self
+            .store
+            .unwrap_or_else(|| Arc::new(MemoryStore::default()));
+        if let Some(retention) = store.retention() {
+            let needed = ttl.saturating_add(clock_skew);
+            if retention < needed {
+                return Err(ConfigError(format!(
+                    "the replay store keeps records for {retention:?}, but a state stays valid                      for {ttl:?} and records must outlive states by the clock skew of                      {clock_skew:?}: a state could outlive its record and run twice. Keep                      records for at least {needed:?}, or shorten the TTL"
+                )));
+            }
+        }
+        if !store.is_shared() {
+            tracing::warn!(
+                "mrtr: the replay store is in this process's memory, so a duplicate request                  is caught only by the instance that ran the round. Give every instance the                  same shared store ({REDIS_URL_ENV}) to run more than one."
+            );
         }
         Ok(Engine {
             inner: Arc::new(Inner {
@@ -237,12 +376,20 @@ impl EngineBuilder {
                 } else {
                     KeyRing::new(keys)
                 },
-                ttl: self.ttl.unwrap_or(Engine::DEFAULT_TTL),
+                ttl,
                 clock: self.clock.unwrap_or_else(|| Arc::new(SystemTime::now)),
                 principal: self.principal,
                 max_state_bytes: self
                     .max_state_bytes
                     .unwrap_or(Engine::DEFAULT_MAX_STATE_BYTES),
+                store,
+                lease: self.lease.unwrap_or(Engine::DEFAULT_LEASE),
+                duplicate_wait: self
+                    .duplicate_wait
+                    .unwrap_or(Engine::DEFAULT_DUPLICATE_WAIT),
+                clock_skew,
+                flow_lifetime: self.flow_lifetime.unwrap_or(Engine::DEFAULT_FLOW_LIFETIME),
+                max_rounds,
             }),
         })
     }

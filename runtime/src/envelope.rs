@@ -16,10 +16,14 @@ use chacha20poly1305::{
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
-/// Encrypted and authenticated.
-const VERSION: u8 = 1;
-/// Readable, authenticated with HMAC-SHA256.
-const VERSION_SIGNED: u8 = 2;
+use crate::replay::{FlowId, RoundKey};
+
+/// Encrypted and authenticated. (1 was the header without flow id, deadline and round cap.)
+const VERSION: u8 = 3;
+/// Readable, authenticated with HMAC-SHA256. (2 was the header without flow id and deadline.)
+const VERSION_SIGNED: u8 = 4;
+/// A recorded response in the replay store: always encrypted.
+const VERSION_RECORD: u8 = 5;
 const MAC_LEN: usize = 32;
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
@@ -82,8 +86,20 @@ pub(crate) struct Binding<'a> {
 
 impl Binding<'_> {
     fn associated_data(&self, version: u8, key_id: u8) -> Vec<u8> {
-        let mut data = Vec::with_capacity(96 + self.name.len());
-        data.extend_from_slice(b"mrtr/state");
+        self.labelled(b"mrtr/state", version, key_id)
+    }
+
+    /// A recorded response is bound to the call like its state, and to its flow and round.
+    fn record_data(&self, round: &RoundKey, key_id: u8) -> Vec<u8> {
+        let mut data = self.labelled(b"mrtr/record", VERSION_RECORD, key_id);
+        data.extend_from_slice(&round.flow);
+        data.extend_from_slice(&round.round.to_le_bytes());
+        data
+    }
+
+    fn labelled(&self, label: &[u8], version: u8, key_id: u8) -> Vec<u8> {
+        let mut data = Vec::with_capacity(128 + self.name.len());
+        data.extend_from_slice(label);
         data.extend_from_slice(&[version, key_id]);
         for part in [self.method.as_bytes(), self.name.as_bytes()] {
             data.extend_from_slice(&(part.len() as u32).to_le_bytes());
@@ -109,8 +125,14 @@ pub(crate) struct Header {
     pub(crate) resume: u32,
     /// Seconds since the Unix epoch after which the state is refused.
     pub(crate) expires_at: u64,
-    /// How many rounds this call has taken so far.
+    /// How many rounds this call has taken so far: the state of round `n` opens round `n`.
     pub(crate) round: u32,
+    /// The flow's random id, drawn at its first round; with `round`, the replay store's key.
+    pub(crate) flow: FlowId,
+    /// Seconds since the Unix epoch: fixed at the first round, no state of the flow outlives it.
+    pub(crate) deadline: u64,
+    /// The most rounds the flow may take, fixed at its first round.
+    pub(crate) max_rounds: u32,
 }
 
 /// Why a state was refused. Goes to the server log only; the client sees a generic error.
@@ -277,12 +299,69 @@ pub(crate) fn open(
     let (header, rest) =
         postcard::take_from_bytes::<Header>(&plaintext).map_err(|_| OpenError::BadHeader)?;
     let now = unix_seconds(now);
-    if now >= header.expires_at {
+    let expires_at = header.expires_at.min(header.deadline);
+    if now >= expires_at {
         return Err(OpenError::Expired {
-            seconds_ago: now - header.expires_at,
+            seconds_ago: now - expires_at,
         });
     }
     Ok((header, Zeroizing::new(rest.to_vec())))
+}
+
+/// Seals a round's response for the replay store: `version | key id | nonce | ciphertext`,
+/// encrypted whatever the mode of states, bound to the call, the flow and the round.
+pub(crate) fn seal_record(
+    keys: &KeyRing,
+    binding: &Binding<'_>,
+    round: &RoundKey,
+    response: &[u8],
+) -> Result<Vec<u8>, SealError> {
+    let key = &keys.keys[0];
+    let mut nonce = [0u8; NONCE_LEN];
+    getrandom::getrandom(&mut nonce).map_err(|_| SealError::Random)?;
+    let aad = binding.record_data(round, key.id);
+    let ciphertext = key
+        .cipher
+        .encrypt(
+            XNonce::from_slice(&nonce),
+            Payload {
+                msg: response,
+                aad: &aad,
+            },
+        )
+        .map_err(|_| SealError::Random)?;
+    let mut out = Vec::with_capacity(PREFIX_LEN + ciphertext.len());
+    out.extend_from_slice(&[VERSION_RECORD, key.id]);
+    out.extend_from_slice(&nonce);
+    out.extend_from_slice(&ciphertext);
+    Ok(out)
+}
+
+/// Opens what [`seal_record`] sealed for the same call, flow and round.
+pub(crate) fn open_record(
+    keys: &KeyRing,
+    binding: &Binding<'_>,
+    round: &RoundKey,
+    sealed: &[u8],
+) -> Result<Zeroizing<Vec<u8>>, OpenError> {
+    if sealed.len() < PREFIX_LEN + TAG_LEN {
+        return Err(OpenError::TooShort);
+    }
+    if sealed[0] != VERSION_RECORD {
+        return Err(OpenError::UnknownVersion(sealed[0]));
+    }
+    let key = keys.get(sealed[1])?;
+    let aad = binding.record_data(round, key.id);
+    key.cipher
+        .decrypt(
+            XNonce::from_slice(&sealed[2..PREFIX_LEN]),
+            Payload {
+                msg: &sealed[PREFIX_LEN..],
+                aad: &aad,
+            },
+        )
+        .map(Zeroizing::new)
+        .map_err(|_| OpenError::Forged)
 }
 
 /// Constant-time equality of two tags.
@@ -316,6 +395,9 @@ mod tests {
         resume: 2,
         expires_at: 2_000_000_000,
         round: 1,
+        flow: [9; 16],
+        deadline: 2_000_000_100,
+        max_rounds: 100,
     };
 
     fn now() -> SystemTime {
@@ -394,6 +476,43 @@ mod tests {
     }
 
     #[test]
+    fn no_state_outlives_its_flow_deadline() {
+        let keys = ring(&[1]);
+        let header = Header {
+            deadline: 1_900_000_010,
+            ..HEADER
+        };
+        let state = seal(&keys, &binding("t"), &header, b"", 4096).unwrap();
+        let after = UNIX_EPOCH + Duration::from_secs(1_900_000_012);
+        assert_eq!(
+            open(&keys, &binding("t"), &state, after).unwrap_err(),
+            OpenError::Expired { seconds_ago: 2 }
+        );
+    }
+
+    #[test]
+    fn records_open_only_for_their_call_flow_and_round() {
+        let keys = ring(&[1]);
+        let round = RoundKey {
+            flow: [5; 16],
+            round: 2,
+        };
+        let sealed = seal_record(&keys, &binding("t"), &round, b"response").unwrap();
+        assert!(!sealed.windows(8).any(|w| w == b"response"));
+        let opened = open_record(&keys, &binding("t"), &round, &sealed).unwrap();
+        assert_eq!(opened.as_slice(), b"response");
+        let next = RoundKey { round: 3, ..round };
+        assert!(open_record(&keys, &binding("t"), &next, &sealed).is_err());
+        assert!(open_record(&keys, &binding("other"), &round, &sealed).is_err());
+        for index in 0..sealed.len() {
+            let mut changed = sealed.clone();
+            changed[index] ^= 1;
+            assert!(open_record(&keys, &binding("t"), &round, &changed).is_err());
+        }
+        assert!(open_record(&keys, &binding("t"), &round, &sealed[..10]).is_err());
+    }
+
+    #[test]
     fn garbage_is_refused_without_panicking() {
         let keys = ring(&[1]);
         for input in ["", "%%%", "AAAA", &"A".repeat(100), "AQ", &"_".repeat(4000)] {
@@ -431,6 +550,9 @@ mod sign_only_tests {
         resume: 1,
         expires_at: 2_000_000_000,
         round: 1,
+        flow: [3; 16],
+        deadline: 2_000_000_000,
+        max_rounds: 100,
     };
 
     fn now() -> SystemTime {

@@ -67,6 +67,7 @@ mod form;
 mod machine;
 mod outcome;
 mod question;
+pub mod replay;
 mod roots;
 mod round;
 mod sample;
@@ -76,7 +77,9 @@ pub use capabilities::Capabilities;
 pub use checkpoint::{Checkpoint, checkpoint};
 pub use elicit::{Elicit, Elicited, Refusal, Refused, elicit};
 pub use elicit_url::{ElicitUrl, UrlElicited, elicit_url};
-pub use engine::{Clock, Engine, EngineBuilder, KEYS_ENV, KeyError};
+#[allow(deprecated)]
+pub use engine::KeyError;
+pub use engine::{Clock, ConfigError, Engine, EngineBuilder, KEYS_ENV, REDIS_URL_ENV};
 pub use form::{Form, FormChoice, FormField, FormParts};
 pub use mrtr_macros::{Form, mrtr_prompt, mrtr_resource, mrtr_tool};
 pub use outcome::{IntoReadResourceResult, Outcome};
@@ -115,6 +118,7 @@ pub mod __private {
     pub use crate::form::assert_form_field;
     pub use crate::machine::{Layout, Machine, Persist, Saver, Snapshot};
     pub use crate::question::All;
+    pub use crate::replay::response::{PromptGet, ResourceRead, ToolCall};
 
     /// The items a `for` loop with an ask in its body has yet to visit. They are collected up
     /// front, so that the rest of the iteration can be saved with the loop's state.

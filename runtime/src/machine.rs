@@ -26,6 +26,11 @@ use crate::{
     Engine, Outcome,
     envelope::{self, Binding, Header, SealError, unix_seconds},
     question::QuestionSet,
+    replay::{
+        RoundKey,
+        guard::{self, Entered},
+        response::{RecordedResponse, Wire},
+    },
     round::Round,
 };
 
@@ -37,6 +42,9 @@ pub struct Layout {
     pub fingerprint: u64,
     /// How many ask points the tool has.
     pub asks: u32,
+    /// Whether each state opens once (the default), or may be replayed:
+    /// `#[mrtr_tool(replay = "allow")]`.
+    pub single_use: bool,
 }
 
 /// A value that may be held across an `ask!`: it is saved into the sealed state.
@@ -132,7 +140,8 @@ struct Cursor {
     answers: Option<InputResponses>,
     locals: Zeroizing<Vec<u8>>,
     read: usize,
-    rounds: u32,
+    /// The header of the state this round opened; `None` on a first call.
+    opened: Option<Header>,
     halt: Option<Halt>,
 }
 
@@ -164,7 +173,7 @@ impl Machine {
             answers: None,
             locals: Zeroizing::new(Vec::new()),
             read: 0,
-            rounds: 0,
+            opened: None,
             halt: None,
         };
         let mut round = round;
@@ -181,9 +190,13 @@ impl Machine {
                     tracing::warn!(tool = %round.name, resume = header.resume, "mrtr: refused requestState: resume point out of range");
                     return Err(invalid_state());
                 }
+                Ok((header, _)) if header.round == 0 || header.round > header.max_rounds => {
+                    tracing::warn!(tool = %round.name, round = header.round, "mrtr: refused requestState: round out of range");
+                    return Err(invalid_state());
+                }
                 Ok((header, locals)) => {
                     cursor.resume = Some(header.resume);
-                    cursor.rounds = header.round;
+                    cursor.opened = Some(header);
                     cursor.locals = locals;
                 }
                 Err(reason) => {
@@ -345,13 +358,8 @@ impl Machine {
             return Err(ErrorData::missing_required_client_capability(missing));
         }
         let requests = questions.into_input_requests(keys)?;
+        let header = self.next_header(id)?;
         let engine = &self.engine.inner;
-        let expires_at = unix_seconds(self.engine.now()).saturating_add(engine.ttl.as_secs());
-        let header = Header {
-            resume: id,
-            expires_at,
-            round: self.cursor().rounds.saturating_add(1),
-        };
         let binding = binding(&self.round, self.layout, self.principal.as_deref());
         let state = envelope::seal(&engine.keys, &binding, &header, &locals, engine.max_state_bytes)
             .map_err(|error| {
@@ -370,6 +378,87 @@ impl Machine {
             .collect();
         let requests = (!requests.is_empty()).then_some(requests);
         Ok(InputRequiredResult::new(requests, Some(state)))
+    }
+
+    /// The header of the state this round hands out for ask point `id`: the flow's id,
+    /// deadline and round cap carry over from the state it opened, or are fixed now.
+    fn next_header(&self, id: u32) -> Result<Header, ErrorData> {
+        let engine = &self.engine.inner;
+        let now = unix_seconds(self.engine.now());
+        let opened = self.cursor().opened;
+        let (flow, deadline, max_rounds, round) = match opened {
+            Some(opened) => (
+                opened.flow,
+                opened.deadline,
+                opened.max_rounds,
+                opened.round.saturating_add(1),
+            ),
+            None => {
+                let mut flow = [0u8; 16];
+                getrandom::getrandom(&mut flow).map_err(|error| {
+                    tracing::error!(%error, "mrtr: the system random source failed");
+                    ErrorData::internal_error("the server could not run this request", None)
+                })?;
+                let deadline = now.saturating_add(engine.flow_lifetime.as_secs());
+                (flow, deadline, engine.max_rounds, 1)
+            }
+        };
+        if round > max_rounds {
+            tracing::warn!(tool = %self.round.name, max_rounds, "mrtr: a call reached its round cap");
+            return Err(ErrorData::internal_error(
+                format!("this call took more than {max_rounds} rounds; call the tool again"),
+                None,
+            ));
+        }
+        Ok(Header {
+            resume: id,
+            expires_at: now.saturating_add(engine.ttl.as_secs()).min(deadline),
+            round,
+            flow,
+            deadline,
+            max_rounds,
+        })
+    }
+
+    /// Runs the round: under single use, claims it first (or answers a duplicate with the
+    /// first response), runs the body while keeping the claim alive, and records the response.
+    pub async fn run<W: Wire<R>, R>(&self, _wire: W, body: impl Future<Output = R>) -> Outcome<R> {
+        if !self.layout.single_use {
+            return self.drive(body).await;
+        }
+        let Some(opened) = self.cursor().opened else {
+            // A first call has no state to claim; it starts a flow if the store has room.
+            if let Err(error) = guard::admit(&self.engine, &self.round.name) {
+                return Outcome::Failed(error);
+            }
+            return self.drive(body).await;
+        };
+        let key = RoundKey {
+            flow: opened.flow,
+            round: opened.round,
+        };
+        let binding = binding(&self.round, self.layout, self.principal.as_deref());
+        let held = match guard::enter(&self.engine, &binding, key, opened.expires_at).await {
+            Ok(Entered::Won(held)) => held,
+            Ok(Entered::Replayed(response)) => return Outcome::Recorded(response),
+            Err(error) => return Outcome::Failed(error),
+        };
+        let outcome = {
+            let body = pin!(self.drive(body));
+            let keep_alive = pin!(guard::keep_alive(&self.engine, &held));
+            match biased_race(body, keep_alive).await {
+                Ok(outcome) => outcome,
+                Err(never) => match never {},
+            }
+        };
+        let response = match outcome {
+            Outcome::Done(result) => W::record(result),
+            Outcome::InputRequired(input) => RecordedResponse::InputRequired(input),
+            Outcome::Failed(error) => RecordedResponse::Error(error),
+            Outcome::Recorded(response) => response,
+        };
+        guard::record(&self.engine, &binding, held, &response).await;
+        Outcome::Recorded(response)
     }
 
     /// Runs the body until it returns or halts at an ask.
@@ -395,6 +484,20 @@ fn binding<'a>(round: &'a Round, layout: &Layout, principal: Option<&'a str>) ->
         fingerprint: layout.fingerprint,
         principal,
     }
+}
+
+/// Polls `first`, then `second`, until one finishes: `Ok` if `first` did.
+async fn biased_race<A: Future, B: Future>(
+    mut first: std::pin::Pin<&mut A>,
+    mut second: std::pin::Pin<&mut B>,
+) -> Result<A::Output, B::Output> {
+    poll_fn(|context| {
+        if let Poll::Ready(output) = first.as_mut().poll(context) {
+            return Poll::Ready(Ok(output));
+        }
+        second.as_mut().poll(context).map(Err)
+    })
+    .await
 }
 
 /// Never completes; [`Machine::drive`] notices the halt and drops the body.

@@ -9,11 +9,14 @@ use rmcp::{
     },
 };
 
+use crate::replay::RecordedResponse;
+
 /// The result of one round: the tool finished, needs input, or the round failed.
 ///
 /// `#[mrtr_tool]` changes a tool's return type `R` to `Outcome<R>`; rmcp turns it into the
 /// `tools/call` response.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Outcome<R> {
     /// The function returned.
     Done(R),
@@ -21,6 +24,9 @@ pub enum Outcome<R> {
     InputRequired(InputRequiredResult),
     /// The round could not run, for example because `requestState` did not verify.
     Failed(ErrorData),
+    /// A single-use round's response in its wire form, as recorded for its duplicates: this
+    /// request's own, or the first response to the same state.
+    Recorded(RecordedResponse),
 }
 
 impl<R: IntoCallToolResult> IntoCallToolResult for Outcome<R> {
@@ -29,6 +35,7 @@ impl<R: IntoCallToolResult> IntoCallToolResult for Outcome<R> {
             Self::Done(result) => result.into_call_tool_result(),
             Self::InputRequired(input) => Ok(CallToolResponse::InputRequired(input)),
             Self::Failed(error) => Err(error),
+            Self::Recorded(response) => response.into_call_tool_response(),
         }
     }
 }
@@ -39,6 +46,7 @@ impl<R: IntoGetPromptResult> IntoGetPromptResult for Outcome<R> {
             Self::Done(result) => result.into_get_prompt_result(),
             Self::InputRequired(input) => Ok(GetPromptResponse::InputRequired(input)),
             Self::Failed(error) => Err(error),
+            Self::Recorded(response) => response.into_get_prompt_response(),
         }
     }
 }
@@ -70,6 +78,7 @@ impl<R: IntoReadResourceResult> Outcome<R> {
                 .map(ReadResourceResponse::Complete),
             Self::InputRequired(input) => Ok(ReadResourceResponse::InputRequired(input)),
             Self::Failed(error) => Err(error),
+            Self::Recorded(response) => response.into_read_resource_response(),
         }
     }
 }

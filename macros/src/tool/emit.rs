@@ -1,5 +1,5 @@
 //! Stage 4: write the final method. It keeps the user's attributes and parameters, takes the
-//! round's context as an extra first parameter, returns `Outcome<R>` and drives the lowered body.
+//! round's context as an extra first parameter, returns `Outcome<R>` and runs the lowered body.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -66,15 +66,18 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         let #engine = ::mrtr::__private::engine_of(#self_token);
     };
     let statements = &body.stmts;
-    let (open_round, finish) = match kind {
-        Kind::Tool | Kind::Prompt => (quote!(), quote!()),
+    let (open_round, wire, finish) = match kind {
+        Kind::Tool => (quote!(), quote!(ToolCall), quote!()),
+        Kind::Prompt => (quote!(), quote!(PromptGet), quote!()),
         Kind::Resource => (
             quote! {
                 let #round = ::mrtr::__private::Round::for_resource(&request, &context);
             },
+            quote!(ResourceRead),
             quote!(.into_read_resource_response()),
         ),
     };
+    let single_use = !tool.replay_allowed;
     let fail = match kind {
         Kind::Tool | Kind::Prompt => quote!(return ::mrtr::Outcome::Failed(#error)),
         Kind::Resource => quote!(return ::core::result::Result::Err(#error)),
@@ -83,6 +86,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         const #layout: ::mrtr::__private::Layout = ::mrtr::__private::Layout {
             fingerprint: #fingerprint,
             asks: #asks,
+            single_use: #single_use,
         };
         #server_check
         #open_round
@@ -91,7 +95,9 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
             ::core::result::Result::Err(#error) => #fail,
         };
         let #machine = &#machine;
-        #machine.drive(async move { #(#statements)* }).await #finish
+        #machine
+            .run(::mrtr::__private::#wire, async move { #(#statements)* })
+            .await #finish
     }};
     item.block = new_body;
     let flow_const = flow_const(&item.sig.ident, &flow);

@@ -11,7 +11,14 @@ pub(crate) struct ToolFn {
     pub(crate) item: ImplItemFn,
     /// `#[mrtr_tool(version = "..")]`: pins the layout fingerprint across edits.
     pub(crate) version: Option<LitStr>,
+    /// `#[mrtr_tool(replay = "allow")]`: a state may open more than once.
+    pub(crate) replay_allowed: bool,
 }
+
+const ARGUMENTS: &str = "the arguments are `version = \"..\"`, which keeps states valid across \
+                         edits that do not change what is held across an ask, and \
+                         `replay = \"allow\"`, which lets a read-only tool's states open more \
+                         than once";
 
 pub(crate) fn parse(
     kind: Kind,
@@ -20,6 +27,7 @@ pub(crate) fn parse(
     diagnostics: &mut Diagnostics,
 ) -> Option<ToolFn> {
     let mut version = None;
+    let mut replay_allowed = false;
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("version") {
             let value = meta.value()?;
@@ -33,10 +41,26 @@ pub(crate) fn parse(
                 )
             })?);
             Ok(())
+        } else if meta.path.is_ident("replay") {
+            let value: LitStr = meta.value()?.parse()?;
+            replay_allowed = match value.value().as_str() {
+                "allow" => true,
+                "once" => false,
+                _ => {
+                    return Err(syn::Error::new(
+                        value.span(),
+                        format!(
+                            "`replay` is `\"once\"` (the default: each state runs its round \
+                             once) or `\"allow\"` (for a read-only tool): `{}(replay = \"allow\")]`",
+                            kind.attribute().trim_end_matches(']')
+                        ),
+                    ));
+                }
+            };
+            Ok(())
         } else {
             Err(meta.error(format!(
-                "unknown `{}` argument; the only one is `version = \"..\"`, which keeps \
-                 states valid across edits that do not change what is held across an ask",
+                "unknown `{}` argument; {ARGUMENTS}",
                 kind.attribute()
             )))
         }
@@ -59,7 +83,11 @@ pub(crate) fn parse(
         }
     };
     check_signature(kind, &item, diagnostics);
-    Some(ToolFn { item, version })
+    Some(ToolFn {
+        item,
+        version,
+        replay_allowed,
+    })
 }
 
 fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics) {

@@ -1,0 +1,196 @@
+//! The engine's side of single use: claim a round before it runs, wait for a duplicate's first
+//! response, keep the claim's lease alive while the round runs, and record its response.
+
+use std::{
+    convert::Infallible,
+    time::{Duration, Instant, SystemTime, UNIX_EPOCH},
+};
+
+use rmcp::ErrorData;
+
+use super::{Claim, Holder, RecordedResponse, RoundKey, StoreError, StoreErrorKind};
+use crate::{
+    Engine,
+    envelope::{self, Binding},
+};
+
+/// A round this request holds: it runs it, then records the response.
+pub(crate) struct Held {
+    key: RoundKey,
+    holder: Holder,
+    expires_at: SystemTime,
+}
+
+/// How a guarded round starts.
+pub(crate) enum Entered {
+    /// This request runs the round.
+    Won(Held),
+    /// An earlier request ran it: its response, to send again.
+    Replayed(RecordedResponse),
+}
+
+/// The longest pause between two looks at a round another request is running.
+const MAX_PAUSE: Duration = Duration::from_millis(100);
+
+/// The client sees this when the store fails; the reason goes to the log.
+fn store_failed(tool: &str, key: &RoundKey, error: &StoreError) -> ErrorData {
+    match error.kind() {
+        StoreErrorKind::Full => {
+            tracing::warn!(tool = %tool, round = %key, %error, "mrtr: replay store full, round refused");
+            ErrorData::internal_error(
+                "the server has too many calls in progress; try again later",
+                None,
+            )
+        }
+        _ => {
+            tracing::error!(tool = %tool, round = %key, %error, "mrtr: replay store unavailable, round refused");
+            internal()
+        }
+    }
+}
+
+fn internal() -> ErrorData {
+    ErrorData::internal_error("the server could not run this request", None)
+}
+
+/// A new flow may start only if the store has room for it.
+pub(crate) fn admit(engine: &Engine, tool: &str) -> Result<(), ErrorData> {
+    engine.inner.store.admit_flow().map_err(|error| {
+        tracing::warn!(tool = %tool, %error, "mrtr: replay store full, new flow refused");
+        ErrorData::internal_error(
+            "the server has too many calls in progress; try again later",
+            None,
+        )
+    })
+}
+
+/// Claims round `key`, whose state expires at `state_expires_at` (Unix seconds). Waits, up to
+/// the engine's bound, while another request runs it.
+pub(crate) async fn enter(
+    engine: &Engine,
+    binding: &Binding<'_>,
+    key: RoundKey,
+    state_expires_at: u64,
+) -> Result<Entered, ErrorData> {
+    let inner = &engine.inner;
+    let holder = Holder::new().map_err(|error| {
+        tracing::error!(%error, "mrtr: the system random source failed");
+        internal()
+    })?;
+    // The record outlives the state it guards by the clock skew allowed between instances.
+    let expires_at =
+        UNIX_EPOCH + Duration::from_secs(state_expires_at).saturating_add(inner.clock_skew);
+    let give_up = Instant::now() + inner.duplicate_wait;
+    let mut pause = Duration::from_millis(2);
+    loop {
+        match inner
+            .store
+            .claim(key, holder, inner.lease, expires_at)
+            .await
+        {
+            Ok(Claim::Won) => {
+                return Ok(Entered::Won(Held {
+                    key,
+                    holder,
+                    expires_at,
+                }));
+            }
+            Ok(Claim::Done(sealed)) => {
+                tracing::debug!(tool = %binding.name, round = %key, "mrtr: duplicate request, sending the first response again");
+                return replayed(engine, binding, &key, &sealed).map(Entered::Replayed);
+            }
+            Ok(Claim::Running) if Instant::now() + pause <= give_up => {
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(MAX_PAUSE);
+            }
+            Ok(Claim::Running) => {
+                tracing::warn!(
+                    tool = %binding.name, round = %key, waited = ?inner.duplicate_wait,
+                    "mrtr: a duplicate request gave up waiting for the first to finish"
+                );
+                return Err(ErrorData::internal_error(
+                    "this request is already being answered; retry it later",
+                    None,
+                ));
+            }
+            Err(error) => return Err(store_failed(binding.name, &key, &error)),
+        }
+    }
+}
+
+fn replayed(
+    engine: &Engine,
+    binding: &Binding<'_>,
+    key: &RoundKey,
+    sealed: &[u8],
+) -> Result<RecordedResponse, ErrorData> {
+    let opened = envelope::open_record(&engine.inner.keys, binding, key, sealed).map_err(|reason| {
+        tracing::error!(tool = %binding.name, round = %key, %reason, "mrtr: a recorded response does not open; was its key retired?");
+        internal()
+    })?;
+    serde_json::from_slice(&opened).map_err(|error| {
+        tracing::error!(tool = %binding.name, round = %key, %error, "mrtr: a recorded response does not decode");
+        internal()
+    })
+}
+
+/// Renews the lease of `held` while the round runs. Never returns: the round's future is
+/// raced against it.
+pub(crate) async fn keep_alive(engine: &Engine, held: &Held) -> Infallible {
+    let inner = &engine.inner;
+    let every = (inner.lease / 3).max(Duration::from_millis(10));
+    loop {
+        tokio::time::sleep(every).await;
+        match inner.store.renew(held.key, held.holder, inner.lease).await {
+            Ok(true) => {}
+            Ok(false) => tracing::warn!(
+                round = %held.key,
+                "mrtr: a round outlived its lease and another request took it over; raise the \
+                 lease if rounds run this long"
+            ),
+            Err(error) => {
+                tracing::warn!(round = %held.key, %error, "mrtr: could not renew a round's lease")
+            }
+        }
+    }
+}
+
+/// Stores the response of `held` for its duplicates. A failure is logged: the response still
+/// goes to this client, and a retry runs the round again once the lease lapses.
+pub(crate) async fn record(
+    engine: &Engine,
+    binding: &Binding<'_>,
+    held: Held,
+    response: &RecordedResponse,
+) {
+    let sealed = serde_json::to_vec(response)
+        .map_err(|error| error.to_string())
+        .and_then(|json| {
+            envelope::seal_record(&engine.inner.keys, binding, &held.key, &json)
+                .map_err(|_| "sealing failed".to_owned())
+        });
+    let sealed = match sealed {
+        Ok(sealed) => sealed,
+        Err(error) => {
+            tracing::error!(tool = %binding.name, round = %held.key, %error, "mrtr: could not record a response");
+            return;
+        }
+    };
+    let stored = engine
+        .inner
+        .store
+        .complete(held.key, held.holder, &sealed, held.expires_at)
+        .await;
+    match stored {
+        Ok(true) => {}
+        Ok(false) => tracing::warn!(
+            tool = %binding.name, round = %held.key,
+            "mrtr: a round finished after its lease lapsed and another request took it over"
+        ),
+        Err(error) => tracing::error!(
+            tool = %binding.name, round = %held.key, %error,
+            "mrtr: could not record a response; a retry of this state runs the round again \
+             once the lease lapses"
+        ),
+    }
+}

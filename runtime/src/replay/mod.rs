@@ -1,0 +1,198 @@
+//! Single use: every `requestState` runs its round once.
+//!
+//! Sealing binds a state to its call, but a copy of it opens until it expires. So, like an
+//! idempotency key, every flow draws a random id at its first round, and opening a state claims
+//! `(flow id, round)` in a [`ReplayStore`] before any of the tool's code runs for that round:
+//!
+//! - the first request carrying a state runs the round, and its response is stored, sealed;
+//! - any duplicate of that request, concurrent or later, gets the first response again and never
+//!   runs the tool's code, even when it carries other answers: answers cannot fork a flow;
+//! - a concurrent duplicate waits, up to [`EngineBuilder::duplicate_wait`], for the first to
+//!   finish;
+//! - a claim holds a lease that its request renews while the round runs. If the instance dies
+//!   after claiming and before answering, a retry of the same state runs the round again once
+//!   the lease lapses ([`EngineBuilder::lease`], 10 s by default). That is the one at-least-once
+//!   window;
+//! - a record lives until the state it guards expires (plus the clock skew allowance), so a
+//!   state that still opens always finds its record;
+//! - a store that cannot be reached fails the round closed, with `-32603`.
+//!
+//! [`MemoryStore`] is the default, for one instance. [`RedisStore`] (feature `redis`) is for a
+//! fleet. Implement [`ReplayStore`] for anything else.
+//!
+//! [`EngineBuilder::duplicate_wait`]: crate::EngineBuilder::duplicate_wait
+//! [`EngineBuilder::lease`]: crate::EngineBuilder::lease
+
+use std::{
+    fmt,
+    time::{Duration, SystemTime},
+};
+
+pub(crate) mod guard;
+mod memory;
+#[cfg(feature = "redis")]
+mod redis;
+pub(crate) mod response;
+
+pub use memory::MemoryStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisStore;
+pub use response::RecordedResponse;
+
+/// The random id a flow draws at its first round, sealed into each of its states.
+pub type FlowId = [u8; 16];
+
+/// One round of one flow: what a [`ReplayStore`] keys its records by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RoundKey {
+    /// The flow's id.
+    pub flow: FlowId,
+    /// The round the state opens (1 for the state the first round handed out).
+    pub round: u32,
+}
+
+impl fmt::Display for RoundKey {
+    /// `flow-in-hex:round`, for store keys and logs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for byte in self.flow {
+            write!(f, "{byte:02x}")?;
+        }
+        write!(f, ":{}", self.round)
+    }
+}
+
+/// Who holds a claim: a random token drawn by each request that claims a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Holder(pub [u8; 16]);
+
+impl Holder {
+    /// A fresh random token.
+    pub(crate) fn new() -> Result<Self, getrandom::Error> {
+        let mut token = [0u8; 16];
+        getrandom::getrandom(&mut token)?;
+        Ok(Self(token))
+    }
+}
+
+impl fmt::Display for Holder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|byte| write!(f, "{byte:02x}"))
+    }
+}
+
+/// What [`ReplayStore::claim`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// The round was free, or its holder's lease had lapsed: the caller now holds it.
+    Won,
+    /// The round already ran: the sealed response it gave, to send again.
+    Done(Vec<u8>),
+    /// Another request holds the round and its lease has not lapsed.
+    Running,
+}
+
+/// Why a store could not answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError {
+    kind: StoreErrorKind,
+    message: String,
+}
+
+/// The kinds of [`StoreError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreErrorKind {
+    /// The store could not be reached or failed. The round fails closed.
+    Unavailable,
+    /// A bounded store has no room for another record.
+    Full,
+}
+
+impl StoreError {
+    /// The store could not be reached or failed; `message` goes to the server log.
+    pub fn unavailable(message: impl fmt::Display) -> Self {
+        Self {
+            kind: StoreErrorKind::Unavailable,
+            message: message.to_string(),
+        }
+    }
+
+    /// The store is full; `message` goes to the server log.
+    pub fn full(message: impl fmt::Display) -> Self {
+        Self {
+            kind: StoreErrorKind::Full,
+            message: message.to_string(),
+        }
+    }
+
+    /// Which kind of failure this is.
+    pub fn kind(&self) -> StoreErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Where the records of single use live. Every operation on one key must be atomic with respect
+/// to the others on that key, across every instance that shares the store.
+///
+/// A record is `running` (held by a [`Holder`] until its lease lapses) or `done` (with the
+/// sealed response of the round). The engine hands the store opaque, already sealed bytes.
+///
+/// Lease times are measured on the store's own clock, so that instances whose clocks differ
+/// agree on when a lease lapses. Record expiry is the absolute time the guarded state expires.
+#[async_trait::async_trait]
+pub trait ReplayStore: Send + Sync + 'static {
+    /// In one atomic step: if `key` has no record, or a `running` record whose lease has
+    /// lapsed, make it `running`, held by `holder` for `lease`, kept until `expires_at`, and
+    /// answer [`Claim::Won`]. A `done` record answers [`Claim::Done`] with its response; a
+    /// `running` record whose lease holds answers [`Claim::Running`].
+    async fn claim(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+        expires_at: SystemTime,
+    ) -> Result<Claim, StoreError>;
+
+    /// Extends the lease of a round `holder` still holds. `Ok(false)` if it holds it no more.
+    async fn renew(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+    ) -> Result<bool, StoreError>;
+
+    /// Turns the round `holder` holds into `done` with `response`, kept until `expires_at`.
+    /// `Ok(false)` if `holder` lost the round (its lease lapsed and another request took it);
+    /// the record is then left as it is.
+    async fn complete(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        response: &[u8],
+        expires_at: SystemTime,
+    ) -> Result<bool, StoreError>;
+
+    /// The longest the store keeps a record whatever `expires_at` says, if it has such a limit.
+    /// Building an engine whose states outlive it fails.
+    fn retention(&self) -> Option<Duration> {
+        None
+    }
+
+    /// Whether instances share this store. An engine on a store that is not shared warns at
+    /// startup that a fleet needs one that is.
+    fn is_shared(&self) -> bool;
+
+    /// Whether a new flow may start. A bounded store refuses while it is nearly full, so that
+    /// flows in progress keep room to finish.
+    fn admit_flow(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+}

@@ -1,0 +1,259 @@
+//! The replay store of a fleet: records in Redis, claimed and completed by Lua scripts so that
+//! each step is atomic across every instance.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use redis::{
+    Script,
+    aio::{ConnectionManager, ConnectionManagerConfig},
+};
+use tokio::sync::OnceCell;
+
+use super::{Claim, Holder, ReplayStore, RoundKey, StoreError};
+
+/// Records in Redis, shared by every instance that points at the same server: the store for a
+/// fleet. Works with a stock `redis-server` 6.2 or later.
+///
+/// A record is one string key, `PREFIX` + `flow:round`, that expires (`PXAT`) when the state it
+/// guards does, plus the engine's clock skew allowance. Leases are measured on the Redis
+/// server's clock, so instances whose clocks differ still agree on them. Responses arrive
+/// sealed by the engine: Redis never sees a tool's output in the clear.
+///
+/// The connection opens on first use and reconnects by itself. While Redis cannot be reached,
+/// every guarded round fails closed with `-32603` and the reason in the log.
+///
+/// Records must not be evicted early: run Redis with `maxmemory-policy noeviction` (its
+/// default). The store checks the policy when it connects and logs an error otherwise.
+pub struct RedisStore {
+    client: redis::Client,
+    connection: OnceCell<ConnectionManager>,
+    prefix: String,
+    timeout: Duration,
+}
+
+/// `R` + holder (32 hex digits) + `:`: the part of a running record that names its holder.
+const HOLDER_END: usize = 34;
+
+/// Finds the Redis server's time in milliseconds, as `now_ms`.
+const NOW: &str = "local t = redis.call('TIME') \
+                   local now_ms = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+
+impl RedisStore {
+    /// The default prefix of every key the store writes.
+    pub const DEFAULT_PREFIX: &'static str = "mrtr:replay:";
+    /// How long one Redis command may take before the round fails closed: 2 s.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+
+    /// A store on the Redis server at `url` (`redis://host:port/db`, `rediss://` for TLS).
+    /// Only the URL is checked here; the connection opens on first use.
+    pub fn open(url: &str) -> Result<Self, StoreError> {
+        let client = redis::Client::open(url).map_err(|error| {
+            StoreError::unavailable(format!(
+                "not a Redis URL ({error}); write it like redis://127.0.0.1:6379/0"
+            ))
+        })?;
+        Ok(Self {
+            client,
+            connection: OnceCell::new(),
+            prefix: Self::DEFAULT_PREFIX.to_owned(),
+            timeout: Self::DEFAULT_TIMEOUT,
+        })
+    }
+
+    /// Writes every key under `prefix` instead of [`Self::DEFAULT_PREFIX`], for example to keep
+    /// two deployments that share a Redis server apart.
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
+    }
+
+    /// How long one command (or connecting) may take before the round fails closed.
+    /// Default: [`Self::DEFAULT_TIMEOUT`].
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    async fn connection(&self) -> Result<ConnectionManager, StoreError> {
+        self.connection
+            .get_or_try_init(|| async {
+                let config = ConnectionManagerConfig::new()
+                    .set_connection_timeout(Some(self.timeout))
+                    .set_response_timeout(Some(self.timeout))
+                    .set_number_of_retries(1)
+                    .set_max_delay(Duration::from_millis(200));
+                let mut connection =
+                    ConnectionManager::new_with_config(self.client.clone(), config)
+                        .await
+                        .map_err(unavailable)?;
+                check_eviction_policy(&mut connection).await;
+                Ok(connection)
+            })
+            .await
+            .cloned()
+    }
+
+    fn key(&self, key: &RoundKey) -> String {
+        format!("{}{key}", self.prefix)
+    }
+}
+
+fn unavailable(error: redis::RedisError) -> StoreError {
+    StoreError::unavailable(format!("Redis: {error}"))
+}
+
+/// Milliseconds since the Unix epoch, for `PXAT`.
+fn unix_millis(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_millis()
+        .try_into()
+        .unwrap_or(u64::MAX)
+}
+
+fn millis(duration: Duration) -> u64 {
+    duration.as_millis().try_into().unwrap_or(u64::MAX)
+}
+
+/// Logs an error if Redis may evict records before they expire.
+async fn check_eviction_policy(connection: &mut ConnectionManager) {
+    let policy: redis::RedisResult<Vec<String>> = redis::cmd("CONFIG")
+        .arg("GET")
+        .arg("maxmemory-policy")
+        .query_async(connection)
+        .await;
+    match policy.as_deref() {
+        Ok([_, policy]) if policy == "noeviction" => {}
+        Ok([_, policy]) => tracing::error!(
+            policy = %policy,
+            "mrtr: Redis may evict replay records before the states they guard expire, which \
+             would let a state run twice when memory is tight; set `maxmemory-policy noeviction`"
+        ),
+        _ => tracing::warn!(
+            "mrtr: could not read Redis's maxmemory-policy; make sure it is `noeviction`, or \
+             records may be evicted before the states they guard expire"
+        ),
+    }
+}
+
+fn claim_script() -> Script {
+    Script::new(&format!(
+        "{NOW}
+         local current = redis.call('GET', KEYS[1])
+         if current then
+           if string.sub(current, 1, 1) == 'D' then
+             return {{'done', string.sub(current, 2)}}
+           end
+           local lease_until = tonumber(string.sub(current, {start}))
+           if lease_until and lease_until > now_ms then
+             return {{'running', ''}}
+           end
+         end
+         local expire_at = math.max(tonumber(ARGV[3]), now_ms + 1000)
+         redis.call('SET', KEYS[1], 'R' .. ARGV[1] .. ':' .. (now_ms + tonumber(ARGV[2])),
+                    'PXAT', expire_at)
+         return {{'won', ''}}",
+        start = HOLDER_END + 1
+    ))
+}
+
+fn renew_script() -> Script {
+    Script::new(&format!(
+        "{NOW}
+         local current = redis.call('GET', KEYS[1])
+         if not current or string.sub(current, 1, {HOLDER_END}) ~= 'R' .. ARGV[1] .. ':' then
+           return 0
+         end
+         redis.call('SET', KEYS[1], 'R' .. ARGV[1] .. ':' .. (now_ms + tonumber(ARGV[2])),
+                    'KEEPTTL')
+         return 1"
+    ))
+}
+
+fn complete_script() -> Script {
+    Script::new(&format!(
+        "{NOW}
+         local current = redis.call('GET', KEYS[1])
+         if not current or string.sub(current, 1, {HOLDER_END}) ~= 'R' .. ARGV[1] .. ':' then
+           return 0
+         end
+         local expire_at = math.max(tonumber(ARGV[3]), now_ms + 1000)
+         redis.call('SET', KEYS[1], 'D' .. ARGV[2], 'PXAT', expire_at)
+         return 1"
+    ))
+}
+
+/// The scripts, built once per process.
+fn scripts() -> &'static [Script; 3] {
+    static SCRIPTS: std::sync::OnceLock<[Script; 3]> = std::sync::OnceLock::new();
+    SCRIPTS.get_or_init(|| [claim_script(), renew_script(), complete_script()])
+}
+
+#[async_trait::async_trait]
+impl ReplayStore for RedisStore {
+    async fn claim(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+        expires_at: SystemTime,
+    ) -> Result<Claim, StoreError> {
+        let mut connection = self.connection().await?;
+        let (outcome, response): (String, Vec<u8>) = scripts()[0]
+            .key(self.key(&key))
+            .arg(holder.to_string())
+            .arg(millis(lease))
+            .arg(unix_millis(expires_at))
+            .invoke_async(&mut connection)
+            .await
+            .map_err(unavailable)?;
+        match outcome.as_str() {
+            "won" => Ok(Claim::Won),
+            "done" => Ok(Claim::Done(response)),
+            "running" => Ok(Claim::Running),
+            other => Err(StoreError::unavailable(format!(
+                "Redis: the claim script answered `{other}`"
+            ))),
+        }
+    }
+
+    async fn renew(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        let mut connection = self.connection().await?;
+        let renewed: i64 = scripts()[1]
+            .key(self.key(&key))
+            .arg(holder.to_string())
+            .arg(millis(lease))
+            .invoke_async(&mut connection)
+            .await
+            .map_err(unavailable)?;
+        Ok(renewed == 1)
+    }
+
+    async fn complete(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        response: &[u8],
+        expires_at: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let mut connection = self.connection().await?;
+        let completed: i64 = scripts()[2]
+            .key(self.key(&key))
+            .arg(holder.to_string())
+            .arg(response)
+            .arg(unix_millis(expires_at))
+            .invoke_async(&mut connection)
+            .await
+            .map_err(unavailable)?;
+        Ok(completed == 1)
+    }
+
+    fn is_shared(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,150 @@
+//! A round's response in its wire form: what the first request answered, recorded for its
+//! duplicates. One type for tools, prompts and resources, so that one store serves them all.
+
+use rmcp::{
+    ErrorData,
+    handler::server::{prompt::IntoGetPromptResult, tool::IntoCallToolResult},
+    model::{
+        CallToolResponse, CallToolResult, CreateTaskResult, GetPromptResponse, GetPromptResult,
+        InputRequiredResult, ReadResourceResponse, ReadResourceResult,
+    },
+};
+use serde::{Deserialize, Serialize};
+
+use crate::outcome::IntoReadResourceResult;
+
+/// The response of a guarded round, as the client received it (or will).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RecordedResponse {
+    /// A completed `tools/call`.
+    Tool(CallToolResult),
+    /// A `tools/call` that became a task.
+    Task(CreateTaskResult),
+    /// A completed `prompts/get`.
+    Prompt(GetPromptResult),
+    /// A completed `resources/read`.
+    Resource(ReadResourceResult),
+    /// More questions, and the state of the next round.
+    InputRequired(InputRequiredResult),
+    /// A JSON-RPC error.
+    Error(ErrorData),
+}
+
+/// What a response of one method looks like on the wire. Implemented by the three markers the
+/// generated code passes to [`Machine::run`](crate::__private::Machine::run).
+#[doc(hidden)]
+pub trait Wire<R> {
+    /// The wire form of what the function returned.
+    fn record(result: R) -> RecordedResponse;
+}
+
+/// `tools/call`.
+#[doc(hidden)]
+pub struct ToolCall;
+/// `prompts/get`.
+#[doc(hidden)]
+pub struct PromptGet;
+/// `resources/read`.
+#[doc(hidden)]
+pub struct ResourceRead;
+
+/// A response of another method than the request's: a store mixed up its records.
+fn misrouted(what: &str) -> ErrorData {
+    tracing::error!("mrtr: a recorded response of {what} came back for another method");
+    ErrorData::internal_error("the server recorded a response it cannot send", None)
+}
+
+impl<R: IntoCallToolResult> Wire<R> for ToolCall {
+    fn record(result: R) -> RecordedResponse {
+        match result.into_call_tool_result() {
+            Ok(CallToolResponse::Complete(result)) => RecordedResponse::Tool(result),
+            Ok(CallToolResponse::InputRequired(input)) => RecordedResponse::InputRequired(input),
+            Ok(CallToolResponse::Task(task)) => RecordedResponse::Task(task),
+            Ok(_) => RecordedResponse::Error(misrouted("an unknown kind")),
+            Err(error) => RecordedResponse::Error(error),
+        }
+    }
+}
+
+impl<R: IntoGetPromptResult> Wire<R> for PromptGet {
+    fn record(result: R) -> RecordedResponse {
+        match result.into_get_prompt_result() {
+            Ok(GetPromptResponse::Complete(result)) => RecordedResponse::Prompt(result),
+            Ok(GetPromptResponse::InputRequired(input)) => RecordedResponse::InputRequired(input),
+            Ok(_) => RecordedResponse::Error(misrouted("an unknown kind")),
+            Err(error) => RecordedResponse::Error(error),
+        }
+    }
+}
+
+impl<R: IntoReadResourceResult> Wire<R> for ResourceRead {
+    fn record(result: R) -> RecordedResponse {
+        match result.into_read_resource_result() {
+            Ok(result) => RecordedResponse::Resource(result),
+            Err(error) => RecordedResponse::Error(error),
+        }
+    }
+}
+
+impl RecordedResponse {
+    pub(crate) fn into_call_tool_response(self) -> Result<CallToolResponse, ErrorData> {
+        match self {
+            Self::Tool(result) => Ok(CallToolResponse::Complete(result)),
+            Self::Task(task) => Ok(CallToolResponse::Task(task)),
+            Self::InputRequired(input) => Ok(CallToolResponse::InputRequired(input)),
+            Self::Error(error) => Err(error),
+            Self::Prompt(_) | Self::Resource(_) => Err(misrouted("another method")),
+        }
+    }
+
+    pub(crate) fn into_get_prompt_response(self) -> Result<GetPromptResponse, ErrorData> {
+        match self {
+            Self::Prompt(result) => Ok(GetPromptResponse::Complete(result)),
+            Self::InputRequired(input) => Ok(GetPromptResponse::InputRequired(input)),
+            Self::Error(error) => Err(error),
+            Self::Tool(_) | Self::Task(_) | Self::Resource(_) => Err(misrouted("another method")),
+        }
+    }
+
+    pub(crate) fn into_read_resource_response(self) -> Result<ReadResourceResponse, ErrorData> {
+        match self {
+            Self::Resource(result) => Ok(ReadResourceResponse::Complete(result)),
+            Self::InputRequired(input) => Ok(ReadResourceResponse::InputRequired(input)),
+            Self::Error(error) => Err(error),
+            Self::Tool(_) | Self::Task(_) | Self::Prompt(_) => Err(misrouted("another method")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::ContentBlock;
+
+    #[test]
+    fn responses_read_back_from_their_recorded_form() {
+        let mut result = CallToolResult::success(vec![ContentBlock::text("done")]);
+        result.structured_content = Some(serde_json::json!({"n": 1}));
+        let cases = [
+            RecordedResponse::Tool(result),
+            RecordedResponse::InputRequired(InputRequiredResult::from_request_state("s")),
+            RecordedResponse::Error(ErrorData::invalid_params("nope", None)),
+        ];
+        for case in cases {
+            let bytes = serde_json::to_vec(&case).unwrap();
+            let back: RecordedResponse = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(
+                serde_json::to_value(&back).unwrap(),
+                serde_json::to_value(&case).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn a_response_of_another_method_is_an_error() {
+        let prompt = RecordedResponse::Prompt(GetPromptResult::new(vec![]));
+        assert!(prompt.into_call_tool_response().is_err());
+    }
+}
