@@ -500,6 +500,18 @@ async fn prompts_get_resumes_like_a_tool() {
         let message = serde_json::to_value(&result.messages[0]).unwrap();
         assert_eq!(message["content"]["text"], "Write a brief about otters.");
 
+        // Single use: the same state with another answer gets the first response again.
+        let mut other = params.clone();
+        other.input_responses = Some(InputResponses::from([(
+            "topic".to_owned(),
+            json!({"action": "accept", "content": {"topic": "badgers"}}),
+        )]));
+        let GetPromptResponse::Complete(again) = client.get_prompt_once(other).await.unwrap()
+        else {
+            panic!("expected the prompt")
+        };
+        assert_eq!(again, result);
+
         // A prompt's state does not open for a tool of the same name, nor with a changed byte.
         let mut tampered = params.clone();
         let state = tampered.request_state.take().unwrap();
@@ -541,6 +553,18 @@ async fn resources_read_resumes_and_is_bound_to_its_uri() {
         };
         let contents = serde_json::to_value(&result.contents[0]).unwrap();
         assert_eq!(contents["text"], "for Ada only");
+
+        // Single use: the same state with another answer gets the first response again.
+        params.input_responses = Some(InputResponses::from([(
+            "reader".to_owned(),
+            json!({"action": "accept", "content": {"name": "Eve"}}),
+        )]));
+        let ReadResourceResponse::Complete(again) =
+            client.read_resource_once(params.clone()).await.unwrap()
+        else {
+            panic!("expected the resource")
+        };
+        assert_eq!(again, result);
     })
     .await;
 }

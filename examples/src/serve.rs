@@ -105,14 +105,14 @@ pub fn mode_from_args(program: &str, default_port: u16, allowed: &[&str]) -> Mod
     })
 }
 
-/// Logs to stderr (on stdio, stdout carries only MCP messages), at `warn` and mrtr's `info`
-/// unless `RUST_LOG` says otherwise.
+/// Logs to stderr (on stdio, stdout carries only MCP messages), at `warn` and the `info` of
+/// mrtr and the examples unless `RUST_LOG` says otherwise.
 pub fn init_logging() {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "warn,mrtr=info".into()),
+                .unwrap_or_else(|_| "warn,mrtr=info,mrtr_examples=info".into()),
         )
         .init();
 }

@@ -193,6 +193,14 @@ impl Wizard {
             "team": args.team,
             "plan": plan.as_str(),
         }));
+        // The call's one effect. Single use makes it run once per flow, however often the
+        // client sends the final state.
+        tracing::info!(
+            "signed up {} to {} on the {} plan",
+            profile.name,
+            args.team,
+            plan.as_str()
+        );
         Ok(result)
     }
 }

@@ -154,6 +154,21 @@ impl Engine {
 }
 
 /// Configures an [`Engine`].
+///
+/// ```
+/// use std::time::Duration;
+/// use mrtr::{Engine, replay::MemoryStore};
+///
+/// let engine = Engine::builder()
+///     .keys_from_env()?                          // MRTR_KEYS, if set
+///     .replay_store(MemoryStore::with_capacity(50_000))
+///     .ttl(Duration::from_secs(300))             // each state expires 5 minutes after it is sealed
+///     .flow_lifetime(Duration::from_secs(1800))  // and never after the flow's first round + 30 min
+///     .max_rounds(20)
+///     .lease(Duration::from_secs(5))             // a dead instance's claim blocks retries 5 s
+///     .build()?;
+/// # Ok::<(), mrtr::ConfigError>(())
+/// ```
 #[derive(Default)]
 pub struct EngineBuilder {
     keys: Vec<(u8, Zeroizing<[u8; 32]>)>,
@@ -282,7 +297,8 @@ impl EngineBuilder {
             }
             #[cfg(not(feature = "redis"))]
             Ok(_) => Err(ConfigError(format!(
-                "{REDIS_URL_ENV} is set, but mrtr was built without its `redis` feature:                  depend on `mrtr = {{ features = [\"redis\"] }}`"
+                "{REDIS_URL_ENV} is set, but mrtr was built without its `redis` feature: \
+                 depend on `mrtr = {{ features = [\"redis\"] }}`"
             ))),
         }
     }
@@ -360,13 +376,18 @@ impl EngineBuilder {
             let needed = ttl.saturating_add(clock_skew);
             if retention < needed {
                 return Err(ConfigError(format!(
-                    "the replay store keeps records for {retention:?}, but a state stays valid                      for {ttl:?} and records must outlive states by the clock skew of                      {clock_skew:?}: a state could outlive its record and run twice. Keep                      records for at least {needed:?}, or shorten the TTL"
+                    "the replay store keeps records for {retention:?}, but a state stays valid \
+                     for {ttl:?} and records must outlive states by the clock skew of \
+                     {clock_skew:?}: a state could outlive its record and run twice. Keep \
+                     records for at least {needed:?}, or shorten the TTL"
                 )));
             }
         }
         if !store.is_shared() {
             tracing::warn!(
-                "mrtr: the replay store is in this process's memory, so a duplicate request                  is caught only by the instance that ran the round. Give every instance the                  same shared store ({REDIS_URL_ENV}) to run more than one."
+                "mrtr: the replay store is not shared (records live in this process), so a \
+                 duplicate request is caught only by the instance that ran the round. Give \
+                 every instance the same shared store ({REDIS_URL_ENV}) to run more than one."
             );
         }
         Ok(Engine {

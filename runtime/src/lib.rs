@@ -50,6 +50,11 @@
 //! impl ServerHandler for Wizard {}
 //! ```
 //!
+//! Every `requestState` opens once: a duplicate of a request gets the first response again and
+//! runs none of the tool's code, and no flow outlives its deadline or round cap. See [`replay`]
+//! for the semantics, the stores ([`replay::MemoryStore`], or `RedisStore` for a fleet), and
+//! what happens when an instance dies.
+//!
 //! See the crate README for the full guide: attribute order, what may be held across an ask,
 //! the key format of `MRTR_KEYS`, and the security model of `requestState`.
 

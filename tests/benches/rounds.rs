@@ -5,13 +5,21 @@
 //! HMAC `RequestStateCodec`, bound to the arguments, with typed answer parsing. mrtr encrypts
 //! as well (XChaCha20-Poly1305), so the ratio includes that. State sizes are printed too.
 //!
+//! A second group measures single use: the same three rounds on a tool that allows replay
+//! (no guard), on a single-use tool with the in-memory replay store, and with a Redis store on a
+//! `redis-server` the benchmark starts on loopback (skipped, with a note, if it is not installed).
+//!
 //! `cargo bench -p mrtr-tests --bench rounds`
 
 use std::{collections::BTreeMap, time::Duration};
 
 use criterion::{Criterion, criterion_group};
+use mrtr::{
+    Engine,
+    replay::{MemoryStore, RedisStore},
+};
 use mrtr_examples::wizard::Wizard;
-use mrtr_tests::{baseline::HandWritten, clock::TestClock};
+use mrtr_tests::{baseline::HandWritten, services::RedisServer, signups::Signups};
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt, ServerHandler, ServiceExt,
     model::{
@@ -61,8 +69,13 @@ fn answers() -> BTreeMap<&'static str, Value> {
 
 /// One whole signup, round by round; returns the size of each round's state.
 async fn signup(client: &Client) -> Vec<usize> {
+    signup_with(client, "signup", "Signed up Ada to Rust on the pro plan").await
+}
+
+/// One whole call of `tool`, a three-question signup, round by round.
+async fn signup_with(client: &Client, tool: &'static str, expected: &str) -> Vec<usize> {
     let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"})).unwrap();
-    let mut params = CallToolRequestParams::new("signup").with_arguments(arguments);
+    let mut params = CallToolRequestParams::new(tool).with_arguments(arguments);
     let answers = answers();
     let mut sizes = Vec::new();
     loop {
@@ -72,10 +85,7 @@ async fn signup(client: &Client) -> Vec<usize> {
             .expect("round succeeds")
         {
             CallToolResponse::Complete(result) => {
-                assert_eq!(
-                    mrtr_examples::demo::text_of(&result),
-                    "Signed up Ada to Rust on the pro plan"
-                );
+                assert_eq!(mrtr_examples::demo::text_of(&result), expected);
                 return sizes;
             }
             CallToolResponse::InputRequired(input) => {
@@ -99,7 +109,7 @@ fn rounds(c: &mut Criterion) {
         .unwrap();
     let (mrtr, by_hand) = runtime.block_on(async {
         (
-            connect(Wizard::new(TestClock::default().engine())).await,
+            connect(Wizard::new(roomy_engine().build().unwrap())).await,
             connect(HandWritten::new()).await,
         )
     });
@@ -114,35 +124,112 @@ fn rounds(c: &mut Criterion) {
     group.finish();
 }
 
+/// An engine whose memory store has room for every record of the run: records live as long
+/// as their states, and a run makes tens of thousands.
+fn roomy_engine() -> mrtr::EngineBuilder {
+    Engine::builder()
+        .key(1, [7; 32])
+        .replay_store(MemoryStore::with_capacity(10_000_000))
+}
+
+/// The same three rounds without the guard, with the memory store and with Redis.
+fn single_use(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let engine = || Engine::builder().key(1, [7; 32]);
+    let redis = runtime.block_on(RedisServer::start());
+    let (memory, on_redis) = runtime.block_on(async {
+        let memory = connect(Signups::new(roomy_engine().build().unwrap())).await;
+        let on_redis = match &redis {
+            Ok(redis) => {
+                let store = RedisStore::open(&redis.url()).unwrap();
+                Some(connect(Signups::new(engine().replay_store(store).build().unwrap())).await)
+            }
+            Err(error) => {
+                println!("no Redis measurement: {error}");
+                None
+            }
+        };
+        (memory, on_redis)
+    });
+    const DONE: &str = "Signed up Ada to Rust on the pro plan";
+    let mut group = c.benchmark_group(GUARD_GROUP);
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function(NO_GUARD, |b| {
+        b.to_async(&runtime)
+            .iter(|| signup_with(&memory, "signup_replayable", DONE))
+    });
+    group.bench_function(MEMORY_STORE, |b| {
+        b.to_async(&runtime)
+            .iter(|| signup_with(&memory, "signup", DONE))
+    });
+    if let Some(on_redis) = &on_redis {
+        group.bench_function(REDIS_STORE, |b| {
+            b.to_async(&runtime)
+                .iter(|| signup_with(on_redis, "signup", DONE))
+        });
+    }
+    group.finish();
+    drop(redis);
+}
+
+/// Whether this run measured Redis: an earlier run's estimates may still be on disk.
+static REDIS_MEASURED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+const GUARD_GROUP: &str = "single_use_three_rounds";
+const NO_GUARD: &str = "no_guard";
+const MEMORY_STORE: &str = "memory_store";
+const REDIS_STORE: &str = "redis_store";
+
 const GROUP: &str = "signup_three_rounds";
 const BASELINE: &str = "hand_written_rmcp";
 const MRTR: &str = "mrtr";
 
 /// The mean time of one benchmark of this run, from criterion's own estimates.
-fn mean_ns(function: &str) -> Option<f64> {
+fn mean_ns(group: &str, function: &str) -> Option<f64> {
     let target = std::env::var("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
     let path = target
         .join("criterion")
-        .join(GROUP)
+        .join(group)
         .join(function)
         .join("new/estimates.json");
     let estimates: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
     estimates["mean"]["point_estimate"].as_f64()
 }
 
-criterion_group!(benches, rounds);
+criterion_group!(benches, rounds, single_use);
 
 fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
-    if let (Some(baseline), Some(ours)) = (mean_ns(BASELINE), mean_ns(MRTR)) {
+    if let (Some(baseline), Some(ours)) = (mean_ns(GROUP, BASELINE), mean_ns(GROUP, MRTR)) {
         println!(
             "ratio mrtr / hand-written: {:.2} ({:.1} us vs {:.1} us per three-round signup)",
             ours / baseline,
             ours / 1000.0,
             baseline / 1000.0
         );
+    }
+    let Some(unguarded) = mean_ns(GUARD_GROUP, NO_GUARD) else {
+        return;
+    };
+    let redis = REDIS_MEASURED.load(std::sync::atomic::Ordering::Relaxed);
+    let stores = [MEMORY_STORE]
+        .into_iter()
+        .chain(redis.then_some(REDIS_STORE));
+    for store in stores {
+        if let Some(guarded) = mean_ns(GUARD_GROUP, store) {
+            println!(
+                "ratio single use with {store} / no guard: {:.3} ({:.1} us vs {:.1} us per \
+                 three-round signup)",
+                guarded / unguarded,
+                guarded / 1000.0,
+                unguarded / 1000.0
+            );
+        }
     }
 }

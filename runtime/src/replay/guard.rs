@@ -113,7 +113,13 @@ pub(crate) async fn enter(
                     None,
                 ));
             }
-            Err(error) => return Err(store_failed(binding.name, &key, &error)),
+            Err(error) => {
+                // The claim may still land (a timeout); drop it in the background, so that it
+                // does not hold the round for a whole lease against the client's retry.
+                let store = inner.store.clone();
+                tokio::spawn(async move { store.release(key, holder).await });
+                return Err(store_failed(binding.name, &key, &error));
+            }
         }
     }
 }

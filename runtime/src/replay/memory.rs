@@ -198,6 +198,18 @@ impl ReplayStore for MemoryStore {
         Ok(true)
     }
 
+    async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
+        let mut records = self.records();
+        let held = matches!(
+            records.by_key.get(&key).map(|record| &record.state),
+            Some(RecordState::Running { holder: current, .. }) if *current == holder
+        );
+        if held {
+            records.by_key.remove(&key);
+        }
+        Ok(held)
+    }
+
     fn is_shared(&self) -> bool {
         false
     }

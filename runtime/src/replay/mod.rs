@@ -34,6 +34,9 @@ mod memory;
 mod redis;
 pub(crate) mod response;
 
+/// The attribute an implementation of [`ReplayStore`] goes under, re-exported so that a store
+/// needs no dependency of its own: `#[mrtr::replay::async_trait]`.
+pub use async_trait::async_trait;
 pub use memory::MemoryStore;
 #[cfg(feature = "redis")]
 pub use redis::RedisStore;
@@ -180,6 +183,15 @@ pub trait ReplayStore: Send + Sync + 'static {
         expires_at: SystemTime,
     ) -> Result<bool, StoreError>;
 
+    /// Drops the claim `holder` made on a round it never ran, if it still holds it: called after
+    /// a claim whose answer was lost (a timeout), so that a claim the store applied anyway does
+    /// not block retries for a whole lease. `Ok(false)` if `holder` does not hold the round.
+    /// The default does nothing, which only costs those retries the wait.
+    async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
+        let _ = (key, holder);
+        Ok(false)
+    }
+
     /// The longest the store keeps a record whatever `expires_at` says, if it has such a limit.
     /// Building an engine whose states outlive it fails.
     fn retention(&self) -> Option<Duration> {
@@ -194,5 +206,54 @@ pub trait ReplayStore: Send + Sync + 'static {
     /// flows in progress keep room to finish.
     fn admit_flow(&self) -> Result<(), StoreError> {
         Ok(())
+    }
+}
+
+/// A store shared by several engines in one process, as a fleet's instances share Redis.
+#[async_trait::async_trait]
+impl<S: ReplayStore + ?Sized> ReplayStore for std::sync::Arc<S> {
+    async fn claim(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+        expires_at: SystemTime,
+    ) -> Result<Claim, StoreError> {
+        (**self).claim(key, holder, lease, expires_at).await
+    }
+
+    async fn renew(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        (**self).renew(key, holder, lease).await
+    }
+
+    async fn complete(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        response: &[u8],
+        expires_at: SystemTime,
+    ) -> Result<bool, StoreError> {
+        (**self).complete(key, holder, response, expires_at).await
+    }
+
+    async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
+        (**self).release(key, holder).await
+    }
+
+    fn retention(&self) -> Option<Duration> {
+        (**self).retention()
+    }
+
+    fn is_shared(&self) -> bool {
+        (**self).is_shared()
+    }
+
+    fn admit_flow(&self) -> Result<(), StoreError> {
+        (**self).admit_flow()
     }
 }

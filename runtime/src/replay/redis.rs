@@ -183,10 +183,33 @@ fn complete_script() -> Script {
     ))
 }
 
+fn release_script() -> Script {
+    Script::new(&format!(
+        "local current = redis.call('GET', KEYS[1])
+         if not current or string.sub(current, 1, {HOLDER_END}) ~= 'R' .. ARGV[1] .. ':' then
+           return 0
+         end
+         redis.call('DEL', KEYS[1])
+         return 1"
+    ))
+}
+
 /// The scripts, built once per process.
-fn scripts() -> &'static [Script; 3] {
-    static SCRIPTS: std::sync::OnceLock<[Script; 3]> = std::sync::OnceLock::new();
-    SCRIPTS.get_or_init(|| [claim_script(), renew_script(), complete_script()])
+struct Scripts {
+    claim: Script,
+    renew: Script,
+    complete: Script,
+    release: Script,
+}
+
+fn scripts() -> &'static Scripts {
+    static SCRIPTS: std::sync::OnceLock<Scripts> = std::sync::OnceLock::new();
+    SCRIPTS.get_or_init(|| Scripts {
+        claim: claim_script(),
+        renew: renew_script(),
+        complete: complete_script(),
+        release: release_script(),
+    })
 }
 
 #[async_trait::async_trait]
@@ -199,7 +222,8 @@ impl ReplayStore for RedisStore {
         expires_at: SystemTime,
     ) -> Result<Claim, StoreError> {
         let mut connection = self.connection().await?;
-        let (outcome, response): (String, Vec<u8>) = scripts()[0]
+        let (outcome, response): (String, Vec<u8>) = scripts()
+            .claim
             .key(self.key(&key))
             .arg(holder.to_string())
             .arg(millis(lease))
@@ -224,7 +248,8 @@ impl ReplayStore for RedisStore {
         lease: Duration,
     ) -> Result<bool, StoreError> {
         let mut connection = self.connection().await?;
-        let renewed: i64 = scripts()[1]
+        let renewed: i64 = scripts()
+            .renew
             .key(self.key(&key))
             .arg(holder.to_string())
             .arg(millis(lease))
@@ -242,7 +267,8 @@ impl ReplayStore for RedisStore {
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
         let mut connection = self.connection().await?;
-        let completed: i64 = scripts()[2]
+        let completed: i64 = scripts()
+            .complete
             .key(self.key(&key))
             .arg(holder.to_string())
             .arg(response)
@@ -251,6 +277,18 @@ impl ReplayStore for RedisStore {
             .await
             .map_err(unavailable)?;
         Ok(completed == 1)
+    }
+
+    async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
+        let mut connection = self.connection().await?;
+        let released: i64 = scripts()
+            .release
+            .key(self.key(&key))
+            .arg(holder.to_string())
+            .invoke_async(&mut connection)
+            .await
+            .map_err(unavailable)?;
+        Ok(released == 1)
     }
 
     fn is_shared(&self) -> bool {

@@ -1,0 +1,533 @@
+//! Single use across a fleet of real processes: Redis as the shared replay store, two
+//! `wizard-http` instances sharing it and their keys, and nginx round robin in front, all on
+//! loopback. See `support/services.rs` for how each is started and stopped.
+//!
+//! - both replay stores keep the one documented contract;
+//! - a store that cannot be reached, or hangs, fails the round closed, and the same request
+//!   runs its round once the store is back;
+//! - a final state replayed 32 times at once, through both instances, runs its effect once;
+//! - a round claimed by an instance that is killed runs again on the other one, after the
+//!   lease and not before;
+//! - sixty flows complete while an instance is killed and restarted, each effect at most twice.
+//!
+//! The wizard's `signup` logs one line when it signs someone up: its effect, counted in the
+//! instances' logs.
+
+use std::{
+    future::Future,
+    sync::{
+        Arc,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use mrtr::{
+    Engine,
+    replay::{MemoryStore, RedisStore},
+};
+use mrtr_examples::{
+    demo::{connect, text_of},
+    wizard::Wizard,
+};
+use mrtr_tests::{
+    loopback::Loopback,
+    rounds::{Asked, Reply, Rounds, Tool, accept, finish, send},
+    services::{Fleet, PatientClient, RedisServer, signup_effect},
+    store_contract, wizard_http,
+};
+use rmcp::{
+    ServiceError,
+    model::{CallToolRequestParams, CallToolResult, ErrorCode},
+};
+use serde_json::{Value, json};
+use tokio::{sync::Barrier, task::JoinSet};
+
+const SIGNUP: Tool = Tool {
+    name: "signup",
+    small_states: None,
+};
+
+fn ada() -> Value {
+    accept(json!({ "name": "Ada" }))
+}
+
+fn pro() -> Value {
+    accept(json!({ "plan": "pro" }))
+}
+
+fn confirm(yes: bool) -> Value {
+    accept(json!({ "confirm": yes }))
+}
+
+/// Runs `body` under `limit`.
+async fn within(
+    limit: Duration,
+    body: impl Future<Output = anyhow::Result<()>>,
+) -> anyhow::Result<()> {
+    tokio::time::timeout(limit, body)
+        .await
+        .map_err(|_| anyhow::anyhow!("the test did not finish within {limit:?}"))?
+}
+
+#[track_caller]
+fn assert_signed_up(result: &CallToolResult, team: &str) {
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    assert_eq!(
+        text_of(result),
+        format!("Signed up Ada to {team} on the pro plan")
+    );
+    assert_eq!(
+        result.structured_content,
+        Some(json!({ "name": "Ada", "team": team, "plan": "pro" }))
+    );
+}
+
+/// The first two answers of `rounds`' signup: the question `confirm`, its state not yet used.
+async fn up_to_confirm(rounds: &Rounds<'_>) -> anyhow::Result<Asked> {
+    let profile = rounds.first().await?;
+    let plan = rounds
+        .ask(Some(&profile.state), json!({ "profile": ada() }))
+        .await?;
+    let last = rounds
+        .ask(Some(&plan.state), json!({ "plan": pro() }))
+        .await?;
+    assert_eq!(
+        [&profile.key, &plan.key, &last.key],
+        ["profile", "plan", "confirm"]
+    );
+    Ok(last)
+}
+
+// =============================================================================
+// One contract, two stores
+// =============================================================================
+
+#[tokio::test(flavor = "multi_thread")]
+async fn memory_store_keeps_the_contract() -> anyhow::Result<()> {
+    within(Duration::from_secs(10), async {
+        store_contract::check(&MemoryStore::default()).await;
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn redis_store_keeps_the_contract() -> anyhow::Result<()> {
+    within(Duration::from_secs(20), async {
+        let redis = RedisServer::start().await?;
+        store_contract::check(&RedisStore::open(&redis.url())?).await;
+        Ok(())
+    })
+    .await
+}
+
+// =============================================================================
+// A store that cannot be reached
+// =============================================================================
+
+/// How long one Redis command may take in the tests below before the round fails closed.
+const STORE_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// A wizard in this process whose replay store is the Redis at `url`, answered by a client.
+async fn wizard_on_redis(url: &str, lease: Duration) -> anyhow::Result<Loopback> {
+    let store = RedisStore::open(url)?.with_timeout(STORE_TIMEOUT);
+    let engine = Engine::builder()
+        .key(1, [7; 32])
+        .replay_store(store)
+        .lease(lease)
+        .build()?;
+    Loopback::start(Wizard::new(engine)).await
+}
+
+/// Sends `request`, which must fail closed: `-32603` with a generic message, well within the
+/// bound of one store command and its one retry.
+async fn assert_fails_closed(rounds: &Rounds<'_>, request: &CallToolRequestParams) {
+    let started = Instant::now();
+    match send(rounds.client, request.clone()).await {
+        Err(ServiceError::McpError(error)) => {
+            assert_eq!(error.code, ErrorCode::INTERNAL_ERROR, "{error:?}");
+            assert_eq!(error.data, None);
+            // Nothing about the store reaches the client: that goes to the server log.
+            let said = error.message.to_lowercase();
+            for detail in ["redis", "127.0.0.1", "connect", "refused", "timed", "store"] {
+                assert!(!said.contains(detail), "the client was told {said:?}");
+            }
+        }
+        other => panic!("expected -32603, got {other:?}"),
+    }
+    let took = started.elapsed();
+    assert!(took < 4 * STORE_TIMEOUT, "failing closed took {took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn redis_unreachable_fails_closed_and_recovers() -> anyhow::Result<()> {
+    within(Duration::from_secs(30), async {
+        let mut redis = RedisServer::start().await?;
+        let served = wizard_on_redis(&redis.url(), Engine::DEFAULT_LEASE).await?;
+        let rounds = SIGNUP.rounds(&served.client, "Outage");
+
+        // With Redis up, rounds claim and run.
+        let profile = rounds.first().await?;
+        let plan = rounds
+            .ask(Some(&profile.state), json!({ "profile": ada() }))
+            .await?;
+
+        // Redis is gone: the next round fails closed, as often as it is sent.
+        redis.stop();
+        let next = rounds.call(Some(&plan.state), json!({ "plan": pro() }));
+        assert_fails_closed(&rounds, &next).await;
+        assert_fails_closed(&rounds, &next).await;
+
+        // Back on the same port (empty): the same request runs its round.
+        redis.restart().await?;
+        let last = rounds.ask_with(next).await?;
+        assert_eq!(last.key, "confirm");
+        let result = rounds
+            .finish(Some(&last.state), json!({ "confirm": confirm(true) }))
+            .await?;
+        assert_signed_up(&result, "Outage");
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn redis_that_hangs_fails_closed_within_its_timeout() -> anyhow::Result<()> {
+    const LEASE: Duration = Duration::from_secs(10);
+    within(Duration::from_secs(30), async {
+        let redis = RedisServer::start().await?;
+        let served = wizard_on_redis(&redis.url(), LEASE).await?;
+        let rounds = SIGNUP.rounds(&served.client, "Hang");
+        let profile = rounds.first().await?;
+        let plan = rounds
+            .ask(Some(&profile.state), json!({ "profile": ada() }))
+            .await?;
+
+        // Redis accepts the connection's bytes but answers nothing.
+        redis.freeze()?;
+        let next = rounds.call(Some(&plan.state), json!({ "plan": pro() }));
+        assert_fails_closed(&rounds, &next).await;
+
+        // Thawed, Redis runs the claim the engine gave up on, and then the release the engine
+        // sent after it: the retry runs the round at once instead of waiting out a lease held
+        // by nobody.
+        redis.thaw()?;
+        let started = Instant::now();
+        let last = rounds.ask_with(next).await?;
+        assert_eq!(last.key, "confirm");
+        let took = started.elapsed();
+        assert!(
+            took < LEASE / 3,
+            "the retry waited {took:?}: the abandoned claim was kept"
+        );
+        let result = rounds
+            .finish(Some(&last.state), json!({ "confirm": confirm(true) }))
+            .await?;
+        assert_signed_up(&result, "Hang");
+        Ok(())
+    })
+    .await
+}
+
+// =============================================================================
+// Replays across two instances
+// =============================================================================
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_final_state_replayed_32_times_across_two_instances_runs_its_effect_once()
+-> anyhow::Result<()> {
+    const TEAM: &str = "Replayed";
+    const COPIES: usize = 32;
+    within(Duration::from_secs(60), async {
+        let fleet = Fleet::start(wizard_http!(), 2).await?;
+        let client = connect(&fleet.url()).await?;
+        let rounds = SIGNUP.rounds(&client, TEAM);
+
+        // The flow crosses instances: nginx sends each request to the next one.
+        let last = up_to_confirm(&rounds).await?;
+        let before = fleet.requests_per_instance();
+        assert!(
+            before.iter().all(|&hits| hits > 0),
+            "the rounds did not reach both instances: {before:?}"
+        );
+
+        // 32 clients send the final request at once.
+        let final_request = rounds.call(Some(&last.state), json!({ "confirm": confirm(true) }));
+        let start = Arc::new(Barrier::new(COPIES));
+        let mut copies = JoinSet::new();
+        for _ in 0..COPIES {
+            let (url, request, start) = (fleet.url(), final_request.clone(), start.clone());
+            copies.spawn(async move {
+                let client = connect(&url).await?;
+                start.wait().await;
+                finish(&client, request).await
+            });
+        }
+        let mut results = Vec::new();
+        while let Some(result) = copies.join_next().await {
+            results.push(serde_json::to_value(result??)?);
+        }
+
+        let first = &results[0];
+        assert_signed_up(&serde_json::from_value(first.clone())?, TEAM);
+        for (copy, result) in results.iter().enumerate() {
+            assert_eq!(result, first, "copy {copy} got another result");
+        }
+        let after = fleet.requests_per_instance();
+        assert!(
+            after.iter().zip(&before).all(|(a, b)| a > b),
+            "the copies did not reach both instances: {before:?} then {after:?}"
+        );
+
+        // Other answers in a duplicate change nothing.
+        let declined = rounds
+            .finish(Some(&last.state), json!({ "confirm": confirm(false) }))
+            .await?;
+        assert_eq!(&serde_json::to_value(declined)?, first);
+
+        assert_eq!(
+            fleet.count_logged(&signup_effect(TEAM)),
+            1,
+            "the effect ran other than once:\n{}",
+            fleet.logs()
+        );
+        Ok(())
+    })
+    .await
+}
+
+// =============================================================================
+// An instance dies
+// =============================================================================
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_round_claimed_by_a_killed_instance_runs_again_after_its_lease() -> anyhow::Result<()> {
+    const TEAM: &str = "Orphaned";
+    within(Duration::from_secs(60), async {
+        let mut fleet = Fleet::start(wizard_http!(), 2).await?;
+        // Instance 0 runs the first rounds, so it has claimed rounds in Redis before.
+        let direct = connect(&fleet.instances[0].url()).await?;
+        let rounds = SIGNUP.rounds(&direct, TEAM);
+        let last = up_to_confirm(&rounds).await?;
+        let final_request = rounds.call(Some(&last.state), json!({ "confirm": confirm(true) }));
+
+        // Instance 0 gets the final request and claims its round; Redis, frozen, holds the
+        // claim unanswered, and instance 0 dies before it hears back. Thawed, Redis records
+        // the claim of a dead holder.
+        fleet.redis.freeze()?;
+        let doomed = tokio::spawn({
+            let request = final_request.clone();
+            async move { send(&direct, request).await }
+        });
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        fleet.instances[0].kill();
+        fleet.redis.thaw()?;
+        assert!(doomed.await?.is_err(), "a killed instance answered");
+
+        // The client retries through the proxy: the round runs once the dead claim's lease
+        // lapses, and not before.
+        let client = connect(&fleet.url()).await?;
+        let retried = Instant::now();
+        let result = finish(&client, final_request).await?;
+        let waited = retried.elapsed();
+        assert_signed_up(&result, TEAM);
+        assert!(
+            waited >= Engine::DEFAULT_LEASE - Duration::from_secs(1),
+            "the retry ran the round within the dead instance's lease, after {waited:?}"
+        );
+        assert!(
+            waited < Engine::DEFAULT_LEASE + Duration::from_secs(5),
+            "{waited:?}"
+        );
+        assert_eq!(
+            fleet.count_logged(&signup_effect(TEAM)),
+            1,
+            "{}",
+            fleet.logs()
+        );
+        println!("the retry of the orphaned round waited {waited:?}");
+        Ok(())
+    })
+    .await
+}
+
+const FLOWS: usize = 60;
+/// Flows in progress at once.
+const WORKERS: usize = 8;
+/// The instance is killed once this many flows have completed...
+const KILL_AFTER: usize = 20;
+/// ...and flows from this one on start only after it is back, so it serves again.
+const AFTER_RESTART: usize = 40;
+/// How long nginx skips an upstream after it failed (`fail_timeout` in `services.rs`).
+const NGINX_FAIL_TIMEOUT: Duration = Duration::from_secs(1);
+/// The longest one flow may take: above the 10 s lease a retry waits out, and the 30 s a
+/// duplicate waits.
+const FLOW_DEADLINE: Duration = Duration::from_secs(60);
+
+/// Where the flows stand.
+#[derive(Default)]
+struct Progress {
+    next: AtomicUsize,
+    started: AtomicUsize,
+    completed: AtomicUsize,
+}
+
+/// One flow, as its client saw it.
+struct Flow {
+    team: String,
+    result: CallToolResult,
+    failures: usize,
+    took: Duration,
+}
+
+fn team(flow: usize) -> String {
+    format!("Fleet-{flow:02}")
+}
+
+/// Answers every round of `team`'s signup, retrying each request as it is until it is answered.
+async fn patient_signup(client: &mut PatientClient, team: &str) -> anyhow::Result<CallToolResult> {
+    let deadline = Instant::now() + FLOW_DEADLINE;
+    let mut params = SIGNUP.first_call(team);
+    for (key, answer) in [
+        ("profile", ada()),
+        ("plan", pro()),
+        ("confirm", confirm(true)),
+    ] {
+        let asked = match client.send(&params, deadline).await? {
+            Reply::Asked(asked) => asked,
+            Reply::Done(result) => anyhow::bail!("{team}: a result before `{key}`: {result:?}"),
+        };
+        anyhow::ensure!(
+            asked.keys == [key],
+            "{team}: asked {:?}, not {key}",
+            asked.keys
+        );
+        params = with_answer(&params, &asked.state, key, answer);
+    }
+    match client.send(&params, deadline).await? {
+        Reply::Done(result) => Ok(result),
+        Reply::Asked(asked) => anyhow::bail!("{team}: asked {:?} after confirm", asked.keys),
+    }
+}
+
+fn with_answer(
+    first: &CallToolRequestParams,
+    state: &str,
+    key: &str,
+    answer: Value,
+) -> CallToolRequestParams {
+    let mut params = first.clone();
+    params.request_state = Some(state.to_owned());
+    params.input_responses =
+        Some(serde_json::from_value(json!({ key: answer })).expect("answers are a JSON object"));
+    params
+}
+
+/// Runs flows until none is left; flows from [`AFTER_RESTART`] on wait for `restarted`.
+async fn worker(
+    url: String,
+    progress: Arc<Progress>,
+    mut restarted: tokio::sync::watch::Receiver<bool>,
+) -> anyhow::Result<Vec<Flow>> {
+    let mut client = PatientClient::new(&url);
+    let mut flows = Vec::new();
+    loop {
+        let flow = progress.next.fetch_add(1, Ordering::SeqCst);
+        if flow >= FLOWS {
+            return Ok(flows);
+        }
+        if flow >= AFTER_RESTART {
+            restarted.wait_for(|&back| back).await?;
+        }
+        let team = team(flow);
+        let failures = client.failures;
+        let started = Instant::now();
+        progress.started.fetch_add(1, Ordering::SeqCst);
+        let result = patient_signup(&mut client, &team).await?;
+        progress.completed.fetch_add(1, Ordering::SeqCst);
+        flows.push(Flow {
+            team,
+            result,
+            failures: client.failures - failures,
+            took: started.elapsed(),
+        });
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sixty_flows_complete_while_an_instance_is_killed_and_restarted() -> anyhow::Result<()> {
+    within(Duration::from_secs(100), async {
+        let mut fleet = Fleet::start(wizard_http!(), 2).await?;
+        let began = Instant::now();
+        let progress = Arc::new(Progress::default());
+        let (restarted_tx, restarted) = tokio::sync::watch::channel(false);
+        let mut workers = JoinSet::new();
+        for _ in 0..WORKERS {
+            workers.spawn(worker(fleet.url(), progress.clone(), restarted.clone()));
+        }
+
+        while progress.completed.load(Ordering::SeqCst) < KILL_AFTER {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        fleet.instances[0].kill();
+        let in_flight =
+            progress.started.load(Ordering::SeqCst) - progress.completed.load(Ordering::SeqCst);
+        let killed_at = began.elapsed();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        fleet.instances[0].restart().await?;
+        let at_restart = fleet.requests_per_instance();
+        // nginx skips an upstream for 1 s (`fail_timeout`) after it failed, which it may have
+        // done just before the restart.
+        tokio::time::sleep(NGINX_FAIL_TIMEOUT + Duration::from_millis(100)).await;
+        restarted_tx.send(true)?;
+
+        let mut flows = Vec::new();
+        while let Some(done) = workers.join_next().await {
+            flows.extend(done??);
+        }
+        assert_eq!(flows.len(), FLOWS);
+        for flow in &flows {
+            assert_signed_up(&flow.result, &flow.team);
+        }
+        let after = fleet.requests_per_instance();
+        assert!(
+            after[0] > at_restart[0],
+            "the restarted instance served nothing: {at_restart:?} then {after:?}"
+        );
+
+        // Each effect ran once, or twice for a round the dead instance ran but did not record.
+        let mut extra = 0;
+        for flow in &flows {
+            let effects = fleet.count_logged(&signup_effect(&flow.team));
+            assert!(
+                (1..=2).contains(&effects),
+                "{} signed up {effects} times:\n{}",
+                flow.team,
+                fleet.logs()
+            );
+            extra += effects - 1;
+        }
+        assert!(
+            extra <= in_flight,
+            "{extra} effects ran twice, more than the {in_flight} flows in progress at the kill"
+        );
+
+        let failures: usize = flows.iter().map(|flow| flow.failures).sum();
+        let retried = flows.iter().filter(|flow| flow.failures > 0).count();
+        let slowest = flows.iter().map(|flow| flow.took).max().unwrap_or_default();
+        let waited_a_lease = flows
+            .iter()
+            .filter(|flow| flow.took >= Engine::DEFAULT_LEASE / 2)
+            .count();
+        println!(
+            "{FLOWS} flows in {:?}: instance 0 killed at {killed_at:?} with {in_flight} flows \
+             in progress; {extra} effects ran twice; {failures} failed attempts over {retried} \
+             flows; {waited_a_lease} flows waited out a dead claim's lease (slowest {slowest:?}); \
+             requests per instance {after:?}",
+            began.elapsed()
+        );
+        Ok(())
+    })
+    .await
+}
