@@ -281,7 +281,14 @@ impl EngineBuilder {
 
     /// Uses Redis at the URL in [`REDIS_URL_ENV`] as the replay store, if it is set.
     pub fn store_from_env(self) -> Result<Self, ConfigError> {
-        match std::env::var(REDIS_URL_ENV) {
+        self.store_from_setting(std::env::var(REDIS_URL_ENV))
+    }
+
+    fn store_from_setting(
+        self,
+        setting: Result<String, std::env::VarError>,
+    ) -> Result<Self, ConfigError> {
+        match setting {
             Err(std::env::VarError::NotPresent) => Ok(self),
             Err(std::env::VarError::NotUnicode(_)) => {
                 Err(ConfigError(format!("{REDIS_URL_ENV} is not valid UTF-8")))
@@ -464,6 +471,48 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(engine.inner.keys.ids(), vec![2, 1]);
+    }
+
+    #[test]
+    fn the_redis_setting_is_checked_at_startup() {
+        use std::env::VarError;
+        let setting = |value: &str| Engine::builder().store_from_setting(Ok(value.to_owned()));
+        let unset = Engine::builder().store_from_setting(Err(VarError::NotPresent));
+        assert!(
+            !unset
+                .unwrap()
+                .key(1, [3; 32])
+                .build()
+                .unwrap()
+                .inner
+                .store
+                .is_shared()
+        );
+        let empty = setting(" ").err().unwrap();
+        assert!(empty.to_string().contains("set but empty"), "{empty}");
+        #[cfg(feature = "redis")]
+        {
+            let engine = setting("redis://127.0.0.1:6379/0").unwrap();
+            assert!(
+                engine
+                    .key(1, [3; 32])
+                    .build()
+                    .unwrap()
+                    .inner
+                    .store
+                    .is_shared()
+            );
+            let bad = setting("http://nowhere").err().unwrap();
+            assert!(
+                bad.to_string().contains("redis://127.0.0.1:6379/0"),
+                "{bad}"
+            );
+        }
+        #[cfg(not(feature = "redis"))]
+        {
+            let off = setting("redis://127.0.0.1:6379/0").err().unwrap();
+            assert!(off.to_string().contains("`redis` feature"), "{off}");
+        }
     }
 
     #[test]
