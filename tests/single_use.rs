@@ -13,7 +13,7 @@ use std::{
 
 use mrtr::{
     ConfigError, Engine, Form, ask, elicit, mrtr_tool,
-    replay::{Claim, Holder, MemoryStore, ReplayStore, RoundKey, StoreError},
+    replay::{Claim, Holder, MemoryStore, Recorded, ReplayStore, RoundKey, StoreError},
 };
 use mrtr_examples::demo::{self, text_of};
 use mrtr_tests::{
@@ -451,7 +451,7 @@ impl ReplayStore for Unreachable {
         &self,
         _: RoundKey,
         _: Holder,
-        _: &[u8],
+        _: Recorded,
         _: SystemTime,
     ) -> Result<bool, StoreError> {
         Err(StoreError::unavailable("connection refused by 127.0.0.1:1"))
@@ -506,7 +506,7 @@ impl ReplayStore for Forgetful {
         &self,
         _: RoundKey,
         _: Holder,
-        _: &[u8],
+        _: Recorded,
         _: SystemTime,
     ) -> Result<bool, StoreError> {
         Ok(true)

@@ -11,7 +11,7 @@ use std::{
     time::{Duration, SystemTime},
 };
 
-use mrtr::replay::{Claim, FlowId, Holder, ReplayStore, RoundKey};
+use mrtr::replay::{Claim, FlowId, Holder, Recorded, ReplayStore, RoundKey};
 
 /// Long enough never to lapse during a check.
 const LEASE: Duration = Duration::from_secs(30);
@@ -90,7 +90,7 @@ async fn only_the_holder_releases_a_claim_it_never_ran(store: &dyn ReplayStore) 
     assert!(!release(other).await, "release a done round");
     assert_eq!(
         claim(store, round, owner).await,
-        Claim::Done(b"done".to_vec())
+        Claim::Done(Recorded::sealed(b"done".to_vec()))
     );
 }
 
@@ -103,7 +103,7 @@ async fn claim(store: &dyn ReplayStore, key: RoundKey, holder: Holder) -> Claim 
 
 async fn complete(store: &dyn ReplayStore, key: RoundKey, holder: Holder, response: &[u8]) -> bool {
     store
-        .complete(key, holder, response, later())
+        .complete(key, holder, Recorded::sealed(response.to_vec()), later())
         .await
         .unwrap_or_else(|error| panic!("complete {key}: {error}"))
 }
@@ -135,7 +135,7 @@ async fn a_round_is_won_once_then_answers_its_response(store: &dyn ReplayStore) 
     for anyone in [second, third, first] {
         assert_eq!(
             claim(store, round, anyone).await,
-            Claim::Done(response.clone()),
+            Claim::Done(Recorded::sealed(response.clone())),
             "a done round answers its response"
         );
     }
@@ -146,7 +146,10 @@ async fn a_round_is_won_once_then_answers_its_response(store: &dyn ReplayStore) 
         "renew a done round"
     );
     complete(store, round, first, b"another").await;
-    assert_eq!(claim(store, round, third).await, Claim::Done(response));
+    assert_eq!(
+        claim(store, round, third).await,
+        Claim::Done(Recorded::sealed(response))
+    );
 }
 
 /// Another request's renew or complete is refused and changes nothing.
@@ -191,7 +194,7 @@ async fn only_the_holder_renews_or_completes(store: &dyn ReplayStore) {
     );
     assert_eq!(
         claim(store, round, other).await,
-        Claim::Done(b"mine".to_vec())
+        Claim::Done(Recorded::sealed(b"mine".to_vec()))
     );
 }
 
@@ -221,9 +224,18 @@ async fn rounds_and_flows_are_independent(store: &dyn ReplayStore) {
     );
     assert!(complete(store, other, c, b"other").await);
     assert!(complete(store, two, b, b"two").await);
-    assert_eq!(claim(store, one, d).await, Claim::Done(b"one".to_vec()));
-    assert_eq!(claim(store, two, d).await, Claim::Done(b"two".to_vec()));
-    assert_eq!(claim(store, other, d).await, Claim::Done(b"other".to_vec()));
+    assert_eq!(
+        claim(store, one, d).await,
+        Claim::Done(Recorded::sealed(b"one".to_vec()))
+    );
+    assert_eq!(
+        claim(store, two, d).await,
+        Claim::Done(Recorded::sealed(b"two".to_vec()))
+    );
+    assert_eq!(
+        claim(store, other, d).await,
+        Claim::Done(Recorded::sealed(b"other".to_vec()))
+    );
 }
 
 /// A holder that stops renewing loses the round once its lease lapses; the next claim wins it,
@@ -263,7 +275,7 @@ async fn a_lapsed_lease_hands_the_round_over(store: &dyn ReplayStore) {
     assert!(complete(store, round, retry, b"retried").await);
     assert_eq!(
         claim(store, round, late).await,
-        Claim::Done(b"retried".to_vec())
+        Claim::Done(Recorded::sealed(b"retried".to_vec()))
     );
 }
 
@@ -277,11 +289,18 @@ async fn a_record_lasts_until_it_expires_and_no_longer(store: &dyn ReplayStore) 
         let won = store.claim(round, first, LEASE, expires_at).await;
         assert_eq!(won, Ok(Claim::Won), "{round}");
     }
-    let completed = store.complete(done, first, b"soon gone", expires_at).await;
+    let completed = store
+        .complete(
+            done,
+            first,
+            Recorded::sealed(b"soon gone".to_vec()),
+            expires_at,
+        )
+        .await;
     assert_eq!(completed, Ok(true));
     assert_eq!(
         claim(store, done, second).await,
-        Claim::Done(b"soon gone".to_vec()),
+        Claim::Done(Recorded::sealed(b"soon gone".to_vec())),
         "before it expires"
     );
     assert_eq!(

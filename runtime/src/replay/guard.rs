@@ -8,7 +8,7 @@ use std::{
 
 use rmcp::ErrorData;
 
-use super::{Claim, Holder, RecordedResponse, RoundKey, StoreError, StoreErrorKind};
+use super::{Claim, Holder, Recorded, RecordedResponse, RoundKey, StoreError, StoreErrorKind};
 use crate::{
     Engine,
     envelope::{self, Binding},
@@ -95,9 +95,9 @@ pub(crate) async fn enter(
                     expires_at,
                 }));
             }
-            Ok(Claim::Done(sealed)) => {
+            Ok(Claim::Done(recorded)) => {
                 tracing::debug!(tool = %binding.name, round = %key, "mrtr: duplicate request, sending the first response again");
-                return replayed(engine, binding, &key, &sealed).map(Entered::Replayed);
+                return replayed(engine, binding, &key, &recorded).map(Entered::Replayed);
             }
             Ok(Claim::Running) if Instant::now() + pause <= give_up => {
                 tokio::time::sleep(pause).await;
@@ -128,8 +128,13 @@ fn replayed(
     engine: &Engine,
     binding: &Binding<'_>,
     key: &RoundKey,
-    sealed: &[u8],
+    recorded: &Recorded,
 ) -> Result<RecordedResponse, ErrorData> {
+    let sealed = match (recorded.as_response(), recorded.as_sealed()) {
+        (Some(response), _) => return Ok(response.clone()),
+        (None, Some(sealed)) => sealed,
+        (None, None) => return Err(internal()),
+    };
     let opened = envelope::open_record(&engine.inner.keys, binding, key, sealed).map_err(|reason| {
         tracing::error!(tool = %binding.name, round = %key, %reason, "mrtr: a recorded response does not open; was its key retired?");
         internal()
@@ -161,31 +166,35 @@ pub(crate) async fn keep_alive(engine: &Engine, held: &Held) -> Infallible {
     }
 }
 
-/// Stores the response of `held` for its duplicates. A failure is logged: the response still
-/// goes to this client, and a retry runs the round again once the lease lapses.
+/// Stores the response of `held` for its duplicates: as it is in a store in this process,
+/// else serialized and sealed. A failure is logged: the response still goes to this client,
+/// and a retry runs the round again once the lease lapses.
 pub(crate) async fn record(
     engine: &Engine,
     binding: &Binding<'_>,
     held: Held,
     response: &RecordedResponse,
 ) {
-    let sealed = serde_json::to_vec(response)
-        .map_err(|error| error.to_string())
-        .and_then(|json| {
-            envelope::seal_record(&engine.inner.keys, binding, &held.key, &json)
-                .map_err(|_| "sealing failed".to_owned())
-        });
-    let sealed = match sealed {
-        Ok(sealed) => sealed,
-        Err(error) => {
-            tracing::error!(tool = %binding.name, round = %held.key, %error, "mrtr: could not record a response");
-            return;
+    let store = &engine.inner.store;
+    let recorded = if store.keeps_sealed_bytes() {
+        let sealed = serde_json::to_vec(response)
+            .map_err(|error| error.to_string())
+            .and_then(|json| {
+                envelope::seal_record(&engine.inner.keys, binding, &held.key, &json)
+                    .map_err(|_| "sealing failed".to_owned())
+            });
+        match sealed {
+            Ok(sealed) => Recorded::sealed(sealed),
+            Err(error) => {
+                tracing::error!(tool = %binding.name, round = %held.key, %error, "mrtr: could not record a response");
+                return;
+            }
         }
+    } else {
+        Recorded::in_process(response.clone())
     };
-    let stored = engine
-        .inner
-        .store
-        .complete(held.key, held.holder, &sealed, held.expires_at)
+    let stored = store
+        .complete(held.key, held.holder, recorded, held.expires_at)
         .await;
     match stored {
         Ok(true) => {}

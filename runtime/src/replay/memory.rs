@@ -7,7 +7,7 @@ use std::{
     time::{Duration, Instant, SystemTime},
 };
 
-use super::{Claim, Holder, ReplayStore, RoundKey, StoreError};
+use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
 
 /// Records in this process's memory: the default store, for one instance.
 ///
@@ -40,7 +40,7 @@ enum RecordState {
         holder: Holder,
         lease_until: Instant,
     },
-    Done(Vec<u8>),
+    Done(Recorded),
 }
 
 impl Default for MemoryStore {
@@ -179,7 +179,7 @@ impl ReplayStore for MemoryStore {
         &self,
         key: RoundKey,
         holder: Holder,
-        response: &[u8],
+        response: Recorded,
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
         let mut records = self.records();
@@ -190,7 +190,7 @@ impl ReplayStore for MemoryStore {
         {
             return Ok(false);
         }
-        record.state = RecordState::Done(response.to_vec());
+        record.state = RecordState::Done(response);
         if expires_at > record.expires_at {
             record.expires_at = expires_at;
             records.keep_until(key, expires_at);
@@ -208,6 +208,10 @@ impl ReplayStore for MemoryStore {
             records.by_key.remove(&key);
         }
         Ok(held)
+    }
+
+    fn keeps_sealed_bytes(&self) -> bool {
+        false
     }
 
     fn is_shared(&self) -> bool {
@@ -248,6 +252,10 @@ mod tests {
 
     const LEASE: Duration = Duration::from_secs(10);
 
+    fn bytes(text: &[u8]) -> Recorded {
+        Recorded::sealed(text.to_vec())
+    }
+
     fn block_on<F: std::future::Future>(future: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()
             .enable_time()
@@ -269,11 +277,17 @@ mod tests {
                 store.claim(key(1), b, LEASE, later(60)).await,
                 Ok(Claim::Running)
             );
-            assert_eq!(store.complete(key(1), b, b"no", later(60)).await, Ok(false));
-            assert_eq!(store.complete(key(1), a, b"yes", later(60)).await, Ok(true));
+            assert_eq!(
+                store.complete(key(1), b, bytes(b"no"), later(60)).await,
+                Ok(false)
+            );
+            assert_eq!(
+                store.complete(key(1), a, bytes(b"yes"), later(60)).await,
+                Ok(true)
+            );
             assert_eq!(
                 store.claim(key(1), b, LEASE, later(60)).await,
-                Ok(Claim::Done(b"yes".to_vec()))
+                Ok(Claim::Done(bytes(b"yes")))
             );
         });
     }
@@ -294,7 +308,7 @@ mod tests {
             assert_eq!(store.renew(key(1), a, LEASE).await, Ok(false));
             assert_eq!(store.renew(key(1), b, LEASE).await, Ok(true));
             assert_eq!(
-                store.complete(key(1), a, b"late", later(60)).await,
+                store.complete(key(1), a, bytes(b"late"), later(60)).await,
                 Ok(false)
             );
         });
@@ -307,7 +321,10 @@ mod tests {
             let holder = Holder([1; 16]);
             let soon = SystemTime::now() + Duration::from_millis(150);
             store.claim(key(1), holder, LEASE, soon).await.unwrap();
-            store.complete(key(1), holder, b"r", soon).await.unwrap();
+            store
+                .complete(key(1), holder, bytes(b"r"), soon)
+                .await
+                .unwrap();
             store.claim(key(2), holder, LEASE, later(60)).await.unwrap();
             assert_eq!(store.len(), 2);
             tokio::time::sleep(Duration::from_millis(200)).await;

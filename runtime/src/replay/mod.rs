@@ -25,6 +25,7 @@
 
 use std::{
     fmt,
+    sync::Arc,
     time::{Duration, SystemTime},
 };
 
@@ -64,15 +65,27 @@ impl fmt::Display for RoundKey {
     }
 }
 
-/// Who holds a claim: a random token drawn by each request that claims a round.
+/// Who holds a claim: a token unique to each request that claims a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Holder(pub [u8; 16]);
 
 impl Holder {
-    /// A fresh random token.
+    /// A token no other claim has: this process's random half and a counter.
     pub(crate) fn new() -> Result<Self, getrandom::Error> {
+        static PROCESS: std::sync::OnceLock<[u8; 8]> = std::sync::OnceLock::new();
+        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let process = match PROCESS.get() {
+            Some(process) => *process,
+            None => {
+                let mut random = [0u8; 8];
+                getrandom::getrandom(&mut random)?;
+                *PROCESS.get_or_init(|| random)
+            }
+        };
+        let count = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut token = [0u8; 16];
-        getrandom::getrandom(&mut token)?;
+        token[..8].copy_from_slice(&process);
+        token[8..].copy_from_slice(&count.to_le_bytes());
         Ok(Self(token))
     }
 }
@@ -83,13 +96,64 @@ impl fmt::Display for Holder {
     }
 }
 
+/// A round's response as a store keeps it: sealed bytes, or, for a store in this process that
+/// says so ([`ReplayStore::keeps_sealed_bytes`]), the response itself.
+#[derive(Debug, Clone)]
+pub struct Recorded(RecordedForm);
+
+#[derive(Debug, Clone)]
+enum RecordedForm {
+    Sealed(Vec<u8>),
+    InProcess(Arc<RecordedResponse>),
+}
+
+impl Recorded {
+    /// Sealed bytes, as a store read them back.
+    pub fn sealed(bytes: Vec<u8>) -> Self {
+        Self(RecordedForm::Sealed(bytes))
+    }
+
+    /// The sealed bytes to write. `None` for a response handed over as it is, which the engine
+    /// does only to a store whose [`ReplayStore::keeps_sealed_bytes`] is `false`.
+    pub fn as_sealed(&self) -> Option<&[u8]> {
+        match &self.0 {
+            RecordedForm::Sealed(bytes) => Some(bytes),
+            RecordedForm::InProcess(_) => None,
+        }
+    }
+
+    pub(crate) fn in_process(response: RecordedResponse) -> Self {
+        Self(RecordedForm::InProcess(Arc::new(response)))
+    }
+
+    pub(crate) fn as_response(&self) -> Option<&RecordedResponse> {
+        match &self.0 {
+            RecordedForm::InProcess(response) => Some(response),
+            RecordedForm::Sealed(_) => None,
+        }
+    }
+}
+
+impl PartialEq for Recorded {
+    /// The same bytes, or the very same response.
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (RecordedForm::Sealed(a), RecordedForm::Sealed(b)) => a == b,
+            (RecordedForm::InProcess(a), RecordedForm::InProcess(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Recorded {}
+
 /// What [`ReplayStore::claim`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Claim {
     /// The round was free, or its holder's lease had lapsed: the caller now holds it.
     Won,
-    /// The round already ran: the sealed response it gave, to send again.
-    Done(Vec<u8>),
+    /// The round already ran: the response it gave, to send again.
+    Done(Recorded),
     /// Another request holds the round and its lease has not lapsed.
     Running,
 }
@@ -146,7 +210,8 @@ impl std::error::Error for StoreError {}
 /// to the others on that key, across every instance that shares the store.
 ///
 /// A record is `running` (held by a [`Holder`] until its lease lapses) or `done` (with the
-/// sealed response of the round). The engine hands the store opaque, already sealed bytes.
+/// response of the round). The engine hands the store opaque, already sealed bytes, unless the
+/// store keeps responses in this process ([`ReplayStore::keeps_sealed_bytes`]).
 ///
 /// Lease times are measured on the store's own clock, so that instances whose clocks differ
 /// agree on when a lease lapses. Record expiry is the absolute time the guarded state expires.
@@ -179,7 +244,7 @@ pub trait ReplayStore: Send + Sync + 'static {
         &self,
         key: RoundKey,
         holder: Holder,
-        response: &[u8],
+        response: Recorded,
         expires_at: SystemTime,
     ) -> Result<bool, StoreError>;
 
@@ -196,6 +261,14 @@ pub trait ReplayStore: Send + Sync + 'static {
     /// Building an engine whose states outlive it fails.
     fn retention(&self) -> Option<Duration> {
         None
+    }
+
+    /// Whether the store wants each response sealed into bytes: the default, and a must for
+    /// anything outside this process. A store in this process's memory, which no other caller
+    /// reaches, answers `false` and keeps responses as they are, which saves serializing and
+    /// sealing every response.
+    fn keeps_sealed_bytes(&self) -> bool {
+        true
     }
 
     /// Whether instances share this store. An engine on a store that is not shared warns at
@@ -235,10 +308,14 @@ impl<S: ReplayStore + ?Sized> ReplayStore for std::sync::Arc<S> {
         &self,
         key: RoundKey,
         holder: Holder,
-        response: &[u8],
+        response: Recorded,
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
         (**self).complete(key, holder, response, expires_at).await
+    }
+
+    fn keeps_sealed_bytes(&self) -> bool {
+        (**self).keeps_sealed_bytes()
     }
 
     async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {

@@ -9,7 +9,7 @@ use redis::{
 };
 use tokio::sync::OnceCell;
 
-use super::{Claim, Holder, ReplayStore, RoundKey, StoreError};
+use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
 
 /// Records in Redis, shared by every instance that points at the same server: the store for a
 /// fleet. Works with a stock `redis-server` 6.2 or later.
@@ -157,40 +157,44 @@ fn claim_script() -> Script {
     ))
 }
 
+/// Returns 0 unless `KEYS[1]` is a running record held by `ARGV[1]`.
+fn held_by_caller() -> String {
+    format!(
+        "local current = redis.call('GET', KEYS[1])
+         if not current or string.sub(current, 1, {HOLDER_END}) ~= 'R' .. ARGV[1] .. ':' then
+           return 0
+         end"
+    )
+}
+
 fn renew_script() -> Script {
     Script::new(&format!(
         "{NOW}
-         local current = redis.call('GET', KEYS[1])
-         if not current or string.sub(current, 1, {HOLDER_END}) ~= 'R' .. ARGV[1] .. ':' then
-           return 0
-         end
+         {held}
          redis.call('SET', KEYS[1], 'R' .. ARGV[1] .. ':' .. (now_ms + tonumber(ARGV[2])),
                     'KEEPTTL')
-         return 1"
+         return 1",
+        held = held_by_caller()
     ))
 }
 
 fn complete_script() -> Script {
     Script::new(&format!(
         "{NOW}
-         local current = redis.call('GET', KEYS[1])
-         if not current or string.sub(current, 1, {HOLDER_END}) ~= 'R' .. ARGV[1] .. ':' then
-           return 0
-         end
+         {held}
          local expire_at = math.max(tonumber(ARGV[3]), now_ms + 1000)
          redis.call('SET', KEYS[1], 'D' .. ARGV[2], 'PXAT', expire_at)
-         return 1"
+         return 1",
+        held = held_by_caller()
     ))
 }
 
 fn release_script() -> Script {
     Script::new(&format!(
-        "local current = redis.call('GET', KEYS[1])
-         if not current or string.sub(current, 1, {HOLDER_END}) ~= 'R' .. ARGV[1] .. ':' then
-           return 0
-         end
+        "{held}
          redis.call('DEL', KEYS[1])
-         return 1"
+         return 1",
+        held = held_by_caller()
     ))
 }
 
@@ -233,7 +237,7 @@ impl ReplayStore for RedisStore {
             .map_err(unavailable)?;
         match outcome.as_str() {
             "won" => Ok(Claim::Won),
-            "done" => Ok(Claim::Done(response)),
+            "done" => Ok(Claim::Done(Recorded::sealed(response))),
             "running" => Ok(Claim::Running),
             other => Err(StoreError::unavailable(format!(
                 "Redis: the claim script answered `{other}`"
@@ -263,9 +267,12 @@ impl ReplayStore for RedisStore {
         &self,
         key: RoundKey,
         holder: Holder,
-        response: &[u8],
+        response: Recorded,
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
+        let response = response.as_sealed().ok_or_else(|| {
+            StoreError::unavailable("RedisStore was handed a response that is not sealed")
+        })?;
         let mut connection = self.connection().await?;
         let completed: i64 = scripts()
             .complete
