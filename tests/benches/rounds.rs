@@ -122,6 +122,8 @@ fn rounds(c: &mut Criterion) {
     group.bench_function(BASELINE, |b| b.to_async(&runtime).iter(|| signup(&by_hand)));
     group.bench_function(MRTR, |b| b.to_async(&runtime).iter(|| signup(&mrtr)));
     group.finish();
+    let paired = paired_ratio(&runtime, (&by_hand, "signup"), (&mrtr, "signup"));
+    println!("paired ratio mrtr / hand-written: {paired:.3}");
 }
 
 /// An engine whose replay store stays at its steady size during the run: records live as

@@ -80,7 +80,8 @@ pub(crate) async fn enter(
     // The record outlives the state it guards by the clock skew allowed between instances.
     let expires_at =
         UNIX_EPOCH + Duration::from_secs(state_expires_at).saturating_add(inner.clock_skew);
-    let give_up = Instant::now() + inner.duplicate_wait;
+    // Set when a duplicate first finds the round running.
+    let mut give_up = None;
     let mut pause = Duration::from_millis(2);
     loop {
         match inner
@@ -99,7 +100,10 @@ pub(crate) async fn enter(
                 tracing::debug!(tool = %binding.name, round = %key, "mrtr: duplicate request, sending the first response again");
                 return replayed(engine, binding, &key, &recorded).map(Entered::Replayed);
             }
-            Ok(Claim::Running) if Instant::now() + pause <= give_up => {
+            Ok(Claim::Running)
+                if Instant::now() + pause
+                    <= *give_up.get_or_insert_with(|| Instant::now() + inner.duplicate_wait) =>
+            {
                 tokio::time::sleep(pause).await;
                 pause = (pause * 2).min(MAX_PAUSE);
             }

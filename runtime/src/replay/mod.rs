@@ -4,7 +4,8 @@
 //! idempotency key, every flow draws a random id at its first round, and opening a state claims
 //! `(flow id, round)` in a [`ReplayStore`] before any of the tool's code runs for that round:
 //!
-//! - the first request carrying a state runs the round, and its response is stored, sealed;
+//! - the first request carrying a state runs the round, and its response is stored: sealed
+//!   with the engine's keys for a store outside the process, as it is in the memory store;
 //! - any duplicate of that request, concurrent or later, gets the first response again and never
 //!   runs the tool's code, even when it carries other answers: answers cannot fork a flow;
 //! - a concurrent duplicate waits, up to [`EngineBuilder::duplicate_wait`], for the first to
