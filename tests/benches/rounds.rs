@@ -9,6 +9,9 @@
 //! (no guard), on a single-use tool with the in-memory replay store, and with a Redis store on a
 //! `redis-server` the benchmark starts on loopback (skipped, with a note, if it is not installed).
 //!
+//! With valgrind installed, it also counts the instructions of 300 calls with and without the
+//! guard in two copies of itself under callgrind, a ratio that noise cannot move.
+//!
 //! `cargo bench -p mrtr-tests --bench rounds`
 
 use std::{collections::BTreeMap, time::Duration};
@@ -257,7 +260,47 @@ fn mean_ns(group: &str, function: &str) -> Option<f64> {
 
 criterion_group!(benches, rounds, single_use);
 
+/// Set in a copy of this benchmark that only counts: the tool to call, `CALLS` times.
+const COUNT_TOOL_ENV: &str = "MRTR_BENCH_COUNT_TOOL";
+const CALLS: usize = 300;
+
+/// Calls `tool` of a [`Signups`] server `CALLS` times, for callgrind to count.
+fn count_calls(tool: &str) {
+    let tool: &'static str = if tool == "signup" {
+        "signup"
+    } else {
+        "signup_replayable"
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let client = connect(Signups::new(steady_engine().build().unwrap())).await;
+        for _ in 0..CALLS {
+            signup_with(&client, tool, SIGNED_UP).await;
+        }
+    });
+}
+
+/// Instructions a copy of this benchmark executes calling `tool` [`CALLS`] times, counted by
+/// callgrind: exact and repeatable, whatever else the machine is doing.
+fn instructions(tool: &str) -> Option<u64> {
+    let output = std::process::Command::new("valgrind")
+        .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
+        .arg(std::env::current_exe().ok()?)
+        .env(COUNT_TOOL_ENV, tool)
+        .output()
+        .ok()?;
+    let log = String::from_utf8_lossy(&output.stderr);
+    let line = log.lines().find(|line| line.contains("I   refs:"))?;
+    line.rsplit(' ').next()?.replace(',', "").parse().ok()
+}
+
 fn main() {
+    if let Ok(tool) = std::env::var(COUNT_TOOL_ENV) {
+        return count_calls(&tool);
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
     if let (Some(baseline), Some(ours)) = (mean_ns(GROUP, BASELINE), mean_ns(GROUP, MRTR)) {
@@ -267,6 +310,15 @@ fn main() {
             ours / 1000.0,
             baseline / 1000.0
         );
+    }
+    match (instructions("signup_replayable"), instructions("signup")) {
+        (Some(unguarded), Some(guarded)) => println!(
+            "instructions single use with {MEMORY_STORE} / no guard (callgrind, {CALLS} calls \
+             each): {:.4} ({} more per call)",
+            guarded as f64 / unguarded as f64,
+            (guarded.saturating_sub(unguarded)) / CALLS as u64
+        ),
+        _ => println!("no instruction counts: valgrind is not installed"),
     }
     let Some(unguarded) = mean_ns(GUARD_GROUP, NO_GUARD) else {
         return;
