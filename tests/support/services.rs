@@ -50,16 +50,16 @@ pub fn free_port() -> u16 {
         .expect("bind a free port on 127.0.0.1")
 }
 
-/// `name` on the `PATH`, or in `/usr/sbin` or `/usr/bin` (where Debian puts these packages).
-/// Panics, saying what to install, if it is nowhere.
-fn program(name: &str) -> PathBuf {
+/// `name` on the `PATH`, or in `/usr/sbin` or `/usr/bin` (where Debian puts these packages);
+/// an error that says what to install if it is nowhere.
+fn program(name: &str) -> anyhow::Result<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .chain([PathBuf::from("/usr/sbin"), PathBuf::from("/usr/bin")])
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
-        .unwrap_or_else(|| {
-            panic!(
+        .with_context(|| {
+            format!(
                 "`{name}` is not installed; the fleet tests run real Redis and nginx processes: \
                  `apt-get install -y redis-server nginx` (.ci/run does)"
             )
@@ -197,7 +197,7 @@ impl RedisServer {
     /// if it runs.
     pub async fn restart(&mut self) -> anyhow::Result<()> {
         self.stop();
-        let mut child = Command::new(program("redis-server"))
+        let mut child = Command::new(program("redis-server")?)
             .arg(self.dir.path().join("redis.conf"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -297,7 +297,7 @@ http {{
         let config_path = dir.path().join("nginx.conf");
         std::fs::write(&config_path, config)?;
         let error_log = dir.path().join("error.log");
-        let mut child = Command::new(program("nginx"))
+        let mut child = Command::new(program("nginx")?)
             .arg("-p")
             .arg(dir.path())
             .arg("-c")
