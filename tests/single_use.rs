@@ -428,11 +428,38 @@ async fn a_dead_instances_round_runs_again_after_its_lease() -> anyhow::Result<(
     .await
 }
 
-/// A store that cannot be reached.
-struct Unreachable;
+/// A store written by a user: one that cannot be reached, or one that keeps records for a
+/// fixed time whatever their states say.
+struct UserStore {
+    reachable: bool,
+    retention: Option<Duration>,
+}
+
+impl UserStore {
+    fn unreachable() -> Self {
+        Self {
+            reachable: false,
+            retention: None,
+        }
+    }
+
+    fn keeping_records_for(retention: Duration) -> Self {
+        Self {
+            reachable: true,
+            retention: Some(retention),
+        }
+    }
+
+    fn answer<T>(&self, answer: T) -> Result<T, StoreError> {
+        match self.reachable {
+            true => Ok(answer),
+            false => Err(StoreError::unavailable("connection refused by 127.0.0.1:1")),
+        }
+    }
+}
 
 #[mrtr::replay::async_trait]
-impl ReplayStore for Unreachable {
+impl ReplayStore for UserStore {
     async fn claim(
         &self,
         _: RoundKey,
@@ -440,11 +467,11 @@ impl ReplayStore for Unreachable {
         _: Duration,
         _: SystemTime,
     ) -> Result<Claim, StoreError> {
-        Err(StoreError::unavailable("connection refused by 127.0.0.1:1"))
+        self.answer(Claim::Won)
     }
 
     async fn renew(&self, _: RoundKey, _: Holder, _: Duration) -> Result<bool, StoreError> {
-        Err(StoreError::unavailable("connection refused by 127.0.0.1:1"))
+        self.answer(true)
     }
 
     async fn complete(
@@ -454,7 +481,11 @@ impl ReplayStore for Unreachable {
         _: Recorded,
         _: SystemTime,
     ) -> Result<bool, StoreError> {
-        Err(StoreError::unavailable("connection refused by 127.0.0.1:1"))
+        self.answer(true)
+    }
+
+    fn retention(&self) -> Option<Duration> {
+        self.retention
     }
 
     fn is_shared(&self) -> bool {
@@ -466,7 +497,7 @@ impl ReplayStore for Unreachable {
 async fn an_unreachable_store_fails_closed() -> anyhow::Result<()> {
     bounded(async {
         let effects = Effects::default();
-        let engine = engine().replay_store(Unreachable).build()?;
+        let engine = engine().replay_store(UserStore::unreachable()).build()?;
         let (_served, client) = serve(Ledger::new(engine, &effects, Gate::open())).await?;
         // A first call claims nothing, so it asks as usual.
         let first = asked(&client, pay("eve", None, json!({}))).await?;
@@ -483,49 +514,11 @@ async fn an_unreachable_store_fails_closed() -> anyhow::Result<()> {
     .await
 }
 
-/// A store that keeps records for a fixed time whatever their states say.
-struct Forgetful(Duration);
-
-#[mrtr::replay::async_trait]
-impl ReplayStore for Forgetful {
-    async fn claim(
-        &self,
-        _: RoundKey,
-        _: Holder,
-        _: Duration,
-        _: SystemTime,
-    ) -> Result<Claim, StoreError> {
-        Ok(Claim::Won)
-    }
-
-    async fn renew(&self, _: RoundKey, _: Holder, _: Duration) -> Result<bool, StoreError> {
-        Ok(true)
-    }
-
-    async fn complete(
-        &self,
-        _: RoundKey,
-        _: Holder,
-        _: Recorded,
-        _: SystemTime,
-    ) -> Result<bool, StoreError> {
-        Ok(true)
-    }
-
-    fn retention(&self) -> Option<Duration> {
-        Some(self.0)
-    }
-
-    fn is_shared(&self) -> bool {
-        true
-    }
-}
-
 #[test]
 fn a_store_that_forgets_records_before_their_states_expire_is_refused() {
     let five_minutes = Duration::from_secs(300);
     let error: ConfigError = engine()
-        .replay_store(Forgetful(five_minutes))
+        .replay_store(UserStore::keeping_records_for(five_minutes))
         .build()
         .unwrap_err();
     let message = error.to_string();
@@ -535,12 +528,12 @@ fn a_store_that_forgets_records_before_their_states_expire_is_refused() {
 
     // A TTL that, with the clock skew allowance, fits the retention is accepted.
     let fits = engine()
-        .replay_store(Forgetful(five_minutes))
+        .replay_store(UserStore::keeping_records_for(five_minutes))
         .ttl(Duration::from_secs(240))
         .build();
     assert!(fits.is_ok());
     let no_skew = engine()
-        .replay_store(Forgetful(five_minutes))
+        .replay_store(UserStore::keeping_records_for(five_minutes))
         .ttl(five_minutes)
         .clock_skew(Duration::ZERO)
         .build();
