@@ -62,7 +62,9 @@
 extern crate self as mrtr;
 
 mod args_digest;
+mod bridge;
 mod capabilities;
+mod channel;
 mod checkpoint;
 mod elicit;
 mod elicit_url;
@@ -78,6 +80,7 @@ mod round;
 mod sample;
 mod server;
 
+pub use bridge::Bridged;
 pub use capabilities::Capabilities;
 pub use checkpoint::{Checkpoint, checkpoint};
 pub use elicit::{Elicit, Elicited, Refusal, Refused, elicit};

@@ -1,0 +1,226 @@
+//! One server for every client: [`Bridged`] serves native 2026-07-28 requests as they are, and
+//! runs the rounds of a pre-2026 client's `tools/call`, `prompts/get` and `resources/read` in
+//! process, putting each round's questions to the client on its session.
+
+use std::{borrow::Cow, time::Duration};
+
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    model::*,
+    service::{NotificationContext, RequestContext, SubscriptionContext},
+};
+
+use crate::{
+    MrtrServer,
+    channel::{Answered, legacy::Session, run_rounds},
+};
+
+/// `server`, served to clients of every protocol version in use.
+///
+/// - A 2026-07-28 client gets `InputRequiredResult`s and retries, as without the bridge.
+/// - A 2025-06-18 or 2025-11-25 client, on a session (Streamable HTTP with `Mcp-Session-Id`, or
+///   stdio), never sees a round: each question of a round goes to it as a server-initiated
+///   request (`elicitation/create`, `sampling/createMessage`, `roots/list`), the questions of
+///   one round at once, and the next round runs with its answers, in process. The state never
+///   leaves the server, and no tool changes.
+///
+/// The bridge also adds those two versions to the versions the server supports.
+#[derive(Debug, Clone)]
+pub struct Bridged<S> {
+    server: S,
+}
+
+impl<S> Bridged<S> {
+    /// Serves `server` to clients of every era.
+    pub fn new(server: S) -> Self {
+        Self { server }
+    }
+
+    /// The server inside.
+    pub fn inner(&self) -> &S {
+        &self.server
+    }
+}
+
+/// The protocol versions a pre-2026 client may negotiate.
+const LEGACY_VERSIONS: [ProtocolVersion; 2] =
+    [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2025_06_18];
+
+/// Whether this request came on a session negotiated below 2026-07-28.
+fn is_legacy(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str())
+}
+
+impl<S: ServerHandler + MrtrServer> Bridged<S> {
+    fn session(&self, context: &RequestContext<RoleServer>) -> Session {
+        Session {
+            peer: context.peer.clone(),
+            timeout: self.question_timeout(),
+        }
+    }
+
+    /// How long a legacy client may take over one question: the state's TTL.
+    fn question_timeout(&self) -> Duration {
+        self.server.mrtr_engine().inner.ttl
+    }
+}
+
+/// Delegates each request method to the server inside.
+macro_rules! delegate {
+    ($($(#[$attr:meta])* $name:ident($($arg:ident: $ty:ty),*) -> $out:ty;)*) => {
+        $(
+            $(#[$attr])*
+            async fn $name(&self, $($arg: $ty),*) -> $out {
+                self.server.$name($($arg),*).await
+            }
+        )*
+    };
+}
+
+/// Every method goes to the server inside, except that `tools/call`, `prompts/get` and
+/// `resources/read` on a pre-2026 session run their rounds in process, and that `initialize` and
+/// `server/discover` are rmcp's own, negotiating with the legacy versions added.
+impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if !is_legacy(&context) {
+            return self.server.call_tool(request, context).await;
+        }
+        run_rounds(&self.session(&context), |answers, state| {
+            let mut request = request.clone();
+            request.input_responses = answers;
+            request.request_state = state;
+            let context = context.clone();
+            async move {
+                Ok(match self.server.call_tool(request, context).await? {
+                    CallToolResponse::InputRequired(input) => Answered::Asked(input),
+                    other => Answered::Final(other),
+                })
+            }
+        })
+        .await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if !is_legacy(&context) {
+            return self.server.get_prompt(request, context).await;
+        }
+        run_rounds(&self.session(&context), |answers, state| {
+            let mut request = request.clone();
+            request.input_responses = answers;
+            request.request_state = state;
+            let context = context.clone();
+            async move {
+                Ok(match self.server.get_prompt(request, context).await? {
+                    GetPromptResponse::InputRequired(input) => Answered::Asked(input),
+                    other => Answered::Final(other),
+                })
+            }
+        })
+        .await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if !is_legacy(&context) {
+            return self.server.read_resource(request, context).await;
+        }
+        run_rounds(&self.session(&context), |answers, state| {
+            let mut request = request.clone();
+            request.input_responses = answers;
+            request.request_state = state;
+            let context = context.clone();
+            async move {
+                Ok(match self.server.read_resource(request, context).await? {
+                    ReadResourceResponse::InputRequired(input) => Answered::Asked(input),
+                    other => Answered::Final(other),
+                })
+            }
+        })
+        .await
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        let mut versions = self.server.supported_protocol_versions().into_owned();
+        for version in LEGACY_VERSIONS {
+            if !versions.contains(&version) {
+                versions.push(version);
+            }
+        }
+        Cow::Owned(versions)
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        self.server.get_info()
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.server.get_tool(name)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.server.accepted_subscription_filter(requested)
+    }
+
+    delegate! {
+        ping(context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
+        complete(request: CompleteRequestParams, context: RequestContext<RoleServer>)
+            -> Result<CompleteResult, ErrorData>;
+        #[allow(deprecated)]
+        set_level(request: SetLevelRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        list_prompts(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListPromptsResult, ErrorData>;
+        list_resources(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListResourcesResult, ErrorData>;
+        list_resource_templates(
+            request: Option<PaginatedRequestParams>,
+            context: RequestContext<RoleServer>
+        ) -> Result<ListResourceTemplatesResult, ErrorData>;
+        listen(context: SubscriptionContext) -> Result<(), ErrorData>;
+        #[allow(deprecated)]
+        subscribe(request: SubscribeRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        #[allow(deprecated)]
+        unsubscribe(request: UnsubscribeRequestParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        list_tools(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListToolsResult, ErrorData>;
+        on_custom_request(request: CustomRequest, context: RequestContext<RoleServer>)
+            -> Result<CustomResult, ErrorData>;
+        on_cancelled(notification: CancelledNotificationParam, context: NotificationContext<RoleServer>) -> ();
+        on_progress(notification: ProgressNotificationParam, context: NotificationContext<RoleServer>) -> ();
+        on_initialized(context: NotificationContext<RoleServer>) -> ();
+        on_roots_list_changed(context: NotificationContext<RoleServer>) -> ();
+        on_custom_notification(notification: CustomNotification, context: NotificationContext<RoleServer>) -> ();
+        get_task(request: GetTaskParams, context: RequestContext<RoleServer>)
+            -> Result<GetTaskResult, ErrorData>;
+        update_task(request: UpdateTaskParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        cancel_task(request: CancelTaskParams, context: RequestContext<RoleServer>)
+            -> Result<(), ErrorData>;
+        list_skills(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+            -> Result<ListSkillsResult, ErrorData>;
+        get_skill(request: GetSkillRequestParams, context: RequestContext<RoleServer>)
+            -> Result<GetSkillResult, ErrorData>;
+        read_resource_directory(
+            request: ReadResourceDirectoryRequestParams,
+            context: RequestContext<RoleServer>
+        ) -> Result<ReadResourceDirectoryResult, ErrorData>;
+    }
+}

@@ -1,0 +1,82 @@
+//! The legacy channel: clients of 2025-06-18 and 2025-11-25 keep a session, on which the server
+//! sends each question as a request of its own (`elicitation/create`, `sampling/createMessage`,
+//! `roots/list`) and reads the answer from the reply.
+
+use std::time::Duration;
+
+use rmcp::{
+    ErrorData, Peer, RoleServer, ServiceError,
+    model::{InputRequest, InputRequests, InputResponses, ServerRequest},
+    service::PeerRequestOptions,
+};
+
+use super::Channel;
+
+/// Questions sent as server-initiated requests on a legacy session.
+pub(crate) struct Session {
+    pub(crate) peer: Peer<RoleServer>,
+    /// How long the client may take over one question.
+    pub(crate) timeout: Duration,
+}
+
+impl Channel for Session {
+    async fn exchange(&self, questions: InputRequests) -> Result<InputResponses, ErrorData> {
+        // All questions of a round at once, as a native client may answer them.
+        let asked = questions
+            .into_iter()
+            .map(|(key, question)| async move { (key, self.ask(question).await) });
+        let mut answers = InputResponses::new();
+        for (key, answer) in futures::future::join_all(asked).await {
+            answers.insert(key, answer?);
+        }
+        Ok(answers)
+    }
+}
+
+impl Session {
+    async fn ask(&self, question: InputRequest) -> Result<serde_json::Value, ErrorData> {
+        let request = match question {
+            InputRequest::Elicitation(request) => ServerRequest::ElicitRequest(request),
+            InputRequest::CreateMessage(request) => ServerRequest::CreateMessageRequest(request),
+            InputRequest::ListRoots(request) => ServerRequest::ListRootsRequest(request),
+            other => {
+                tracing::error!(
+                    ?other,
+                    "mrtr: a kind of question the legacy channel cannot send"
+                );
+                return Err(ErrorData::internal_error(
+                    "the server cannot ask this client that question",
+                    None,
+                ));
+            }
+        };
+        let answer = async {
+            self.peer
+                .send_request_with_option(request, PeerRequestOptions::with_timeout(self.timeout))
+                .await?
+                .await_response()
+                .await
+        };
+        match answer.await {
+            Ok(answer) => serde_json::to_value(answer).map_err(|error| {
+                tracing::warn!(%error, "mrtr: a legacy client's answer does not serialize");
+                ErrorData::internal_error("the client's answer could not be read", None)
+            }),
+            Err(ServiceError::McpError(error)) => Err(error),
+            Err(ServiceError::Timeout { timeout }) => {
+                tracing::info!(?timeout, "mrtr: a legacy client did not answer in time");
+                Err(ErrorData::internal_error(
+                    format!("the client did not answer within {timeout:?}"),
+                    None,
+                ))
+            }
+            Err(error) => {
+                tracing::info!(%error, "mrtr: a legacy client's session ended mid-question");
+                Err(ErrorData::internal_error(
+                    "the client's session ended",
+                    None,
+                ))
+            }
+        }
+    }
+}
