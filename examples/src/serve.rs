@@ -1,7 +1,10 @@
-//! How the examples serve: stateless Streamable HTTP at `/mcp`, or stdio, both from rmcp.
+//! How the examples serve: Streamable HTTP at `/mcp`, or stdio, both from rmcp, to clients of
+//! every era: 2026-07-28 clients statelessly, and 2025-06-18 or 2025-11-25 clients on a
+//! session, through [`mrtr::Bridged`].
 
 use std::{net::SocketAddr, sync::Arc};
 
+use mrtr::{Bridged, MrtrServer};
 use rmcp::{
     ServerHandler, ServiceExt,
     transport::streamable_http_server::{
@@ -10,19 +13,21 @@ use rmcp::{
 };
 use tokio_util::sync::CancellationToken;
 
-/// The stateless Streamable HTTP service for `server` (2026-07-28: no sessions).
+/// The Streamable HTTP service for `server`: stateless for 2026-07-28 clients, with an
+/// `Mcp-Session-Id` session for the `initialize` of a pre-2026 client.
 pub fn http_service<S>(server: S, cancel: CancellationToken) -> axum::Router
 where
-    S: ServerHandler + Clone + Send + Sync + 'static,
+    S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
 {
-    let service: StreamableHttpService<S, LocalSessionManager> = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default()
-            .with_legacy_session_mode(false)
-            .with_json_response(true)
-            .with_cancellation_token(cancel),
-    );
+    let service: StreamableHttpService<Bridged<S>, LocalSessionManager> =
+        StreamableHttpService::new(
+            move || Ok(Bridged::new(server.clone())),
+            Arc::new(LocalSessionManager::default()),
+            StreamableHttpServerConfig::default()
+                .with_legacy_session_mode(true)
+                .with_json_response(true)
+                .with_cancellation_token(cancel),
+        );
     axum::Router::new().nest_service("/mcp", service)
 }
 
@@ -34,7 +39,7 @@ pub async fn serve_http<S>(
     cancel: CancellationToken,
 ) -> std::io::Result<(SocketAddr, tokio::task::JoinHandle<()>)>
 where
-    S: ServerHandler + Clone + Send + Sync + 'static,
+    S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
 {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
@@ -51,12 +56,12 @@ where
     Ok((bound, task))
 }
 
-/// Serves `server` on stdin/stdout until the client closes stdin.
+/// Serves `server` on stdin/stdout until the client closes stdin, to clients of every era.
 pub async fn serve_stdio<S>(server: S) -> anyhow::Result<()>
 where
-    S: ServerHandler + Send + 'static,
+    S: ServerHandler + MrtrServer + Send + 'static,
 {
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let running = Bridged::new(server).serve(rmcp::transport::stdio()).await?;
     running.waiting().await?;
     Ok(())
 }
@@ -124,11 +129,14 @@ pub async fn serve_http_until_ctrl_c<S>(
     addr: SocketAddr,
 ) -> anyhow::Result<()>
 where
-    S: ServerHandler + Clone + Send + Sync + 'static,
+    S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
 {
     let cancel = CancellationToken::new();
     let (bound, task) = serve_http(server, addr, cancel.clone()).await?;
-    eprintln!("{program}: serving MCP 2026-07-28 at http://{bound}/mcp (Ctrl-C to stop)");
+    eprintln!(
+        "{program}: serving MCP 2026-07-28 (and 2025-11-25, 2025-06-18 sessions) at \
+         http://{bound}/mcp (Ctrl-C to stop)"
+    );
     tokio::signal::ctrl_c().await?;
     cancel.cancel();
     task.await?;

@@ -18,7 +18,7 @@ pub struct Served {
 impl Served {
     pub async fn start<S>(server: S) -> anyhow::Result<Self>
     where
-        S: ServerHandler + Clone + Send + Sync + 'static,
+        S: ServerHandler + mrtr::MrtrServer + Clone + Send + Sync + 'static,
     {
         let cancel = CancellationToken::new();
         let (addr, _task) = mrtr_examples::serve::serve_http(
@@ -51,7 +51,7 @@ pub struct Loopback {
 impl Loopback {
     pub async fn start<S>(server: S) -> anyhow::Result<Self>
     where
-        S: ServerHandler + Clone + Send + Sync + 'static,
+        S: ServerHandler + mrtr::MrtrServer + Clone + Send + Sync + 'static,
     {
         let served = Served::start(server).await?;
         let client = mrtr_examples::demo::connect(&served.url).await?;
