@@ -33,14 +33,17 @@ use tokio_util::sync::CancellationToken;
 #[derive(Clone, Default)]
 struct LegacyUser {
     asked: Arc<Mutex<Vec<String>>>,
+    /// Declares no elicitation capability.
+    no_elicitation: bool,
 }
 
 impl ClientHandler for LegacyUser {
     fn get_info(&self) -> ClientConfig {
-        let mut config = ClientConfig::new(
-            ClientCapabilities::builder().enable_elicitation().build(),
-            Implementation::new("legacy-user", "1"),
-        );
+        let capabilities = match self.no_elicitation {
+            true => ClientCapabilities::default(),
+            false => ClientCapabilities::builder().enable_elicitation().build(),
+        };
+        let mut config = ClientConfig::new(capabilities, Implementation::new("legacy-user", "1"));
         config.protocol_version = ProtocolVersion::V_2025_11_25;
         config
     }
@@ -142,6 +145,40 @@ async fn a_2025_11_25_client_signs_up_over_http_with_a_session() -> anyhow::Resu
             .await?;
         sign_up(&client, &user).await;
         cancel.cancel();
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_question_the_client_did_not_declare_ends_the_tool_with_an_error_result()
+-> anyhow::Result<()> {
+    bounded(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        tokio::spawn(async move {
+            if let Ok(running) = wizard().serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let user = LegacyUser {
+            no_elicitation: true,
+            ..LegacyUser::default()
+        };
+        let client = user
+            .clone()
+            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+            .await?;
+        let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
+        let result = client
+            .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
+            .await?;
+        // As the official SDKs' tools end on a 2025 session: an error result, not -32021.
+        assert_eq!(result.is_error, Some(true), "{result:?}");
+        assert_eq!(
+            text_of(&result),
+            "Client does not support elicitation (required for elicitation/create)"
+        );
+        assert!(user.asked.lock().unwrap().is_empty());
         Ok(())
     })
     .await

@@ -46,6 +46,42 @@ impl<S> Bridged<S> {
 const LEGACY_VERSIONS: [ProtocolVersion; 2] =
     [ProtocolVersion::V_2025_11_25, ProtocolVersion::V_2025_06_18];
 
+/// `-32021` does not exist before 2026-07-28: a question the client did not declare becomes
+/// `-32603` "Client does not support elicitation (required for elicitation/create)", the error
+/// the official SDKs raise on a 2025 session. Other errors pass as they are.
+fn legacy_error(error: ErrorData) -> ErrorData {
+    if error.code != ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY {
+        return error;
+    }
+    let required = error
+        .data
+        .as_ref()
+        .and_then(|data| data.get("requiredCapabilities"))
+        .and_then(|required| required.as_object())
+        .map(|required| required.keys().cloned().collect::<Vec<_>>())
+        .unwrap_or_default();
+    let method = |capability: &str| match capability {
+        "elicitation" => "elicitation/create",
+        "sampling" => "sampling/createMessage",
+        "roots" => "roots/list",
+        _ => "a server request",
+    };
+    let missing: Vec<String> = required
+        .iter()
+        .map(|capability| format!("{capability} (required for {})", method(capability)))
+        .collect();
+    ErrorData::internal_error(
+        format!("{CAPABILITY_PREFIX}{}", missing.join(", ")),
+        error.data,
+    )
+}
+
+const CAPABILITY_PREFIX: &str = "Client does not support ";
+
+fn is_capability(error: &ErrorData) -> bool {
+    error.message.starts_with(CAPABILITY_PREFIX)
+}
+
 /// Whether this request came on a session negotiated below 2026-07-28.
 fn is_legacy(context: &RequestContext<RoleServer>) -> bool {
     context
@@ -91,7 +127,7 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.call_tool(request, context).await;
         }
-        run_rounds(&self.session(&context), |answers, state| {
+        let answered = run_rounds(&self.session(&context), |answers, state| {
             let mut request = request.clone();
             request.input_responses = answers;
             request.request_state = state;
@@ -103,7 +139,17 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
                 })
             }
         })
-        .await
+        .await;
+        // A tool of a 2025 server that asks what the client did not declare ends with an error
+        // result, as the official SDKs' tools do.
+        match answered.map_err(legacy_error) {
+            Err(error) if error.code == ErrorCode::INTERNAL_ERROR && is_capability(&error) => {
+                Ok(CallToolResponse::Complete(CallToolResult::error(vec![
+                    ContentBlock::text(error.message),
+                ])))
+            }
+            other => other,
+        }
     }
 
     async fn get_prompt(
@@ -127,6 +173,7 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
             }
         })
         .await
+        .map_err(legacy_error)
     }
 
     async fn read_resource(
@@ -150,6 +197,7 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
             }
         })
         .await
+        .map_err(legacy_error)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {

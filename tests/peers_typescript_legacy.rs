@@ -1,0 +1,320 @@
+//! The wizard driven by the official TypeScript SDK v1 client (`@modelcontextprotocol/sdk`
+//! 1.32.2, `tests/peers/typescript/drive_legacy.mjs`), a client of the earlier protocol: it
+//! opens a 2025-11-25 session with `initialize` and answers each question as a server-initiated
+//! `elicitation/create` on that session, while [`mrtr::Bridged`] runs the tool's rounds in
+//! process. Each scenario runs over loopback Streamable HTTP (the wizard served in this process
+//! by `serve_http`, with an `Mcp-Session-Id` session) and over stdio (the `wizard-stdio` binary,
+//! which the SDK spawns as its child).
+//!
+//! The driver takes a scenario as JSON, the tool calls to make and the answers to give keyed by
+//! the question's message, and prints one JSON line: the negotiated protocol version, the
+//! session id and, per call, the questions it was asked and the final `CallToolResult`.
+
+use std::{process::Stdio, time::Duration};
+
+use mrtr_examples::wizard::Wizard;
+use mrtr_tests::{clock::TestClock, loopback::Served};
+use serde_json::{Value, json};
+
+/// How long one driver run may take before it is killed.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+const WELCOME: &str = "Welcome to Rust! What should we call you?";
+const WHICH_PLAN: &str = "Which plan would you like?";
+const CONFIRM: &str = "Sign Ada up for pro?";
+const SIGNED_UP: &str = "Signed up Ada to Rust on the pro plan";
+const WHICH_ROLE: &str = "Which role will you take?";
+const CONFIRM_ADMIN: &str = "Admins can delete repositories. Continue as admin?";
+const FIRST_REPO: &str = "Add a repository to watch (0 so far)";
+const SECOND_REPO: &str = "Add a repository to watch (1 so far)";
+const NOTIFY_MRTR: &str = "Notifications for mrtr?";
+const NOTIFY_RMCP: &str = "Notifications for rmcp?";
+const ONBOARDED: &str = "Onboarded Ada as admin to Rust: mrtr=all, rmcp=mentions";
+const CANCELLED_AT_NOTIFY: &str = "Onboarding cancelled at notify";
+
+/// How the SDK reaches the wizard.
+#[derive(Debug, Clone, Copy)]
+enum Via {
+    /// Streamable HTTP on 127.0.0.1, the wizard served in this process by `serve_http`.
+    Http,
+    /// stdio, the `wizard-stdio` binary at this path spawned by the SDK.
+    Stdio(&'static str),
+}
+
+/// Runs the driver against a fresh wizard reached `via`, on `scenario`, and returns its JSON
+/// output, after checking that the client negotiated 2025-11-25 (on a session, over HTTP).
+async fn drive(via: Via, scenario: &Value) -> anyhow::Result<Value> {
+    let node = tokio::task::spawn_blocking(mrtr_tests::peers::node).await?;
+    let script = mrtr_tests::peers::dir().join("typescript/drive_legacy.mjs");
+    let mut command = tokio::process::Command::new(&node);
+    command.arg(&script);
+    // Stopped when dropped, after the driver is done.
+    let served = match via {
+        Via::Http => {
+            let served = Served::start(Wizard::new(TestClock::default().engine())).await?;
+            command.arg("--url").arg(&served.url);
+            Some(served)
+        }
+        Via::Stdio(program) => {
+            command.arg("--stdio").arg(program);
+            None
+        }
+    };
+    command
+        .arg(scenario.to_string())
+        .current_dir(mrtr_tests::peers::dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    // Loopback only: no proxy may see the traffic.
+    for proxy in [
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ] {
+        command.env_remove(proxy);
+    }
+    command
+        .env("NO_PROXY", "127.0.0.1")
+        .env("no_proxy", "127.0.0.1");
+    let child = command
+        .spawn()
+        .map_err(|e| anyhow::anyhow!("could not start {}: {e}", node.display()))?;
+    // On timeout the future is dropped with the child, which kills it.
+    let output = tokio::time::timeout(TIMEOUT, child.wait_with_output())
+        .await
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "{} did not finish within {TIMEOUT:?} and was killed",
+                script.display()
+            )
+        })??;
+    drop(served);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    anyhow::ensure!(
+        output.status.success(),
+        "{} failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
+        script.display(),
+        output.status
+    );
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .ok_or_else(|| anyhow::anyhow!("no output; stderr: {stderr}"))?;
+    let output: Value = serde_json::from_str(line)
+        .map_err(|e| anyhow::anyhow!("output is not JSON ({e}): {line}\nstderr: {stderr}"))?;
+    assert_session(&output, via);
+    Ok(output)
+}
+
+/// The client is the v1 SDK on 2025-11-25; over HTTP it holds an `Mcp-Session-Id`.
+fn assert_session(output: &Value, via: Via) {
+    assert_eq!(output["client"], "typescript-v1", "{output}");
+    assert_eq!(output["protocolVersion"], "2025-11-25", "{output}");
+    match via {
+        Via::Http => {
+            assert_eq!(output["transport"], "http", "{output}");
+            assert!(
+                output["sessionId"]
+                    .as_str()
+                    .is_some_and(|id| !id.is_empty()),
+                "no Mcp-Session-Id: {output}"
+            );
+        }
+        Via::Stdio(_) => assert_eq!(output["transport"], "stdio", "{output}"),
+    }
+}
+
+fn accept(content: Value) -> Value {
+    json!({ "action": "accept", "content": content })
+}
+
+fn team() -> Value {
+    json!({ "team": "Rust" })
+}
+
+/// The one call in the driver's output, named `name`.
+fn only_call<'a>(output: &'a Value, name: &str) -> &'a Value {
+    let calls = output["calls"].as_array().expect("calls is an array");
+    assert_eq!(calls.len(), 1, "{output}");
+    assert_eq!(calls[0]["name"], name, "{output}");
+    &calls[0]
+}
+
+/// The message of each question the client was asked, in order.
+fn messages(call: &Value) -> Vec<&str> {
+    call["asked"]
+        .as_array()
+        .expect("asked is an array")
+        .iter()
+        .map(|asked| asked["message"].as_str().unwrap_or_default())
+        .collect()
+}
+
+/// The result's only content block is the text `text`.
+fn assert_text(result: &Value, text: &str) {
+    assert_eq!(
+        result["content"],
+        json!([{ "type": "text", "text": text }]),
+        "{result}"
+    );
+}
+
+/// `signup` for team Rust: Ada, pro, confirmed.
+async fn signup(via: Via) -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [{ "name": "signup", "arguments": team() }],
+        "answers": [
+            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
+            { "message": WHICH_PLAN, "reply": accept(json!({ "plan": "pro" })) },
+            { "message": CONFIRM, "reply": accept(json!({ "confirm": true })) },
+        ],
+    });
+    let output = drive(via, &scenario).await?;
+    let call = only_call(&output, "signup");
+    assert_eq!(messages(call), [WELCOME, WHICH_PLAN, CONFIRM], "{call}");
+    let properties: Vec<&Value> = call["asked"]
+        .as_array()
+        .expect("asked is an array")
+        .iter()
+        .map(|asked| &asked["properties"])
+        .collect();
+    assert_eq!(
+        properties,
+        [
+            &json!(["email", "name"]),
+            &json!(["plan"]),
+            &json!(["confirm"])
+        ]
+    );
+    let result = &call["result"];
+    assert_text(result, SIGNED_UP);
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({ "name": "Ada", "team": "Rust", "plan": "pro" }),
+        "{result}"
+    );
+    Ok(())
+}
+
+/// `onboard` for team Rust through the branch (admin, confirmed), the `loop` (two
+/// repositories) and the `for` (a level for each).
+async fn onboard(via: Via) -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [{ "name": "onboard", "arguments": team() }],
+        "answers": [
+            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
+            { "message": WHICH_ROLE, "reply": accept(json!({ "role": "admin" })) },
+            { "message": CONFIRM_ADMIN, "reply": accept(json!({ "confirm": true })) },
+            { "message": FIRST_REPO, "reply": accept(json!({ "repo": "mrtr", "more": true })) },
+            { "message": SECOND_REPO, "reply": accept(json!({ "repo": "rmcp", "more": false })) },
+            { "message": NOTIFY_MRTR, "reply": accept(json!({ "level": "all" })) },
+            { "message": NOTIFY_RMCP, "reply": accept(json!({ "level": "mentions" })) },
+        ],
+    });
+    let output = drive(via, &scenario).await?;
+    let call = only_call(&output, "onboard");
+    assert_eq!(
+        messages(call),
+        [
+            WELCOME,
+            WHICH_ROLE,
+            CONFIRM_ADMIN,
+            FIRST_REPO,
+            SECOND_REPO,
+            NOTIFY_MRTR,
+            NOTIFY_RMCP
+        ],
+        "{call}"
+    );
+    let result = &call["result"];
+    assert_text(result, ONBOARDED);
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({
+            "name": "Ada",
+            "role": "admin",
+            "team": "Rust",
+            "repos": [
+                { "repo": "mrtr", "level": "all" },
+                { "repo": "rmcp", "level": "mentions" },
+            ],
+        }),
+        "{result}"
+    );
+    Ok(())
+}
+
+/// `onboard` with two repositories, the level of the first given and that of the second
+/// declined: the tool ends inside its `for` loop, with a tool error.
+async fn declining_in_the_for_loop_cancels_onboarding(via: Via) -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [{ "name": "onboard", "arguments": team() }],
+        "answers": [
+            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
+            { "message": WHICH_ROLE, "reply": accept(json!({ "role": "developer" })) },
+            { "message": FIRST_REPO, "reply": accept(json!({ "repo": "mrtr", "more": true })) },
+            { "message": SECOND_REPO, "reply": accept(json!({ "repo": "rmcp", "more": false })) },
+            { "message": NOTIFY_MRTR, "reply": accept(json!({ "level": "all" })) },
+            { "message": NOTIFY_RMCP, "reply": { "action": "decline" } },
+        ],
+    });
+    let output = drive(via, &scenario).await?;
+    let call = only_call(&output, "onboard");
+    assert_eq!(
+        messages(call),
+        [
+            WELCOME,
+            WHICH_ROLE,
+            FIRST_REPO,
+            SECOND_REPO,
+            NOTIFY_MRTR,
+            NOTIFY_RMCP
+        ],
+        "{call}"
+    );
+    let result = &call["result"];
+    assert_text(result, CANCELLED_AT_NOTIFY);
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(result.get("structuredContent").is_none(), "{result}");
+    Ok(())
+}
+
+/// One module per transport, one test per scenario.
+macro_rules! legacy_tests {
+    ($($module:ident: $via:expr;)*) => {
+        $(
+            mod $module {
+                use super::Via;
+
+                #[tokio::test]
+                async fn signup_to_completion() -> anyhow::Result<()> {
+                    super::signup($via).await
+                }
+
+                #[tokio::test]
+                async fn onboard_through_the_branch_and_both_loops() -> anyhow::Result<()> {
+                    super::onboard($via).await
+                }
+
+                #[tokio::test]
+                async fn declining_in_the_for_loop_cancels_onboarding() -> anyhow::Result<()> {
+                    super::declining_in_the_for_loop_cancels_onboarding($via).await
+                }
+            }
+        )*
+    };
+}
+
+legacy_tests! {
+    http: Via::Http;
+    stdio: Via::Stdio(env!("CARGO_BIN_EXE_wizard-stdio"));
+}
