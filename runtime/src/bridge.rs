@@ -82,6 +82,24 @@ fn is_capability(error: &ErrorData) -> bool {
     error.message.starts_with(CAPABILITY_PREFIX)
 }
 
+/// Runs `rounds` until they end, or until the client cancels the request
+/// (`notifications/cancelled`) or its session closes: the tool stops at its current ask, and
+/// the question it was waiting on is dropped.
+async fn until_cancelled<T>(
+    context: &RequestContext<RoleServer>,
+    rounds: impl Future<Output = Result<T, ErrorData>>,
+) -> Result<T, ErrorData> {
+    let rounds = std::pin::pin!(rounds);
+    let cancelled = std::pin::pin!(context.ct.cancelled());
+    match futures::future::select(rounds, cancelled).await {
+        futures::future::Either::Left((result, _)) => result,
+        futures::future::Either::Right(((), _)) => {
+            tracing::debug!("mrtr: a legacy request was cancelled at an ask");
+            Err(ErrorData::internal_error("the request was cancelled", None))
+        }
+    }
+}
+
 /// Whether this request came on a session negotiated below 2026-07-28.
 fn is_legacy(context: &RequestContext<RoleServer>) -> bool {
     context
@@ -127,18 +145,22 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.call_tool(request, context).await;
         }
-        let answered = run_rounds(&self.session(&context), |answers, state| {
-            let mut request = request.clone();
-            request.input_responses = answers;
-            request.request_state = state;
-            let context = context.clone();
-            async move {
-                Ok(match self.server.call_tool(request, context).await? {
-                    CallToolResponse::InputRequired(input) => Answered::Asked(input),
-                    other => Answered::Final(other),
-                })
-            }
-        })
+        let session = self.session(&context);
+        let answered = until_cancelled(
+            &context,
+            run_rounds(&session, |answers, state| {
+                let mut request = request.clone();
+                request.input_responses = answers;
+                request.request_state = state;
+                let context = context.clone();
+                async move {
+                    Ok(match self.server.call_tool(request, context).await? {
+                        CallToolResponse::InputRequired(input) => Answered::Asked(input),
+                        other => Answered::Final(other),
+                    })
+                }
+            }),
+        )
         .await;
         // A tool of a 2025 server that asks what the client did not declare ends with an error
         // result, as the official SDKs' tools do.
@@ -160,18 +182,22 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.get_prompt(request, context).await;
         }
-        run_rounds(&self.session(&context), |answers, state| {
-            let mut request = request.clone();
-            request.input_responses = answers;
-            request.request_state = state;
-            let context = context.clone();
-            async move {
-                Ok(match self.server.get_prompt(request, context).await? {
-                    GetPromptResponse::InputRequired(input) => Answered::Asked(input),
-                    other => Answered::Final(other),
-                })
-            }
-        })
+        let session = self.session(&context);
+        until_cancelled(
+            &context,
+            run_rounds(&session, |answers, state| {
+                let mut request = request.clone();
+                request.input_responses = answers;
+                request.request_state = state;
+                let context = context.clone();
+                async move {
+                    Ok(match self.server.get_prompt(request, context).await? {
+                        GetPromptResponse::InputRequired(input) => Answered::Asked(input),
+                        other => Answered::Final(other),
+                    })
+                }
+            }),
+        )
         .await
         .map_err(legacy_error)
     }
@@ -184,18 +210,22 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.read_resource(request, context).await;
         }
-        run_rounds(&self.session(&context), |answers, state| {
-            let mut request = request.clone();
-            request.input_responses = answers;
-            request.request_state = state;
-            let context = context.clone();
-            async move {
-                Ok(match self.server.read_resource(request, context).await? {
-                    ReadResourceResponse::InputRequired(input) => Answered::Asked(input),
-                    other => Answered::Final(other),
-                })
-            }
-        })
+        let session = self.session(&context);
+        until_cancelled(
+            &context,
+            run_rounds(&session, |answers, state| {
+                let mut request = request.clone();
+                request.input_responses = answers;
+                request.request_state = state;
+                let context = context.clone();
+                async move {
+                    Ok(match self.server.read_resource(request, context).await? {
+                        ReadResourceResponse::InputRequired(input) => Answered::Asked(input),
+                        other => Answered::Final(other),
+                    })
+                }
+            }),
+        )
         .await
         .map_err(legacy_error)
     }

@@ -1,0 +1,321 @@
+//! The wizard driven by the official Python SDK (`mcp` 2.3.0) as a client of the earlier
+//! protocol (`tests/peers/python/drive_legacy.py`): `Client(..., mode="legacy")` initializes at
+//! 2025-11-25 and answers each question, sent on its session as an `elicitation/create`
+//! request by [`mrtr::Bridged`], through its elicitation callback; the tool then completes with
+//! a normal result. Every scenario runs over Streamable HTTP with a session (the wizard served
+//! in this process by `serve_http`) and over stdio (the `wizard-stdio` binary, launched by the
+//! SDK).
+
+use std::{process::Stdio, time::Duration};
+
+use mrtr_examples::wizard::Wizard;
+use mrtr_tests::{clock::TestClock, loopback::Served};
+use serde_json::{Value, json};
+
+/// How long one driver run may take before it is killed.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+const WELCOME: &str = "Welcome to Rust! What should we call you?";
+const WHICH_PLAN: &str = "Which plan would you like?";
+const CONFIRM: &str = "Sign Ada up for pro?";
+const SIGNED_UP: &str = "Signed up Ada to Rust on the pro plan";
+const WHICH_ROLE: &str = "Which role will you take?";
+const CONFIRM_ADMIN: &str = "Admins can delete repositories. Continue as admin?";
+const FIRST_REPO: &str = "Add a repository to watch (0 so far)";
+const SECOND_REPO: &str = "Add a repository to watch (1 so far)";
+const NOTIFY_MRTR: &str = "Notifications for mrtr?";
+const NOTIFY_RMCP: &str = "Notifications for rmcp?";
+const ONBOARDED: &str = "Onboarded Ada as admin to Rust: mrtr=all, rmcp=mentions";
+const CANCELLED_AT_NOTIFY: &str = "Onboarding cancelled at notify";
+
+/// How the driver reaches the wizard.
+#[derive(Debug, Clone, Copy)]
+enum Via {
+    /// Streamable HTTP on 127.0.0.1, a fresh wizard served in this process by `serve_http`.
+    Http,
+    /// The SDK launches the `wizard-stdio` binary and speaks to it over stdin/stdout.
+    Stdio,
+}
+
+/// Runs `drive_legacy.py` on `scenario` against a fresh wizard reached `via`, and returns its
+/// JSON output, after checking it reports the transport and protocol 2025-11-25.
+async fn drive(via: Via, scenario: &Value) -> anyhow::Result<Value> {
+    let python = tokio::task::spawn_blocking(mrtr_tests::peers::python).await?;
+    let script = mrtr_tests::peers::dir().join("python/drive_legacy.py");
+    // Kept until the driver is done; dropping it stops the server.
+    let mut served = None;
+    let (flag, target, transport) = match via {
+        Via::Http => {
+            let server = Served::start(Wizard::new(TestClock::default().engine())).await?;
+            let url = server.url.clone();
+            served = Some(server);
+            ("--url", url, "http")
+        }
+        Via::Stdio => (
+            "--stdio",
+            env!("CARGO_BIN_EXE_wizard-stdio").to_owned(),
+            "stdio",
+        ),
+    };
+    let mut command = tokio::process::Command::new(&python);
+    command
+        .arg(&script)
+        .arg(flag)
+        .arg(&target)
+        .arg(scenario.to_string())
+        .current_dir(mrtr_tests::peers::dir())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    // Loopback only: no proxy may see the traffic.
+    for proxy in [
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ] {
+        command.env_remove(proxy);
+    }
+    command
+        .env("NO_PROXY", "127.0.0.1")
+        .env("no_proxy", "127.0.0.1");
+    let child = command
+        .spawn()
+        .map_err(|e| anyhow::anyhow!("could not start {}: {e}", python.display()))?;
+    // On timeout the future is dropped with the child, which kills it (and the SDK's stdio
+    // child loses its stdin and ends).
+    let output = tokio::time::timeout(TIMEOUT, child.wait_with_output())
+        .await
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "{} ({via:?}) did not finish within {TIMEOUT:?} and was killed",
+                script.display()
+            )
+        })??;
+    drop(served);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    anyhow::ensure!(
+        output.status.success(),
+        "{} ({via:?}) failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
+        script.display(),
+        output.status
+    );
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .ok_or_else(|| anyhow::anyhow!("no output; stderr: {stderr}"))?;
+    let output: Value = serde_json::from_str(line)
+        .map_err(|e| anyhow::anyhow!("output is not JSON ({e}): {line}\nstderr: {stderr}"))?;
+    assert_eq!(output["client"], "python-legacy", "{output}");
+    assert_eq!(output["transport"], transport, "{output}");
+    assert_eq!(output["protocolVersion"], "2025-11-25", "{output}");
+    Ok(output)
+}
+
+fn accept(content: Value) -> Value {
+    json!({ "action": "accept", "content": content })
+}
+
+/// One call of `tool` for team Rust, answering by message.
+fn scenario(tool: &str, answers: Value) -> Value {
+    json!({
+        "calls": [{ "name": tool, "arguments": { "team": "Rust" } }],
+        "answers": answers,
+    })
+}
+
+/// Ada on pro, confirmed.
+fn signup_scenario() -> Value {
+    scenario(
+        "signup",
+        json!([
+            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
+            { "message": WHICH_PLAN, "reply": accept(json!({ "plan": "pro" })) },
+            { "message": CONFIRM, "reply": accept(json!({ "confirm": true })) },
+        ]),
+    )
+}
+
+/// Ada as a confirmed admin, watching `mrtr` and `rmcp`; `rmcp`'s level is `rmcp_level`.
+fn onboard_scenario(rmcp_level: Value) -> Value {
+    scenario(
+        "onboard",
+        json!([
+            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
+            { "message": WHICH_ROLE, "reply": accept(json!({ "role": "admin" })) },
+            { "message": CONFIRM_ADMIN, "reply": accept(json!({ "confirm": true })) },
+            { "message": FIRST_REPO, "reply": accept(json!({ "repo": "mrtr", "more": true })) },
+            { "message": SECOND_REPO, "reply": accept(json!({ "repo": "rmcp", "more": false })) },
+            { "message": NOTIFY_MRTR, "reply": accept(json!({ "level": "all" })) },
+            { "message": NOTIFY_RMCP, "reply": rmcp_level },
+        ]),
+    )
+}
+
+/// The one call in the driver's output: its name is `name`, and it was asked exactly the
+/// questions `expected`, in order, each as its own `elicitation/create` request on the session
+/// (distinct JSON-RPC ids).
+fn call_asking<'a>(output: &'a Value, name: &str, expected: &[&str]) -> &'a Value {
+    let calls = output["calls"].as_array().expect("calls is an array");
+    assert_eq!(calls.len(), 1, "{output}");
+    let call = &calls[0];
+    assert_eq!(call["name"], name, "{output}");
+    let asked = call["asked"].as_array().expect("asked is an array");
+    let messages: Vec<&str> = asked
+        .iter()
+        .map(|asked| asked["message"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(messages, expected, "{call}");
+    // A JSON-RPC id of the server's (rmcp numbers its requests); had the SDK been driving
+    // input-required rounds instead, the callback would see the question's key, a string.
+    let mut ids: Vec<String> = asked
+        .iter()
+        .map(|asked| {
+            assert!(asked["requestId"].is_number(), "{call}");
+            asked["requestId"].to_string()
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), asked.len(), "one request per question: {call}");
+    call
+}
+
+/// The result's only content block is the text `text`, and its `isError` is `is_error`.
+fn assert_result(result: &Value, text: &str, is_error: bool) {
+    assert_eq!(
+        result["content"],
+        json!([{ "type": "text", "text": text }]),
+        "{result}"
+    );
+    assert_eq!(
+        result["isError"].as_bool().unwrap_or(false),
+        is_error,
+        "{result}"
+    );
+}
+
+async fn signup_completes(via: Via) -> anyhow::Result<()> {
+    let output = drive(via, &signup_scenario()).await?;
+    let signup = call_asking(&output, "signup", &[WELCOME, WHICH_PLAN, CONFIRM]);
+    let properties: Vec<&Value> = signup["asked"]
+        .as_array()
+        .expect("asked is an array")
+        .iter()
+        .map(|asked| &asked["properties"])
+        .collect();
+    assert_eq!(
+        properties,
+        [
+            &json!(["email", "name"]),
+            &json!(["plan"]),
+            &json!(["confirm"])
+        ]
+    );
+    assert_result(&signup["result"], SIGNED_UP, false);
+    assert_eq!(
+        signup["result"]["structuredContent"],
+        json!({ "name": "Ada", "team": "Rust", "plan": "pro" })
+    );
+    Ok(())
+}
+
+async fn onboard_completes(via: Via) -> anyhow::Result<()> {
+    let output = drive(
+        via,
+        &onboard_scenario(accept(json!({ "level": "mentions" }))),
+    )
+    .await?;
+    let onboard = call_asking(
+        &output,
+        "onboard",
+        &[
+            WELCOME,
+            WHICH_ROLE,
+            CONFIRM_ADMIN,
+            FIRST_REPO,
+            SECOND_REPO,
+            NOTIFY_MRTR,
+            NOTIFY_RMCP,
+        ],
+    );
+    assert_result(&onboard["result"], ONBOARDED, false);
+    assert_eq!(
+        onboard["result"]["structuredContent"],
+        json!({
+            "name": "Ada",
+            "role": "admin",
+            "team": "Rust",
+            "repos": [
+                { "repo": "mrtr", "level": "all" },
+                { "repo": "rmcp", "level": "mentions" },
+            ],
+        })
+    );
+    Ok(())
+}
+
+async fn declining_in_the_for_loop_cancels(via: Via) -> anyhow::Result<()> {
+    let output = drive(via, &onboard_scenario(json!({ "action": "decline" }))).await?;
+    // The second pass of the `for` is declined: every question up to it was asked, no more.
+    let onboard = call_asking(
+        &output,
+        "onboard",
+        &[
+            WELCOME,
+            WHICH_ROLE,
+            CONFIRM_ADMIN,
+            FIRST_REPO,
+            SECOND_REPO,
+            NOTIFY_MRTR,
+            NOTIFY_RMCP,
+        ],
+    );
+    assert_result(&onboard["result"], CANCELLED_AT_NOTIFY, true);
+    assert!(
+        onboard["result"].get("structuredContent").is_none(),
+        "{onboard}"
+    );
+    Ok(())
+}
+
+/// `signup` to completion: three questions in order, at 2025-11-25.
+#[tokio::test]
+async fn signup_over_http() -> anyhow::Result<()> {
+    signup_completes(Via::Http).await
+}
+
+/// `signup` to completion: three questions in order, at 2025-11-25.
+#[tokio::test]
+async fn signup_over_stdio() -> anyhow::Result<()> {
+    signup_completes(Via::Stdio).await
+}
+
+/// `onboard` through the admin branch, the `loop` (two repositories) and the `for`.
+#[tokio::test]
+async fn onboard_over_http() -> anyhow::Result<()> {
+    onboard_completes(Via::Http).await
+}
+
+/// `onboard` through the admin branch, the `loop` (two repositories) and the `for`.
+#[tokio::test]
+async fn onboard_over_stdio() -> anyhow::Result<()> {
+    onboard_completes(Via::Stdio).await
+}
+
+/// A decline inside `onboard`'s `for` ends the tool with "Onboarding cancelled at notify".
+#[tokio::test]
+async fn declining_a_level_cancels_onboard_over_http() -> anyhow::Result<()> {
+    declining_in_the_for_loop_cancels(Via::Http).await
+}
+
+/// A decline inside `onboard`'s `for` ends the tool with "Onboarding cancelled at notify".
+#[tokio::test]
+async fn declining_a_level_cancels_onboard_over_stdio() -> anyhow::Result<()> {
+    declining_in_the_for_loop_cancels(Via::Stdio).await
+}
