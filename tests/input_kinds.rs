@@ -636,3 +636,148 @@ async fn a_json_result_keeps_its_output_schema() {
     })
     .await;
 }
+
+/// Every kind of question, on a 2025-11-25 session: each arrives as a server-initiated request
+/// of its own, through `mrtr::Bridged` (which the examples' `serve_http` puts in front).
+mod legacy {
+    use super::*;
+    use rmcp::{
+        ClientHandler,
+        model::{
+            CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+            ElicitationAction, ListRootsResult,
+        },
+    };
+
+    /// A 2025-11-25 client with the capabilities it is given.
+    #[derive(Clone)]
+    struct Legacy {
+        capabilities: Value,
+    }
+
+    impl ClientHandler for Legacy {
+        fn get_info(&self) -> ClientConfig {
+            let capabilities: ClientCapabilities =
+                serde_json::from_value(self.capabilities.clone()).unwrap();
+            let mut config =
+                ClientConfig::new(capabilities, Implementation::new("legacy-kinds", "1"));
+            config.protocol_version = ProtocolVersion::V_2025_11_25;
+            config
+        }
+
+        async fn create_elicitation(
+            &self,
+            request: ElicitRequestParams,
+            _: RequestContext<RoleClient>,
+        ) -> Result<ElicitResult, ErrorData> {
+            let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
+                return Ok(ElicitResult::new(ElicitationAction::Decline));
+            };
+            let content = match message.as_str() {
+                "What should the brief be about?" => json!({"topic": "otters"}),
+                _ => json!({"name": "Ada"}),
+            };
+            Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content))
+        }
+
+        async fn create_message(
+            &self,
+            _: CreateMessageRequestParams,
+            _: RequestContext<RoleClient>,
+        ) -> Result<CreateMessageResult, ErrorData> {
+            Ok(serde_json::from_value(json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": "Paris"},
+                "model": "m-1",
+                "stopReason": "endTurn"
+            }))
+            .unwrap())
+        }
+
+        async fn list_roots(
+            &self,
+            _: RequestContext<RoleClient>,
+        ) -> Result<ListRootsResult, ErrorData> {
+            Ok(serde_json::from_value(json!({"roots": [{"uri": "file:///home/ada"}]})).unwrap())
+        }
+    }
+
+    async fn connect(server: &Server, capabilities: Value) -> RunningService<RoleClient, Legacy> {
+        let transport = StreamableHttpClientTransport::from_config(
+            StreamableHttpClientTransportConfig::with_uri(server.url.clone()),
+        );
+        Legacy { capabilities }
+            .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
+            .await
+            .expect("a 2025-11-25 client connects")
+    }
+
+    #[tokio::test]
+    async fn a_round_of_three_kinds_is_asked_at_once() {
+        timed(async {
+            let server = server().await;
+            let client = connect(&server, everything()).await;
+            let done = client
+                .call_tool(CallToolRequestParams::new("all_at_once"))
+                .await
+                .unwrap();
+            assert_eq!(text(&done), "Ada|Paris|m-1|endTurn|file:///home/ada");
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn checkpoints_go_straight_on() {
+        timed(async {
+            let server = server().await;
+            let client = connect(&server, everything()).await;
+            let done = client
+                .call_tool(CallToolRequestParams::new("long_work"))
+                .await
+                .unwrap();
+            assert_eq!(text(&done), "part 1, part 2, part 3");
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn capabilities_branch_on_what_the_session_declared() {
+        timed(async {
+            let server = server().await;
+            let model_only = connect(&server, json!({"sampling": {}})).await;
+            let done = model_only
+                .call_tool(CallToolRequestParams::new("adaptive"))
+                .await
+                .unwrap();
+            assert_eq!(text(&done), "asked the model: Paris");
+            let user = connect(&server, everything()).await;
+            let done = user
+                .call_tool(CallToolRequestParams::new("adaptive"))
+                .await
+                .unwrap();
+            assert_eq!(text(&done), "asked the user: Ada");
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn prompts_and_resources_ask_too() {
+        timed(async {
+            let server = server().await;
+            let client = connect(&server, everything()).await;
+            let prompt = client
+                .get_prompt(GetPromptRequestParams::new("brief"))
+                .await
+                .unwrap();
+            let message = serde_json::to_value(&prompt.messages[0]).unwrap();
+            assert_eq!(message["content"]["text"], "Write a brief about otters.");
+            let resource = client
+                .read_resource(ReadResourceRequestParams::new("secret://plans"))
+                .await
+                .unwrap();
+            let contents = serde_json::to_value(&resource.contents[0]).unwrap();
+            assert_eq!(contents["text"], "for Ada only");
+        })
+        .await;
+    }
+}
