@@ -639,6 +639,8 @@ async fn a_json_result_keeps_its_output_schema() {
 
 /// Every kind of question, on a 2025-11-25 session: each arrives as a server-initiated request
 /// of its own, through `mrtr::Bridged` (which the examples' `serve_http` puts in front).
+/// Sampling and roots are deprecated by SEP-2577, and a 2025 client still answers them.
+#[allow(deprecated)]
 mod legacy {
     use super::*;
     use rmcp::{
