@@ -1,7 +1,8 @@
-//! Pre-2026 clients (2025-11-25 sessions) served by [`mrtr::Bridged`]: the same `#[mrtr_tool]`
-//! runs its rounds in process, each question sent to the client as `elicitation/create` on its
-//! session. Work in progress for issue 8: rmcp's own client, over a duplex pipe and over
-//! Streamable HTTP with a session.
+//! Pre-2026 clients (2025-11-25 sessions) served by [`mrtr::Bridged`], with rmcp's own client
+//! pinned to 2025-11-25: the same `#[mrtr_tool]` runs its rounds in process, each question sent
+//! to the client as `elicitation/create` on its session, over a duplex pipe and over Streamable
+//! HTTP with a session. Also: a capability the client did not declare, and a question left
+//! unanswered past the state's TTL.
 
 use std::{
     net::SocketAddr,
@@ -35,6 +36,8 @@ struct LegacyUser {
     asked: Arc<Mutex<Vec<String>>>,
     /// Declares no elicitation capability.
     no_elicitation: bool,
+    /// Declines the notification level of the second repository `onboard` asks about.
+    decline_second_level: bool,
 }
 
 impl ClientHandler for LegacyUser {
@@ -57,12 +60,18 @@ impl ClientHandler for LegacyUser {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         };
         self.asked.lock().unwrap().push(message.clone());
-        let content: Value = if message.starts_with("Welcome") {
-            json!({"name": "Ada"})
-        } else if message.starts_with("Which plan") {
-            json!({"plan": "pro"})
-        } else {
-            json!({"confirm": true})
+        let content: Value = match message.as_str() {
+            m if m.starts_with("Welcome") => json!({"name": "Ada"}),
+            m if m.starts_with("Which plan") => json!({"plan": "pro"}),
+            m if m.starts_with("Which role") => json!({"role": "admin"}),
+            m if m.ends_with("(0 so far)") => json!({"repo": "mrtr", "more": true}),
+            m if m.ends_with("(1 so far)") => json!({"repo": "rmcp", "more": false}),
+            "Notifications for mrtr?" => json!({"level": "all"}),
+            "Notifications for rmcp?" if self.decline_second_level => {
+                return Ok(ElicitResult::new(ElicitationAction::Decline));
+            }
+            "Notifications for rmcp?" => json!({"level": "mentions"}),
+            _ => json!({"confirm": true}),
         };
         Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content))
     }
@@ -182,4 +191,110 @@ async fn a_question_the_client_did_not_declare_ends_the_tool_with_an_error_resul
         Ok(())
     })
     .await
+}
+
+async fn onboard(decline_second_level: bool) -> anyhow::Result<(Vec<String>, String)> {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = wizard().serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let user = LegacyUser {
+        decline_second_level,
+        ..LegacyUser::default()
+    };
+    let client = user
+        .clone()
+        .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+        .await?;
+    let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
+    let result = client
+        .call_tool(CallToolRequestParams::new("onboard").with_arguments(arguments))
+        .await?;
+    let asked = user.asked.lock().unwrap().clone();
+    Ok((asked, text_of(&result)))
+}
+
+const ONBOARD_QUESTIONS: [&str; 7] = [
+    "Welcome to Rust! What should we call you?",
+    "Which role will you take?",
+    "Admins can delete repositories. Continue as admin?",
+    "Add a repository to watch (0 so far)",
+    "Add a repository to watch (1 so far)",
+    "Notifications for mrtr?",
+    "Notifications for rmcp?",
+];
+
+#[tokio::test]
+async fn onboard_runs_its_branch_and_both_loops() -> anyhow::Result<()> {
+    bounded(async {
+        let (asked, result) = onboard(false).await?;
+        assert_eq!(asked, ONBOARD_QUESTIONS);
+        assert_eq!(
+            result,
+            "Onboarded Ada as admin to Rust: mrtr=all, rmcp=mentions"
+        );
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_decline_inside_the_for_loop_ends_onboard() -> anyhow::Result<()> {
+    bounded(async {
+        let (asked, result) = onboard(true).await?;
+        assert_eq!(asked, ONBOARD_QUESTIONS);
+        assert_eq!(result, "Onboarding cancelled at notify");
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_question_left_unanswered_times_out_after_the_state_ttl() -> anyhow::Result<()> {
+    bounded(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let engine = mrtr::Engine::builder()
+            .key(1, [4; 32])
+            .ttl(std::time::Duration::from_secs(1))
+            .build()?;
+        tokio::spawn(async move {
+            if let Ok(running) = Bridged::new(Wizard::new(engine)).serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = Silent
+            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+            .await?;
+        let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
+        let error = client
+            .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
+            .await
+            .unwrap_err();
+        let rmcp::ServiceError::McpError(error) = error else {
+            panic!("expected a JSON-RPC error, got {error:?}");
+        };
+        assert_eq!(error.message, "the client did not answer within 1s");
+        Ok(())
+    })
+    .await
+}
+
+/// A 2025-11-25 client that never answers.
+#[derive(Clone)]
+struct Silent;
+
+impl ClientHandler for Silent {
+    fn get_info(&self) -> ClientConfig {
+        LegacyUser::default().get_info()
+    }
+
+    async fn create_elicitation(
+        &self,
+        _: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        std::future::pending().await
+    }
 }
