@@ -672,8 +672,14 @@ mod legacy {
             request: ElicitRequestParams,
             _: RequestContext<RoleClient>,
         ) -> Result<ElicitResult, ErrorData> {
-            let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
-                return Ok(ElicitResult::new(ElicitationAction::Decline));
+            let message = match request {
+                ElicitRequestParams::FormElicitationParams { message, .. } => message,
+                // The user opened the page.
+                ElicitRequestParams::UrlElicitationParams { url, .. } => {
+                    assert_eq!(url, "https://example.com/login?flow=42");
+                    return Ok(ElicitResult::new(ElicitationAction::Accept));
+                }
+                _ => return Ok(ElicitResult::new(ElicitationAction::Decline)),
             };
             let content = match message.as_str() {
                 "What should the brief be about?" => json!({"topic": "otters"}),
@@ -724,6 +730,20 @@ mod legacy {
                 .await
                 .unwrap();
             assert_eq!(text(&done), "Ada|Paris|m-1|endTurn|file:///home/ada");
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_url_elicitation_goes_to_the_session() {
+        timed(async {
+            let server = server().await;
+            let client = connect(&server, everything()).await;
+            let done = client
+                .call_tool(CallToolRequestParams::new("login"))
+                .await
+                .unwrap();
+            assert_eq!(text(&done), "signed in");
         })
         .await;
     }

@@ -298,3 +298,37 @@ impl ClientHandler for Silent {
         std::future::pending().await
     }
 }
+
+#[tokio::test]
+async fn the_round_cap_applies_on_a_session() -> anyhow::Result<()> {
+    bounded(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let engine = mrtr::Engine::builder()
+            .key(1, [4; 32])
+            .max_rounds(2)
+            .build()?;
+        tokio::spawn(async move {
+            if let Ok(running) = Bridged::new(Wizard::new(engine)).serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let user = LegacyUser::default();
+        let client = user
+            .clone()
+            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+            .await?;
+        let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
+        let error = client
+            .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
+            .await
+            .unwrap_err();
+        let rmcp::ServiceError::McpError(error) = error else {
+            panic!("expected a JSON-RPC error, got {error:?}");
+        };
+        assert!(error.message.contains("more than 2 rounds"), "{error:?}");
+        // Two rounds were asked; the third is past the cap.
+        assert_eq!(user.asked.lock().unwrap().len(), 2);
+        Ok(())
+    })
+    .await
+}
