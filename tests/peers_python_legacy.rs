@@ -6,14 +6,9 @@
 //! in this process by `serve_http`) and over stdio (the `wizard-stdio` binary, launched by the
 //! SDK).
 
-use std::{process::Stdio, time::Duration};
-
 use mrtr_examples::wizard::Wizard;
 use mrtr_tests::{clock::TestClock, loopback::Served};
 use serde_json::{Value, json};
-
-/// How long one driver run may take before it is killed.
-const TIMEOUT: Duration = Duration::from_secs(60);
 
 const WELCOME: &str = "Welcome to Rust! What should we call you?";
 const WHICH_PLAN: &str = "Which plan would you like?";
@@ -57,60 +52,10 @@ async fn drive(via: Via, scenario: &Value) -> anyhow::Result<Value> {
             "stdio",
         ),
     };
-    let mut command = tokio::process::Command::new(&python);
-    command
-        .arg(&script)
-        .arg(flag)
-        .arg(&target)
-        .arg(scenario.to_string())
-        .current_dir(mrtr_tests::peers::dir())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    // Loopback only: no proxy may see the traffic.
-    for proxy in [
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "ALL_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-    ] {
-        command.env_remove(proxy);
-    }
-    command
-        .env("NO_PROXY", "127.0.0.1")
-        .env("no_proxy", "127.0.0.1");
-    let child = command
-        .spawn()
-        .map_err(|e| anyhow::anyhow!("could not start {}: {e}", python.display()))?;
-    // On timeout the future is dropped with the child, which kills it (and the SDK's stdio
-    // child loses its stdin and ends).
-    let output = tokio::time::timeout(TIMEOUT, child.wait_with_output())
-        .await
-        .map_err(|_| {
-            anyhow::anyhow!(
-                "{} ({via:?}) did not finish within {TIMEOUT:?} and was killed",
-                script.display()
-            )
-        })??;
+    let output =
+        mrtr_tests::peers::run_driver(&python, &script, &[flag, &target, &scenario.to_string()])
+            .await?;
     drop(served);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    anyhow::ensure!(
-        output.status.success(),
-        "{} ({via:?}) failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
-        script.display(),
-        output.status
-    );
-    let line = stdout
-        .lines()
-        .rev()
-        .find(|line| !line.trim().is_empty())
-        .ok_or_else(|| anyhow::anyhow!("no output; stderr: {stderr}"))?;
-    let output: Value = serde_json::from_str(line)
-        .map_err(|e| anyhow::anyhow!("output is not JSON ({e}): {line}\nstderr: {stderr}"))?;
     assert_eq!(output["client"], "python-legacy", "{output}");
     assert_eq!(output["transport"], transport, "{output}");
     assert_eq!(output["protocolVersion"], "2025-11-25", "{output}");

@@ -10,14 +10,9 @@
 //! the question's message, and prints one JSON line: the negotiated protocol version, the
 //! session id and, per call, the questions it was asked and the final `CallToolResult`.
 
-use std::{process::Stdio, time::Duration};
-
 use mrtr_examples::wizard::Wizard;
 use mrtr_tests::{clock::TestClock, loopback::Served};
 use serde_json::{Value, json};
-
-/// How long one driver run may take before it is killed.
-const TIMEOUT: Duration = Duration::from_secs(60);
 
 const WELCOME: &str = "Welcome to Rust! What should we call you?";
 const WHICH_PLAN: &str = "Which plan would you like?";
@@ -46,69 +41,20 @@ enum Via {
 async fn drive(via: Via, scenario: &Value) -> anyhow::Result<Value> {
     let node = tokio::task::spawn_blocking(mrtr_tests::peers::node).await?;
     let script = mrtr_tests::peers::dir().join("typescript/drive_legacy.mjs");
-    let mut command = tokio::process::Command::new(&node);
-    command.arg(&script);
+    let scenario = scenario.to_string();
     // Stopped when dropped, after the driver is done.
     let served = match via {
-        Via::Http => {
-            let served = Served::start(Wizard::new(TestClock::default().engine())).await?;
-            command.arg("--url").arg(&served.url);
-            Some(served)
-        }
-        Via::Stdio(program) => {
-            command.arg("--stdio").arg(program);
-            None
-        }
+        Via::Http => Some(Served::start(Wizard::new(TestClock::default().engine())).await?),
+        Via::Stdio(_) => None,
     };
-    command
-        .arg(scenario.to_string())
-        .current_dir(mrtr_tests::peers::dir())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    // Loopback only: no proxy may see the traffic.
-    for proxy in [
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "ALL_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-    ] {
-        command.env_remove(proxy);
-    }
-    command
-        .env("NO_PROXY", "127.0.0.1")
-        .env("no_proxy", "127.0.0.1");
-    let child = command
-        .spawn()
-        .map_err(|e| anyhow::anyhow!("could not start {}: {e}", node.display()))?;
-    // On timeout the future is dropped with the child, which kills it.
-    let output = tokio::time::timeout(TIMEOUT, child.wait_with_output())
-        .await
-        .map_err(|_| {
-            anyhow::anyhow!(
-                "{} did not finish within {TIMEOUT:?} and was killed",
-                script.display()
-            )
-        })??;
+    let target: Vec<&str> = match (via, &served) {
+        (Via::Http, Some(served)) => vec!["--url", &served.url],
+        (Via::Stdio(program), _) => vec!["--stdio", program],
+        (Via::Http, None) => unreachable!("served above"),
+    };
+    let args: Vec<&str> = target.into_iter().chain([scenario.as_str()]).collect();
+    let output = mrtr_tests::peers::run_driver(&node, &script, &args).await?;
     drop(served);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    anyhow::ensure!(
-        output.status.success(),
-        "{} failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
-        script.display(),
-        output.status
-    );
-    let line = stdout
-        .lines()
-        .rev()
-        .find(|line| !line.trim().is_empty())
-        .ok_or_else(|| anyhow::anyhow!("no output; stderr: {stderr}"))?;
-    let output: Value = serde_json::from_str(line)
-        .map_err(|e| anyhow::anyhow!("output is not JSON ({e}): {line}\nstderr: {stderr}"))?;
     assert_session(&output, via);
     Ok(output)
 }

@@ -2,7 +2,7 @@
 //! runs the rounds of a pre-2026 client's `tools/call`, `prompts/get` and `resources/read` in
 //! process, putting each round's questions to the client on its session.
 
-use std::{borrow::Cow, time::Duration};
+use std::borrow::Cow;
 
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
@@ -107,17 +107,70 @@ fn is_legacy(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str())
 }
 
-impl<S: ServerHandler + MrtrServer> Bridged<S> {
-    fn session(&self, context: &RequestContext<RoleServer>) -> Session {
-        Session {
-            peer: context.peer.clone(),
-            timeout: self.question_timeout(),
-        }
-    }
+/// A request the bridge runs round by round: a retry carries the answers and the state.
+trait Retry: Clone {
+    fn retry(self, answers: Option<InputResponses>, state: Option<String>) -> Self;
+}
 
-    /// How long a legacy client may take over one question: the state's TTL.
-    fn question_timeout(&self) -> Duration {
-        self.server.mrtr_engine().inner.ttl
+/// A response that may ask for input.
+trait MayAsk: Sized {
+    fn answered(self) -> Answered<Self>;
+}
+
+macro_rules! rounds_of {
+    ($($request:ty => $response:ident),*) => {
+        $(
+            impl Retry for $request {
+                fn retry(mut self, answers: Option<InputResponses>, state: Option<String>) -> Self {
+                    self.input_responses = answers;
+                    self.request_state = state;
+                    self
+                }
+            }
+
+            impl MayAsk for $response {
+                fn answered(self) -> Answered<Self> {
+                    match self {
+                        $response::InputRequired(input) => Answered::Asked(input),
+                        other => Answered::Final(other),
+                    }
+                }
+            }
+        )*
+    };
+}
+
+rounds_of! {
+    CallToolRequestParams => CallToolResponse,
+    GetPromptRequestParams => GetPromptResponse,
+    ReadResourceRequestParams => ReadResourceResponse
+}
+
+impl<S: ServerHandler + MrtrServer> Bridged<S> {
+    /// Runs `request` on a legacy session: each round through `handler`, its questions to the
+    /// client on the session, until a round is final or the client cancels.
+    async fn in_rounds<P, R, F, Fut>(
+        &self,
+        context: &RequestContext<RoleServer>,
+        request: P,
+        handler: F,
+    ) -> Result<R, ErrorData>
+    where
+        P: Retry,
+        R: MayAsk,
+        F: Fn(P, RequestContext<RoleServer>) -> Fut,
+        Fut: Future<Output = Result<R, ErrorData>>,
+    {
+        let session = Session {
+            peer: context.peer.clone(),
+            // A legacy client may take as long over one question as a state stays valid.
+            timeout: self.server.mrtr_engine().inner.ttl,
+        };
+        let rounds = run_rounds(&session, |answers, state| {
+            let round = handler(request.clone().retry(answers, state), context.clone());
+            async move { round.await.map(MayAsk::answered) }
+        });
+        until_cancelled(context, rounds).await.map_err(legacy_error)
     }
 }
 
@@ -145,26 +198,14 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.call_tool(request, context).await;
         }
-        let session = self.session(&context);
-        let answered = until_cancelled(
-            &context,
-            run_rounds(&session, |answers, state| {
-                let mut request = request.clone();
-                request.input_responses = answers;
-                request.request_state = state;
-                let context = context.clone();
-                async move {
-                    Ok(match self.server.call_tool(request, context).await? {
-                        CallToolResponse::InputRequired(input) => Answered::Asked(input),
-                        other => Answered::Final(other),
-                    })
-                }
-            }),
-        )
-        .await;
+        let answered = self
+            .in_rounds(&context, request, |request, context| {
+                self.server.call_tool(request, context)
+            })
+            .await;
         // A tool of a 2025 server that asks what the client did not declare ends with an error
         // result, as the official SDKs' tools do.
-        match answered.map_err(legacy_error) {
+        match answered {
             Err(error) if error.code == ErrorCode::INTERNAL_ERROR && is_capability(&error) => {
                 Ok(CallToolResponse::Complete(CallToolResult::error(vec![
                     ContentBlock::text(error.message),
@@ -182,24 +223,10 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.get_prompt(request, context).await;
         }
-        let session = self.session(&context);
-        until_cancelled(
-            &context,
-            run_rounds(&session, |answers, state| {
-                let mut request = request.clone();
-                request.input_responses = answers;
-                request.request_state = state;
-                let context = context.clone();
-                async move {
-                    Ok(match self.server.get_prompt(request, context).await? {
-                        GetPromptResponse::InputRequired(input) => Answered::Asked(input),
-                        other => Answered::Final(other),
-                    })
-                }
-            }),
-        )
+        self.in_rounds(&context, request, |request, context| {
+            self.server.get_prompt(request, context)
+        })
         .await
-        .map_err(legacy_error)
     }
 
     async fn read_resource(
@@ -210,24 +237,10 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.read_resource(request, context).await;
         }
-        let session = self.session(&context);
-        until_cancelled(
-            &context,
-            run_rounds(&session, |answers, state| {
-                let mut request = request.clone();
-                request.input_responses = answers;
-                request.request_state = state;
-                let context = context.clone();
-                async move {
-                    Ok(match self.server.read_resource(request, context).await? {
-                        ReadResourceResponse::InputRequired(input) => Answered::Asked(input),
-                        other => Answered::Final(other),
-                    })
-                }
-            }),
-        )
+        self.in_rounds(&context, request, |request, context| {
+            self.server.read_resource(request, context)
+        })
         .await
-        .map_err(legacy_error)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {

@@ -9,14 +9,11 @@
 //! itself; the driver only answers each elicitation. It prints one JSON line: the negotiated
 //! protocol version and, per call, the questions it was asked and the final `CallToolResult`.
 
-use std::{path::PathBuf, process::Stdio, time::Duration};
+use std::path::PathBuf;
 
 use mrtr_examples::wizard::Wizard;
 use mrtr_tests::{clock::TestClock, loopback::Served};
 use serde_json::{Value, json};
-
-/// How long one driver run may take before it is killed.
-const TIMEOUT: Duration = Duration::from_secs(60);
 
 pub const WELCOME: &str = "Welcome to Rust! What should we call you?";
 pub const WHICH_PLAN: &str = "Which plan would you like?";
@@ -167,58 +164,14 @@ impl Negotiation {
 /// against it and returns its JSON output.
 async fn drive(driver: Driver, scenario: &Value) -> anyhow::Result<Value> {
     let served = Served::start(Wizard::new(TestClock::default().engine())).await?;
-    let mut command = tokio::process::Command::new(&driver.program);
-    command
-        .arg(&driver.script)
-        .arg(&served.url)
-        .arg(scenario.to_string())
-        .current_dir(mrtr_tests::peers::dir())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    // Loopback only: no proxy may see the traffic.
-    for proxy in [
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "ALL_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-    ] {
-        command.env_remove(proxy);
-    }
-    command
-        .env("NO_PROXY", "127.0.0.1")
-        .env("no_proxy", "127.0.0.1");
-    let child = command
-        .spawn()
-        .map_err(|e| anyhow::anyhow!("could not start {}: {e}", driver.program.display()))?;
-    // On timeout the future is dropped with the child, which kills it.
-    let output = tokio::time::timeout(TIMEOUT, child.wait_with_output())
-        .await
-        .map_err(|_| {
-            anyhow::anyhow!(
-                "{} did not finish within {TIMEOUT:?} and was killed",
-                driver.script.display()
-            )
-        })??;
+    let output = mrtr_tests::peers::run_driver(
+        &driver.program,
+        &driver.script,
+        &[&served.url, &scenario.to_string()],
+    )
+    .await;
     drop(served);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    anyhow::ensure!(
-        output.status.success(),
-        "{} failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
-        driver.script.display(),
-        output.status
-    );
-    let line = stdout
-        .lines()
-        .rev()
-        .find(|line| !line.trim().is_empty())
-        .ok_or_else(|| anyhow::anyhow!("no output; stderr: {stderr}"))?;
-    serde_json::from_str(line)
-        .map_err(|e| anyhow::anyhow!("output is not JSON ({e}): {line}\nstderr: {stderr}"))
+    output
 }
 
 fn accept(content: Value) -> Value {

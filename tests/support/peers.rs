@@ -82,3 +82,65 @@ pub fn python() -> PathBuf {
     });
     python
 }
+
+/// How long one driver run may take before it is killed.
+pub const DRIVER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Runs a peer's driver, `program script args..`, in `tests/peers/` with no proxy (loopback
+/// only), kills it after [`DRIVER_TIMEOUT`], and returns the JSON of its last output line.
+pub async fn run_driver(
+    program: &Path,
+    script: &Path,
+    args: &[&str],
+) -> anyhow::Result<serde_json::Value> {
+    let mut command = tokio::process::Command::new(program);
+    command
+        .arg(script)
+        .args(args)
+        .current_dir(dir())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    for proxy in [
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ] {
+        command.env_remove(proxy);
+    }
+    command
+        .env("NO_PROXY", "127.0.0.1")
+        .env("no_proxy", "127.0.0.1");
+    let child = command
+        .spawn()
+        .map_err(|e| anyhow::anyhow!("could not start {}: {e}", program.display()))?;
+    // On timeout the future is dropped with the child, which kills it (and a stdio server the
+    // driver launched loses its stdin and ends).
+    let output = tokio::time::timeout(DRIVER_TIMEOUT, child.wait_with_output())
+        .await
+        .map_err(|_| {
+            anyhow::anyhow!(
+                "{} did not finish within {DRIVER_TIMEOUT:?} and was killed",
+                script.display()
+            )
+        })??;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    anyhow::ensure!(
+        output.status.success(),
+        "{} failed ({}):\nstdout: {stdout}\nstderr: {stderr}",
+        script.display(),
+        output.status
+    );
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|line| !line.trim().is_empty())
+        .ok_or_else(|| anyhow::anyhow!("no output; stderr: {stderr}"))?;
+    serde_json::from_str(line)
+        .map_err(|e| anyhow::anyhow!("output is not JSON ({e}): {line}\nstderr: {stderr}"))
+}
