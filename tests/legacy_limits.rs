@@ -55,7 +55,7 @@ static ALLOCATOR: Counting = Counting;
 const FLOWS: usize = 1_000;
 
 /// The byte count is the whole process's: one test at a time measures.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// A 2025-11-25 client that is asked and does not answer until released, or until the server
 /// cancels its question.
@@ -158,9 +158,7 @@ fn assert_let_go(base: isize, peak: isize, after: isize) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_cancelled_flows_leave_no_task_and_no_memory() {
-    let _alone = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _alone = ONE_AT_A_TIME.lock().await;
     let server = Server::new();
     let user = Stalling::default();
     let client = server.connect(&user).await;
@@ -214,9 +212,7 @@ async fn a_thousand_cancelled_flows_leave_no_task_and_no_memory() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_flows_of_a_closed_session_leave_no_task_and_no_memory() {
-    let _alone = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _alone = ONE_AT_A_TIME.lock().await;
     let server = Server::new();
     let (base_tasks, base_bytes) = (server.tasks(), bytes());
     let user = Stalling::default();
