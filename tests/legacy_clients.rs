@@ -38,6 +38,8 @@ struct LegacyUser {
     no_elicitation: bool,
     /// Declines the notification level of the second repository `onboard` asks about.
     decline_second_level: bool,
+    /// Speaks 2025-06-18 instead of 2025-11-25.
+    older: bool,
 }
 
 impl ClientHandler for LegacyUser {
@@ -47,7 +49,10 @@ impl ClientHandler for LegacyUser {
             false => ClientCapabilities::builder().enable_elicitation().build(),
         };
         let mut config = ClientConfig::new(capabilities, Implementation::new("legacy-user", "1"));
-        config.protocol_version = ProtocolVersion::V_2025_11_25;
+        config.protocol_version = match self.older {
+            true => ProtocolVersion::V_2025_06_18,
+            false => ProtocolVersion::V_2025_11_25,
+        };
         config
     }
 
@@ -328,6 +333,38 @@ async fn the_round_cap_applies_on_a_session() -> anyhow::Result<()> {
         assert!(error.message.contains("more than 2 rounds"), "{error:?}");
         // Two rounds were asked; the third is past the cap.
         assert_eq!(user.asked.lock().unwrap().len(), 2);
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_2025_06_18_client_signs_up_too() -> anyhow::Result<()> {
+    bounded(async {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        tokio::spawn(async move {
+            if let Ok(running) = wizard().serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let user = LegacyUser {
+            older: true,
+            ..LegacyUser::default()
+        };
+        let client = user
+            .clone()
+            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+            .await?;
+        assert_eq!(
+            client.peer_info().map(|info| info.protocol_version.clone()),
+            Some(ProtocolVersion::V_2025_06_18)
+        );
+        let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
+        let result = client
+            .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
+            .await?;
+        assert_eq!(text_of(&result), "Signed up Ada to Rust on the pro plan");
+        assert_eq!(user.asked.lock().unwrap().len(), 3);
         Ok(())
     })
     .await
