@@ -82,9 +82,29 @@ impl ClientHandler for LegacyUser {
     }
 }
 
+fn engine() -> mrtr::EngineBuilder {
+    mrtr::Engine::builder().key(1, [4; 32])
+}
+
 fn wizard() -> Bridged<Wizard> {
-    let engine = mrtr::Engine::builder().key(1, [4; 32]).build().unwrap();
-    Bridged::new(Wizard::new(engine))
+    Bridged::new(Wizard::new(engine().build().unwrap()))
+}
+
+/// `server` on one end of an in-memory pipe, and `user` connected to it with `initialize`.
+async fn on_a_pipe<C: ClientHandler + Clone>(
+    server: Bridged<Wizard>,
+    user: &C,
+) -> anyhow::Result<RunningService<RoleClient, C>> {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    Ok(user
+        .clone()
+        .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+        .await?)
 }
 
 async fn sign_up(client: &RunningService<RoleClient, LegacyUser>, user: &LegacyUser) {
@@ -111,17 +131,8 @@ async fn sign_up(client: &RunningService<RoleClient, LegacyUser>, user: &LegacyU
 #[tokio::test]
 async fn a_2025_11_25_client_signs_up_over_a_pipe() -> anyhow::Result<()> {
     bounded(async {
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        tokio::spawn(async move {
-            if let Ok(running) = wizard().serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
         let user = LegacyUser::default();
-        let client = user
-            .clone()
-            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
-            .await?;
+        let client = on_a_pipe(wizard(), &user).await?;
         sign_up(&client, &user).await;
         Ok(())
     })
@@ -168,20 +179,11 @@ async fn a_2025_11_25_client_signs_up_over_http_with_a_session() -> anyhow::Resu
 async fn a_question_the_client_did_not_declare_ends_the_tool_with_an_error_result()
 -> anyhow::Result<()> {
     bounded(async {
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        tokio::spawn(async move {
-            if let Ok(running) = wizard().serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
         let user = LegacyUser {
             no_elicitation: true,
             ..LegacyUser::default()
         };
-        let client = user
-            .clone()
-            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
-            .await?;
+        let client = on_a_pipe(wizard(), &user).await?;
         let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
         let result = client
             .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
@@ -199,20 +201,11 @@ async fn a_question_the_client_did_not_declare_ends_the_tool_with_an_error_resul
 }
 
 async fn onboard(decline_second_level: bool) -> anyhow::Result<(Vec<String>, String)> {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = wizard().serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
     let user = LegacyUser {
         decline_second_level,
         ..LegacyUser::default()
     };
-    let client = user
-        .clone()
-        .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
-        .await?;
+    let client = on_a_pipe(wizard(), &user).await?;
     let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
     let result = client
         .call_tool(CallToolRequestParams::new("onboard").with_arguments(arguments))
@@ -259,19 +252,8 @@ async fn a_decline_inside_the_for_loop_ends_onboard() -> anyhow::Result<()> {
 #[tokio::test]
 async fn a_question_left_unanswered_times_out_after_the_state_ttl() -> anyhow::Result<()> {
     bounded(async {
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        let engine = mrtr::Engine::builder()
-            .key(1, [4; 32])
-            .ttl(std::time::Duration::from_secs(1))
-            .build()?;
-        tokio::spawn(async move {
-            if let Ok(running) = Bridged::new(Wizard::new(engine)).serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
-        let client = Silent
-            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
-            .await?;
+        let engine = engine().ttl(std::time::Duration::from_secs(1)).build()?;
+        let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &Silent).await?;
         let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
         let error = client
             .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
@@ -307,21 +289,9 @@ impl ClientHandler for Silent {
 #[tokio::test]
 async fn the_round_cap_applies_on_a_session() -> anyhow::Result<()> {
     bounded(async {
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        let engine = mrtr::Engine::builder()
-            .key(1, [4; 32])
-            .max_rounds(2)
-            .build()?;
-        tokio::spawn(async move {
-            if let Ok(running) = Bridged::new(Wizard::new(engine)).serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
+        let engine = engine().max_rounds(2).build()?;
         let user = LegacyUser::default();
-        let client = user
-            .clone()
-            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
-            .await?;
+        let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &user).await?;
         let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
         let error = client
             .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
@@ -341,20 +311,11 @@ async fn the_round_cap_applies_on_a_session() -> anyhow::Result<()> {
 #[tokio::test]
 async fn a_2025_06_18_client_signs_up_too() -> anyhow::Result<()> {
     bounded(async {
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        tokio::spawn(async move {
-            if let Ok(running) = wizard().serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
         let user = LegacyUser {
             older: true,
             ..LegacyUser::default()
         };
-        let client = user
-            .clone()
-            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
-            .await?;
+        let client = on_a_pipe(wizard(), &user).await?;
         assert_eq!(
             client.peer_info().map(|info| info.protocol_version.clone()),
             Some(ProtocolVersion::V_2025_06_18)
