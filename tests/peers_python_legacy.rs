@@ -7,21 +7,9 @@
 //! SDK).
 
 use mrtr_examples::wizard::Wizard;
+use mrtr_tests::wizard_text::*;
 use mrtr_tests::{clock::TestClock, loopback::Served};
 use serde_json::{Value, json};
-
-const WELCOME: &str = "Welcome to Rust! What should we call you?";
-const WHICH_PLAN: &str = "Which plan would you like?";
-const CONFIRM: &str = "Sign Ada up for pro?";
-const SIGNED_UP: &str = "Signed up Ada to Rust on the pro plan";
-const WHICH_ROLE: &str = "Which role will you take?";
-const CONFIRM_ADMIN: &str = "Admins can delete repositories. Continue as admin?";
-const FIRST_REPO: &str = "Add a repository to watch (0 so far)";
-const SECOND_REPO: &str = "Add a repository to watch (1 so far)";
-const NOTIFY_MRTR: &str = "Notifications for mrtr?";
-const NOTIFY_RMCP: &str = "Notifications for rmcp?";
-const ONBOARDED: &str = "Onboarded Ada as admin to Rust: mrtr=all, rmcp=mentions";
-const CANCELLED_AT_NOTIFY: &str = "Onboarding cancelled at notify";
 
 /// How the driver reaches the wizard.
 #[derive(Debug, Clone, Copy)]

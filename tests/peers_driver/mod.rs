@@ -12,20 +12,9 @@
 use std::path::PathBuf;
 
 use mrtr_examples::wizard::Wizard;
+use mrtr_tests::wizard_text::*;
 use mrtr_tests::{clock::TestClock, loopback::Served};
 use serde_json::{Value, json};
-
-pub const WELCOME: &str = "Welcome to Rust! What should we call you?";
-pub const WHICH_PLAN: &str = "Which plan would you like?";
-pub const CONFIRM: &str = "Sign Ada up for pro?";
-pub const SIGNED_UP: &str = "Signed up Ada to Rust on the pro plan";
-pub const WHICH_ROLE: &str = "Which role will you take?";
-pub const CONFIRM_ADMIN: &str = "Admins can delete repositories. Continue as admin?";
-pub const FIRST_REPO: &str = "Add a repository to watch (0 so far)";
-pub const SECOND_REPO: &str = "Add a repository to watch (1 so far)";
-pub const NOTIFY_MRTR: &str = "Notifications for mrtr?";
-pub const NOTIFY_RMCP: &str = "Notifications for rmcp?";
-pub const ONBOARDED: &str = "Onboarded Ada as admin to Rust: mrtr=all, rmcp=mentions";
 
 /// `signup`'s questions, as `(key, message)`, in order.
 const SIGNUP_QUESTIONS: [(&str, &str); 3] = [

@@ -11,3 +11,4 @@ pub mod store_contract;
 pub mod straight;
 pub mod transports;
 pub mod user;
+pub mod wizard_text;
