@@ -12,6 +12,8 @@ pub(crate) struct Emit<'a> {
     pub(crate) tool: &'a ToolFn,
     pub(crate) body: Block,
     pub(crate) asks: u32,
+    /// See `fingerprint`.
+    pub(crate) fingerprint: u64,
     pub(crate) machine: Ident,
     /// The Mermaid flowchart of the ask points.
     pub(crate) flow: String,
@@ -23,11 +25,12 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         tool,
         body,
         asks,
+        fingerprint,
         machine,
         flow,
     } = emit;
     let mut item: ImplItemFn = tool.item.clone();
-    let fingerprint = fingerprint(tool);
+    let fingerprint = proc_macro2::Literal::u64_suffixed(fingerprint);
     let round = Ident::new("__mrtr_round", Span::mixed_site());
     let layout = Ident::new("__MRTR_LAYOUT", Span::mixed_site());
     let error = Ident::new("__error", Span::mixed_site());
@@ -121,22 +124,6 @@ fn flow_const(name: &Ident, flow: &str) -> TokenStream {
         #[doc = #chart]
         pub const #const_name: &'static str = #flow;
     }
-}
-
-/// FNV-1a over the function's signature and body tokens, or over the explicit `version`.
-fn fingerprint(tool: &ToolFn) -> proc_macro2::Literal {
-    let source = match &tool.version {
-        Some(version) => format!("version:{}", version.value()),
-        None => {
-            let sig = &tool.item.sig;
-            let block = &tool.item.block;
-            quote!(#sig #block).to_string()
-        }
-    };
-    let hash = source.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    proc_macro2::Literal::u64_suffixed(hash)
 }
 
 /// rmcp's `#[tool]` derives `outputSchema` from a `Json<T>` return type, which it no longer sees

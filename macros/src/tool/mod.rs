@@ -9,6 +9,7 @@ mod analyze;
 mod desugar;
 mod diagram;
 mod emit;
+mod fingerprint;
 mod liveness;
 mod lower;
 mod parse;
@@ -59,6 +60,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         &analysis.body,
         &analysis.asks,
     );
+    let fingerprint = fingerprint::fingerprint(&tool, &analysis.asks);
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
     let machine = proc_macro2::Ident::new("__mrtr", proc_macro2::Span::mixed_site());
@@ -74,6 +76,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         tool: &tool,
         body,
         asks,
+        fingerprint,
         machine,
         flow,
     })
