@@ -12,7 +12,7 @@
 //!     server --url http://127.0.0.1:8081/mcp --requirements 2026-07-28
 //! ```
 
-use mrtr::Engine;
+use mrtr::EngineBuilder;
 use mrtr_examples::{
     conformance::Conformance,
     serve::{self, Mode},
@@ -24,6 +24,8 @@ async fn main() -> anyhow::Result<()> {
     let Mode::Http(addr) = serve::mode_from_args("conformance", 8081, &["--http"]) else {
         unreachable!("only --http is accepted")
     };
-    let engine = Engine::from_env()?;
+    // No authentication here, so callers are not told apart. A server behind OAuth binds each
+    // state to its caller instead: `.principal(|context| /* the token's subject */)`.
+    let engine = EngineBuilder::from_env()?.without_principal().build()?;
     serve::serve_http_until_ctrl_c("conformance", Conformance::new(engine), addr).await
 }

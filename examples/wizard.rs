@@ -9,7 +9,7 @@
 
 use std::{collections::BTreeMap, net::SocketAddr};
 
-use mrtr::Engine;
+use mrtr::{Engine, EngineBuilder};
 use mrtr_examples::{
     demo,
     serve::{self, Mode},
@@ -22,7 +22,9 @@ use tokio_util::sync::CancellationToken;
 async fn main() -> anyhow::Result<()> {
     serve::init_logging();
     let mode = serve::mode_from_args("wizard", 8080, &["--http", "--stdio", "--demo"]);
-    let engine = Engine::from_env()?;
+    // No authentication here, so callers are not told apart. A server behind OAuth binds each
+    // state to its caller instead: `.principal(|context| /* the token's subject */)`.
+    let engine = EngineBuilder::from_env()?.without_principal().build()?;
     match mode {
         Mode::Http(addr) => {
             serve::serve_http_until_ctrl_c("wizard", Wizard::new(engine), addr).await

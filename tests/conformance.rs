@@ -66,7 +66,7 @@ impl Drop for Served {
 
 async fn serve() -> Served {
     let engine = Engine::builder()
-        .key(1, [11; 32])
+        .key(1, mrtr_tests::keys::test_key(11))
         .build()
         .expect("a fixed key is valid");
     let cancel = CancellationToken::new();

@@ -133,7 +133,7 @@ const STORE_TIMEOUT: Duration = Duration::from_millis(500);
 async fn wizard_on_redis(url: &str, lease: Duration) -> anyhow::Result<Loopback> {
     let store = RedisStore::open(url)?.with_timeout(STORE_TIMEOUT);
     let engine = Engine::builder()
-        .key(1, [7; 32])
+        .key(1, mrtr_tests::keys::test_key(7))
         .replay_store(store)
         .lease(lease)
         .build()?;

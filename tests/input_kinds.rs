@@ -449,6 +449,73 @@ async fn an_ask_the_client_cannot_answer_fails_with_32021_and_is_never_sent() {
 }
 
 #[tokio::test]
+async fn a_first_call_that_brings_answers_along_is_held_to_the_same_capabilities() {
+    timed(async {
+        let server = server().await;
+        let answered = |name: &str, key: &str, answer: Value| {
+            let mut params = CallToolRequestParams::new(name.to_owned());
+            params.input_responses = Some(InputResponses::from([(key.to_owned(), answer)]));
+            params
+        };
+        let sampled = json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "Paris"},
+            "model": "m",
+        });
+        // A client that declared sampling may answer the first question up front...
+        let capable = connect(&server, json!({"sampling": {}})).await;
+        let done = complete(
+            capable
+                .call_tool_once(answered("needs_sampling", "summary", sampled.clone()))
+                .await
+                .unwrap(),
+        );
+        assert_eq!(text(&done), "Paris");
+        // ...one that did not is refused as if the question had been asked.
+        let form_only = connect(&server, json!({"elicitation": {}})).await;
+        let error = form_only
+            .call_tool_once(answered("needs_sampling", "summary", sampled))
+            .await
+            .unwrap_err();
+        assert_missing(error, json!({"sampling": {}}));
+        let error = form_only
+            .call_tool_once(answered("login", "login", json!({"action": "accept"})))
+            .await
+            .unwrap_err();
+        assert_missing(error, json!({"elicitation": {"url": {}}}));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn each_url_elicitation_carries_a_unique_id() {
+    timed(async {
+        let server = server().await;
+        let client = connect(&server, everything()).await;
+        let mut ids = std::collections::BTreeSet::new();
+        for _ in 0..20 {
+            let asked = input(
+                client
+                    .call_tool_once(CallToolRequestParams::new("login"))
+                    .await
+                    .unwrap(),
+            );
+            let request =
+                serde_json::to_value(&asked.input_requests.as_ref().unwrap()["login"]).unwrap();
+            let id = request["params"]["elicitationId"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            assert!(id.len() >= 32, "{id}");
+            assert!(id.bytes().all(|byte| byte.is_ascii_hexdigit()), "{id}");
+            ids.insert(id);
+        }
+        assert_eq!(ids.len(), 20);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_tool_can_branch_on_capabilities_before_asking() {
     timed(async {
         let server = server().await;

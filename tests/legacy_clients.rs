@@ -83,7 +83,7 @@ impl ClientHandler for LegacyUser {
 }
 
 fn engine() -> mrtr::EngineBuilder {
-    mrtr::Engine::builder().key(1, [4; 32])
+    mrtr::Engine::builder().key(1, mrtr_tests::keys::test_key(4))
 }
 
 fn wizard() -> Bridged<Wizard> {

@@ -118,7 +118,10 @@ impl Server {
     /// A new session for a 2025-11-25 client.
     async fn connect(&self, user: &Stalling) -> RunningService<RoleClient, Stalling> {
         let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        let engine = mrtr::Engine::builder().key(1, [6; 32]).build().unwrap();
+        let engine = mrtr::Engine::builder()
+            .key(1, mrtr_tests::keys::test_key(6))
+            .build()
+            .unwrap();
         self.runtime.spawn(async move {
             if let Ok(running) = Bridged::new(Wizard::new(engine)).serve(server_io).await {
                 let _ = running.waiting().await;

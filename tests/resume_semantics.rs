@@ -303,7 +303,7 @@ async fn sign_only_states_are_readable_and_still_resume() {
         let clock = TestClock::default();
         let reading = clock.clone();
         let engine = Engine::builder()
-            .key(1, [5; 32])
+            .key(1, mrtr_tests::keys::test_key(5))
             .clock(move || reading.now())
             .sign_only()
             .build()
@@ -389,7 +389,7 @@ async fn call_as(url: &str, user: &str, state: Option<&str>, answers: Value) -> 
 async fn a_state_opens_only_for_the_principal_it_was_sealed_for() {
     within_time(async {
         let engine = Engine::builder()
-            .key(1, [6; 32])
+            .key(1, mrtr_tests::keys::test_key(6))
             .principal(|context| {
                 let parts = context.extensions.get::<http::request::Parts>()?;
                 Some(parts.headers.get("x-user")?.to_str().ok()?.to_owned())
@@ -417,6 +417,43 @@ async fn a_state_opens_only_for_the_principal_it_was_sealed_for() {
             own["result"]["inputRequests"]["second"]["method"], "elicitation/create",
             "{own}"
         );
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn require_principal_refuses_every_call_whose_caller_is_unknown() {
+    within_time(async {
+        let engine = Engine::builder()
+            .key(1, mrtr_tests::keys::test_key(6))
+            .principal(|context| {
+                let parts = context.extensions.get::<http::request::Parts>()?;
+                let user = parts.headers.get("x-user")?.to_str().ok()?;
+                (!user.is_empty()).then(|| user.to_owned())
+            })
+            .require_principal()
+            .build()
+            .unwrap();
+        let server = Segments {
+            tool_router: Segments::tool_router() + Segments::json_router(),
+            engine,
+            journal: Journal::default(),
+        };
+        let loopback = Loopback::start(server).await.expect("server starts");
+        let anonymous = call_as(&loopback.url, "", None, json!({})).await;
+        assert_eq!(anonymous["error"]["code"], -32600, "{anonymous}");
+        assert!(
+            anonymous["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("authenticate"),
+            "{anonymous}"
+        );
+        let first = call_as(&loopback.url, "ada", None, json!({})).await;
+        let state = first["result"]["requestState"].as_str().expect("a state");
+        let answer = json!({"first": {"action": "accept", "content": {"word": "alpha"}}});
+        let retried = call_as(&loopback.url, "", Some(state), answer).await;
+        assert_eq!(retried["error"]["code"], -32600, "{retried}");
     })
     .await;
 }

@@ -182,10 +182,8 @@ impl ServerHandler for Ledger {
     }
 }
 
-const KEY: [u8; 32] = [5; 32];
-
 fn engine() -> mrtr::EngineBuilder {
-    Engine::builder().key(1, KEY)
+    Engine::builder().key(1, mrtr_tests::keys::test_key(5))
 }
 
 /// A ledger on loopback and a client connected to it.

@@ -51,6 +51,16 @@ impl UrlElicited {
     }
 }
 
+/// A fresh id for one URL elicitation: 128 random bits in hex.
+fn elicitation_id() -> Result<String, ErrorData> {
+    let mut id = [0u8; 16];
+    getrandom::getrandom(&mut id).map_err(|error| {
+        tracing::error!(%error, "mrtr: the system random source failed");
+        ErrorData::internal_error("the server could not run this request", None)
+    })?;
+    Ok(id.iter().map(|byte| format!("{byte:02x}")).collect())
+}
+
 impl Question for ElicitUrl {
     type Answer = UrlElicited;
 
@@ -75,7 +85,7 @@ impl Question for ElicitUrl {
                 meta: None,
                 message: self.message,
                 url: self.url,
-                elicitation_id: String::new(),
+                elicitation_id: elicitation_id()?,
             },
         ))))
     }

@@ -13,6 +13,8 @@ use zeroize::Zeroizing;
 
 use crate::{
     envelope::KeyRing,
+    key_check,
+    log::RefusalLog,
     replay::{MemoryStore, ReplayStore},
 };
 
@@ -24,11 +26,18 @@ use crate::{
 /// states sealed with any listed key still open, which is how keys rotate:
 ///
 /// ```text
-/// MRTR_KEYS="2:q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w,1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"
+/// MRTR_KEYS="2:<new key: 32 random bytes in base64>,1:<the key it replaces>"
 /// ```
 ///
-/// Make a key with `head -c 32 /dev/urandom | base64`.
+/// Make a key with `head -c 32 /dev/urandom | base64`. The engine refuses, at startup, a key
+/// that is not random enough to be one (a repeated byte, a counting sequence, printable text)
+/// and keys published in mrtr's own documentation. Set but empty is an error too.
 pub const KEYS_ENV: &str = "MRTR_KEYS";
+
+/// The environment variable [`Engine::from_env`] reads the audience from: the name of the
+/// deployment (`production`, `staging-eu`) bound into every state, so that deployments that
+/// share keys still cannot open each other's states. See [`EngineBuilder::audience`].
+pub const AUDIENCE_ENV: &str = "MRTR_AUDIENCE";
 
 /// The environment variable [`Engine::from_env`] reads a Redis URL from, for the replay store
 /// that several instances share: `redis://127.0.0.1:6379/0`, `rediss://` for TLS. Needs the
@@ -54,6 +63,9 @@ pub(crate) struct Inner {
     pub(crate) ttl: Duration,
     pub(crate) clock: Clock,
     pub(crate) principal: Option<PrincipalFn>,
+    pub(crate) require_principal: bool,
+    pub(crate) audience: String,
+    pub(crate) refusals: RefusalLog,
     pub(crate) max_state_bytes: usize,
     pub(crate) store: Arc<dyn ReplayStore>,
     pub(crate) lease: Duration,
@@ -67,6 +79,8 @@ impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Engine")
             .field("key_ids", &self.inner.keys.ids())
+            .field("audience", &self.inner.audience)
+            .field("require_principal", &self.inner.require_principal)
             .field("ttl", &self.inner.ttl)
             .field("max_state_bytes", &self.inner.max_state_bytes)
             .field("flow_lifetime", &self.inner.flow_lifetime)
@@ -110,20 +124,24 @@ impl Engine {
     pub const DEFAULT_DUPLICATE_WAIT: Duration = Duration::from_secs(30);
     /// How far apart the clocks of instances may be: records outlive their states by this much.
     pub const DEFAULT_CLOCK_SKEW: Duration = Duration::from_secs(60);
+    /// How often at most a refused `requestState` is logged: 10 s. Each line counts those
+    /// refused since the last.
+    pub const DEFAULT_REFUSAL_LOG_INTERVAL: Duration = Duration::from_secs(10);
 
     /// Starts an engine configuration.
     pub fn builder() -> EngineBuilder {
         EngineBuilder::default()
     }
 
-    /// An engine with keys from [`KEYS_ENV`], or a random per-process key if it is unset, and
-    /// the replay store from [`REDIS_URL_ENV`], or one in memory if it is unset.
+    /// An engine with keys from [`KEYS_ENV`], or a random per-process key if it is unset, the
+    /// audience from [`AUDIENCE_ENV`], if set, and the replay store from [`REDIS_URL_ENV`], or
+    /// one in memory if it is unset.
     ///
     /// The random key and the memory store work for a single instance only: a retry that
     /// reaches another instance, or the same one after a restart, is rejected, and duplicates
     /// are caught only on the instance that ran the round. A warning says so in the log.
     pub fn from_env() -> Result<Engine, ConfigError> {
-        Self::builder().keys_from_env()?.store_from_env()?.build()
+        EngineBuilder::from_env()?.build()
     }
 
     /// The replay store that makes each state single-use.
@@ -153,6 +171,18 @@ impl Engine {
     }
 }
 
+/// What the builder was told about callers, besides the hook itself.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum PrincipalChoice {
+    /// Nothing: `build` warns when there is no hook.
+    #[default]
+    Unsaid,
+    /// Calls whose principal is unknown are refused.
+    Required,
+    /// The server does not tell callers apart.
+    Without,
+}
+
 /// Configures an [`Engine`].
 ///
 /// ```
@@ -175,6 +205,9 @@ pub struct EngineBuilder {
     ttl: Option<Duration>,
     clock: Option<Clock>,
     principal: Option<PrincipalFn>,
+    principal_choice: PrincipalChoice,
+    audience: String,
+    refusal_log_interval: Option<Duration>,
     max_state_bytes: Option<usize>,
     sign_only: bool,
     store: Option<Arc<dyn ReplayStore>>,
@@ -186,6 +219,15 @@ pub struct EngineBuilder {
 }
 
 impl EngineBuilder {
+    /// A builder with what [`Engine::from_env`] reads from the environment, to configure further:
+    /// `EngineBuilder::from_env()?.principal(..).build()?`.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Engine::builder()
+            .keys_from_env()?
+            .audience_from_env()?
+            .store_from_env()
+    }
+
     /// Sign `requestState` with HMAC-SHA256 instead of encrypting it: the client can read the
     /// saved locals (postcard), but not change them. Only for tools that hold no secrets across
     /// an ask. States of one mode do not open in the other.
@@ -202,7 +244,18 @@ impl EngineBuilder {
 
     /// Adds the keys listed in [`KEYS_ENV`], if it is set. See there for the format.
     pub fn keys_from_env(self) -> Result<Self, ConfigError> {
-        match std::env::var(KEYS_ENV) {
+        self.keys_from_setting(std::env::var(KEYS_ENV))
+    }
+
+    fn keys_from_setting(
+        self,
+        setting: Result<String, std::env::VarError>,
+    ) -> Result<Self, ConfigError> {
+        match setting {
+            Ok(spec) if spec.trim().is_empty() => Err(ConfigError(format!(
+                "{KEYS_ENV} is set but empty; list `ID:BASE64KEY` entries (make a key with \
+                 `head -c 32 /dev/urandom | base64`), or unset it for a per-process key"
+            ))),
             Ok(spec) => self.keys_from_str(&spec),
             Err(std::env::VarError::NotPresent) => Ok(self),
             Err(std::env::VarError::NotUnicode(_)) => {
@@ -213,6 +266,11 @@ impl EngineBuilder {
 
     /// Adds keys written as in [`KEYS_ENV`]: `ID:BASE64,ID:BASE64`, newest first.
     pub fn keys_from_str(mut self, spec: &str) -> Result<Self, ConfigError> {
+        if spec.split(',').all(|entry| entry.trim().is_empty()) {
+            return Err(ConfigError(
+                "the key list is empty; list `ID:BASE64KEY` entries, newest first".to_owned(),
+            ));
+        }
         for (index, entry) in spec.split(',').map(str::trim).enumerate() {
             if entry.is_empty() {
                 continue;
@@ -256,11 +314,58 @@ impl EngineBuilder {
 
     /// Who is calling, for example the `sub` of a validated bearer token found in
     /// `context.extensions`. A state sealed for one principal does not open for another.
+    ///
+    /// Without a hook, states are bound to no one: whoever holds a state can resume the call.
+    /// `build` warns about that unless [`without_principal`](Self::without_principal) says it
+    /// is meant.
     pub fn principal(
         mut self,
         principal: impl Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync + 'static,
     ) -> Self {
         self.principal = Some(Arc::new(principal));
+        self
+    }
+
+    /// Refuses every call, first calls and retries, whose principal the hook does not know
+    /// (returns `None`), with `-32600`. Needs a [`principal`](Self::principal) hook.
+    pub fn require_principal(mut self) -> Self {
+        self.principal_choice = PrincipalChoice::Required;
+        self
+    }
+
+    /// Says that this server does not tell callers apart (stdio, a single user), so states
+    /// are bound to no principal on purpose; `build` then does not warn about it.
+    pub fn without_principal(mut self) -> Self {
+        self.principal_choice = PrincipalChoice::Without;
+        self
+    }
+
+    /// The name of this deployment (`production`, `staging-eu`), bound into every state and
+    /// record: deployments that share keys, by accident or by design, still cannot open each
+    /// other's states. Every instance of one deployment needs the same audience. Default: none.
+    pub fn audience(mut self, audience: impl Into<String>) -> Self {
+        self.audience = audience.into();
+        self
+    }
+
+    /// Uses the audience in [`AUDIENCE_ENV`], if it is set.
+    pub fn audience_from_env(self) -> Result<Self, ConfigError> {
+        match std::env::var(AUDIENCE_ENV) {
+            Err(std::env::VarError::NotPresent) => Ok(self),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                Err(ConfigError(format!("{AUDIENCE_ENV} is not valid UTF-8")))
+            }
+            Ok(audience) if audience.trim().is_empty() => Err(ConfigError(format!(
+                "{AUDIENCE_ENV} is set but empty; name the deployment, or unset it"
+            ))),
+            Ok(audience) => Ok(self.audience(audience.trim())),
+        }
+    }
+
+    /// How often at most a refused `requestState` is logged; each line counts the states
+    /// refused since the last one. Default: [`Engine::DEFAULT_REFUSAL_LOG_INTERVAL`].
+    pub fn refusal_log_interval(mut self, interval: Duration) -> Self {
+        self.refusal_log_interval = Some(interval);
         self
     }
 
@@ -365,10 +470,31 @@ impl EngineBuilder {
             keys.push((0, key));
         }
         let mut seen = [false; 256];
-        for (id, _) in &keys {
+        for (id, key) in &keys {
             if std::mem::replace(&mut seen[usize::from(*id)], true) {
                 return Err(ConfigError(format!("key id {id} is listed twice")));
             }
+            key_check::check(key).map_err(|problem| {
+                ConfigError(format!(
+                    "key {id} {problem}; make a key with `head -c 32 /dev/urandom | base64`"
+                ))
+            })?;
+        }
+        match (self.principal_choice, self.principal.is_some()) {
+            (PrincipalChoice::Required, false) => {
+                return Err(ConfigError(
+                    "require_principal needs a principal hook: set `principal(..)` to say who \
+                     is calling"
+                        .to_owned(),
+                ));
+            }
+            (PrincipalChoice::Unsaid, false) => tracing::warn!(
+                "mrtr: no principal hook is set, so a requestState is bound to no caller: \
+                 whoever holds one can resume the call. Set `EngineBuilder::principal` to bind \
+                 states to the authenticated caller, or `without_principal()` if this server \
+                 does not tell callers apart"
+            ),
+            _ => {}
         }
         let ttl = self.ttl.unwrap_or(Engine::DEFAULT_TTL);
         let clock_skew = self.clock_skew.unwrap_or(Engine::DEFAULT_CLOCK_SKEW);
@@ -407,6 +533,12 @@ impl EngineBuilder {
                 ttl,
                 clock: self.clock.unwrap_or_else(|| Arc::new(SystemTime::now)),
                 principal: self.principal,
+                require_principal: self.principal_choice == PrincipalChoice::Required,
+                audience: self.audience,
+                refusals: RefusalLog::new(
+                    self.refusal_log_interval
+                        .unwrap_or(Engine::DEFAULT_REFUSAL_LOG_INTERVAL),
+                ),
                 max_state_bytes: self
                     .max_state_bytes
                     .unwrap_or(Engine::DEFAULT_MAX_STATE_BYTES),
@@ -434,12 +566,18 @@ fn decode_key(text: &str) -> Option<[u8; 32]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::log::captured;
 
-    const KEY_A: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+    const KEY_A: &str = "X2XQbUjbJfvYQXgBhUoZdeUD6eHcAwRctSvzddqmzfo=";
+    const KEY_B: &str = "nI2dFm02e4jJ7QZKfhTOJ20rXKEcsq5kP9jvn3wcYlc";
+
+    fn key(text: &str) -> [u8; 32] {
+        decode_key(text).unwrap()
+    }
 
     #[test]
     fn parses_a_key_list_newest_first() {
-        let spec = format!("7:{KEY_A}, 3:{KEY_A}=");
+        let spec = format!("7:{KEY_A}, 3:{KEY_B}=");
         let engine = Engine::builder()
             .keys_from_str(&spec)
             .unwrap()
@@ -455,6 +593,7 @@ mod tests {
             ("x:AAAA", "0 to 255"),
             ("300:AAAA", "0 to 255"),
             ("1:AAAA", "exactly 32 bytes"),
+            (" , ", "empty"),
         ];
         for (spec, expected) in cases {
             let error = Engine::builder().keys_from_str(spec).err().unwrap();
@@ -463,14 +602,58 @@ mod tests {
     }
 
     #[test]
-    fn the_documented_example_parses() {
-        let spec = "2:q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w,1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
-        let engine = Engine::builder()
-            .keys_from_str(spec)
-            .unwrap()
-            .build()
+    fn a_set_but_empty_key_variable_is_an_error() {
+        use std::env::VarError;
+        for empty in ["", "  ", "\n"] {
+            let error = Engine::builder()
+                .keys_from_setting(Ok(empty.to_owned()))
+                .err()
+                .unwrap();
+            assert!(error.to_string().contains("set but empty"), "{error}");
+        }
+        let unset = Engine::builder()
+            .keys_from_setting(Err(VarError::NotPresent))
             .unwrap();
-        assert_eq!(engine.inner.keys.ids(), vec![2, 1]);
+        assert!(unset.keys.is_empty());
+    }
+
+    #[test]
+    fn the_documented_example_is_a_placeholder() {
+        let docs = include_str!("engine.rs");
+        let example = docs
+            .lines()
+            .find(|line| line.starts_with("/// MRTR_KEYS="))
+            .unwrap();
+        assert!(example.contains("<new key"), "{example}");
+        assert!(Engine::builder().keys_from_str(&example[15..]).is_err());
+    }
+
+    #[test]
+    fn published_and_weak_keys_are_refused_at_startup() {
+        let published = [
+            "1:q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq8w",
+            "1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8",
+        ];
+        for spec in published {
+            let error = Engine::builder()
+                .keys_from_str(spec)
+                .unwrap()
+                .build()
+                .unwrap_err();
+            assert!(error.to_string().contains("published"), "{error}");
+        }
+        for weak in [[0u8; 32], [7; 32]] {
+            let error = Engine::builder().key(4, weak).build().unwrap_err();
+            assert!(error.to_string().contains("key 4"), "{error}");
+            assert!(error.to_string().contains("/dev/urandom"), "{error}");
+        }
+        // An older key in the list is checked too.
+        let error = Engine::builder()
+            .key(2, key(KEY_A))
+            .key(1, *b"The quick brown fox jumps over!!")
+            .build()
+            .unwrap_err();
+        assert!(error.to_string().contains("printable text"), "{error}");
     }
 
     #[test]
@@ -481,7 +664,7 @@ mod tests {
         assert!(
             !unset
                 .unwrap()
-                .key(1, [3; 32])
+                .key(1, key(KEY_A))
                 .build()
                 .unwrap()
                 .inner
@@ -495,7 +678,7 @@ mod tests {
             let engine = setting("redis://127.0.0.1:6379/0").unwrap();
             assert!(
                 engine
-                    .key(1, [3; 32])
+                    .key(1, key(KEY_A))
                     .build()
                     .unwrap()
                     .inner
@@ -517,12 +700,25 @@ mod tests {
 
     #[test]
     fn rejects_a_duplicate_id() {
-        let spec = format!("1:{KEY_A},1:{KEY_A}");
+        let spec = format!("1:{KEY_A},1:{KEY_B}");
         let error = Engine::builder()
             .keys_from_str(&spec)
             .unwrap()
             .build()
             .unwrap_err();
         assert!(error.to_string().contains("twice"));
+    }
+
+    #[test]
+    fn building_without_a_principal_hook_warns_unless_told() {
+        let base = || Engine::builder().key(1, key(KEY_A));
+        let logs = captured(|| drop(base().build().unwrap()));
+        assert!(logs.contains("no principal hook is set"), "{logs}");
+        let logs = captured(|| drop(base().without_principal().build().unwrap()));
+        assert!(!logs.contains("principal"), "{logs}");
+        let logs = captured(|| drop(base().principal(|_| None).build().unwrap()));
+        assert!(!logs.contains("principal"), "{logs}");
+        let error = base().require_principal().build().unwrap_err();
+        assert!(error.to_string().contains("principal(..)"), "{error}");
     }
 }

@@ -3,31 +3,33 @@
 //! or, in sign-only mode, `base64url( version | key id | postcard(header) | locals | tag )`
 //! with an HMAC-SHA256 tag, for those who want states they can read.
 //!
-//! The tool name, the argument digest, the layout fingerprint and the principal are bound as
-//! associated data, so they cost no bytes and a state opens only for the same call.
+//! The audience, the tool name, the argument digest, the layout fingerprint and the principal
+//! are bound as associated data, so they cost no bytes and a state opens only for the same call.
+//! Each configured key is a master key: the AEAD key, the MAC key and the record key are
+//! derived from it with HKDF-SHA256, so no two uses share a key.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
-use chacha20poly1305::{
-    Key, KeyInit, XChaCha20Poly1305, XNonce,
-    aead::{Aead, Payload},
-};
+use chacha20poly1305::{Key, KeyInit, Tag, XChaCha20Poly1305, XNonce, aead::AeadInPlace};
+use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
 use crate::replay::{FlowId, RoundKey};
 
-/// Encrypted and authenticated. (1 was the header without flow id, deadline and round cap.)
-const VERSION: u8 = 3;
-/// Readable, authenticated with HMAC-SHA256. (2 was the header without flow id and deadline.)
-const VERSION_SIGNED: u8 = 4;
-/// A recorded response in the replay store: always encrypted.
-const VERSION_RECORD: u8 = 5;
+/// Encrypted and authenticated, under a derived key. (1 and 3 were earlier headers or keys.)
+const VERSION: u8 = 6;
+/// Readable, authenticated with HMAC-SHA256 under a derived key. (2 and 4 were earlier ones.)
+const VERSION_SIGNED: u8 = 7;
+/// A recorded response in the replay store: always encrypted. (5 used the master key.)
+const VERSION_RECORD: u8 = 8;
 const MAC_LEN: usize = 32;
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
 const PREFIX_LEN: usize = 2 + NONCE_LEN;
+
+type HmacSha256 = Hmac<sha2::Sha256>;
 
 /// Keys by id; the first one seals.
 pub(crate) struct KeyRing {
@@ -35,20 +37,38 @@ pub(crate) struct KeyRing {
     sign_only: bool,
 }
 
+/// The keys derived from one master key, one per use.
 struct RingKey {
     id: u8,
-    cipher: XChaCha20Poly1305,
-    mac_key: Zeroizing<[u8; 32]>,
+    state_cipher: XChaCha20Poly1305,
+    state_mac: HmacSha256,
+    record_cipher: XChaCha20Poly1305,
+}
+
+/// `HKDF-SHA256(master, info)`: the key for one use of a master key.
+fn derive(master: &[u8; 32], info: &[u8]) -> Zeroizing<[u8; 32]> {
+    let mut key = Zeroizing::new([0u8; 32]);
+    // 32 bytes is far below HKDF-SHA256's limit of 8160, so expand cannot fail.
+    let _ = hkdf::Hkdf::<sha2::Sha256>::new(Some(b"mrtr"), master).expand(info, key.as_mut());
+    key
 }
 
 impl KeyRing {
     pub(crate) fn new(keys: Vec<(u8, Zeroizing<[u8; 32]>)>) -> Self {
         let keys = keys
             .into_iter()
-            .map(|(id, key)| RingKey {
+            .map(|(id, master)| RingKey {
                 id,
-                cipher: XChaCha20Poly1305::new(Key::from_slice(key.as_ref())),
-                mac_key: key,
+                state_cipher: XChaCha20Poly1305::new(Key::from_slice(
+                    derive(&master, b"mrtr/state/xchacha20poly1305").as_ref(),
+                )),
+                state_mac: <HmacSha256 as Mac>::new_from_slice(
+                    derive(&master, b"mrtr/state/hmac-sha256").as_ref(),
+                )
+                .expect("HMAC takes keys of any length"),
+                record_cipher: XChaCha20Poly1305::new(Key::from_slice(
+                    derive(&master, b"mrtr/record/xchacha20poly1305").as_ref(),
+                )),
             })
             .collect();
         Self {
@@ -77,6 +97,8 @@ impl KeyRing {
 
 /// What the client must not be able to change, and which the state does not need to carry.
 pub(crate) struct Binding<'a> {
+    /// The deployment the state was sealed for; empty when none is configured.
+    pub(crate) audience: &'a str,
     pub(crate) method: &'a str,
     pub(crate) name: &'a str,
     pub(crate) args_digest: [u8; 32],
@@ -98,10 +120,14 @@ impl Binding<'_> {
     }
 
     fn labelled(&self, label: &[u8], version: u8, key_id: u8) -> Vec<u8> {
-        let mut data = Vec::with_capacity(128 + self.name.len());
+        let mut data = Vec::with_capacity(128 + self.name.len() + self.audience.len());
         data.extend_from_slice(label);
         data.extend_from_slice(&[version, key_id]);
-        for part in [self.method.as_bytes(), self.name.as_bytes()] {
+        for part in [
+            self.audience.as_bytes(),
+            self.method.as_bytes(),
+            self.name.as_bytes(),
+        ] {
             data.extend_from_slice(&(part.len() as u32).to_le_bytes());
             data.extend_from_slice(part);
         }
@@ -138,6 +164,11 @@ pub(crate) struct Header {
 /// Why a state was refused. Goes to the server log only; the client sees a generic error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OpenError {
+    /// Longer than any state this server seals; refused before decoding.
+    TooLarge {
+        bytes: usize,
+        limit: usize,
+    },
     NotBase64,
     TooShort,
     UnknownVersion(u8),
@@ -153,6 +184,10 @@ pub(crate) enum OpenError {
 impl std::fmt::Display for OpenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Self::TooLarge { bytes, limit } => write!(
+                f,
+                "{bytes} bytes, longer than the {limit} bytes this server seals at most"
+            ),
             Self::NotBase64 => f.write_str("not base64url"),
             Self::TooShort => f.write_str("too short to be a sealed state"),
             Self::UnknownVersion(v) => write!(f, "unknown envelope version {v}"),
@@ -161,8 +196,8 @@ impl std::fmt::Display for OpenError {
                 "sealed with key id {id}, which this server does not hold"
             ),
             Self::Forged => f.write_str(
-                "authentication failed: tampered, or sealed for another tool, other arguments, \
-                 another tool layout or another principal",
+                "authentication failed: tampered, or sealed for another deployment, tool, \
+                 arguments, tool layout or principal",
             ),
             Self::BadHeader => f.write_str("the header inside does not decode"),
             Self::Expired { seconds_ago } => write!(f, "expired {seconds_ago}s ago"),
@@ -183,6 +218,10 @@ pub(crate) fn unix_seconds(time: SystemTime) -> u64 {
         .as_secs()
 }
 
+/// The longest header: `resume`, `round` and `max_rounds` (varints of up to 5 bytes),
+/// `expires_at` and `deadline` (up to 10 bytes), and the flow id.
+const HEADER_MAX: usize = 3 * 5 + 2 * 10 + 16;
+
 pub(crate) fn seal(
     keys: &KeyRing,
     binding: &Binding<'_>,
@@ -191,17 +230,16 @@ pub(crate) fn seal(
     limit: usize,
 ) -> Result<String, SealError> {
     let key = &keys.keys[0];
-    // A derived `Serialize` of plain integers into a Vec cannot fail.
-    let mut plaintext =
-        Zeroizing::new(postcard::to_allocvec(header).map_err(|_| SealError::Random)?);
-    plaintext.extend_from_slice(locals);
-
+    let mut header_buffer = [0u8; HEADER_MAX];
+    let header: &[u8] =
+        postcard::to_slice(header, &mut header_buffer).map_err(|_| SealError::Random)?;
+    let plaintext_len = header.len() + locals.len();
     let sealed_len = if keys.sign_only {
-        2 + plaintext.len() + MAC_LEN
+        2 + plaintext_len + MAC_LEN
     } else {
-        PREFIX_LEN + plaintext.len() + TAG_LEN
+        PREFIX_LEN + plaintext_len + TAG_LEN
     };
-    let encoded_len = sealed_len.div_ceil(3) * 4;
+    let encoded_len = encoded_len(sealed_len);
     if encoded_len > limit {
         return Err(SealError::TooLarge {
             bytes: encoded_len,
@@ -209,59 +247,72 @@ pub(crate) fn seal(
         });
     }
 
-    let mut out = Vec::with_capacity(sealed_len);
+    // Holds the locals in the clear (always so in sign-only mode, and before encryption).
+    let mut out = Zeroizing::new(Vec::with_capacity(sealed_len));
     if keys.sign_only {
         out.extend_from_slice(&[VERSION_SIGNED, key.id]);
-        out.extend_from_slice(&plaintext);
-        let tag = mac(
-            &key.mac_key,
+        out.extend_from_slice(header);
+        out.extend_from_slice(locals);
+        let tag = signed_mac(
+            &key.state_mac,
             &binding.associated_data(VERSION_SIGNED, key.id),
-            &plaintext,
+            &out[2..],
         )
-        .ok_or(SealError::Random)?;
+        .finalize()
+        .into_bytes();
         out.extend_from_slice(&tag);
-        return Ok(URL_SAFE_NO_PAD.encode(out));
+        return Ok(URL_SAFE_NO_PAD.encode(out.as_slice()));
     }
     let mut nonce = [0u8; NONCE_LEN];
     getrandom::getrandom(&mut nonce).map_err(|_| SealError::Random)?;
-    let aad = binding.associated_data(VERSION, key.id);
-    let ciphertext = key
-        .cipher
-        .encrypt(
-            XNonce::from_slice(&nonce),
-            Payload {
-                msg: &plaintext,
-                aad: &aad,
-            },
-        )
-        .map_err(|_| SealError::Random)?;
     out.extend_from_slice(&[VERSION, key.id]);
     out.extend_from_slice(&nonce);
-    out.extend_from_slice(&ciphertext);
-    Ok(URL_SAFE_NO_PAD.encode(out))
+    out.extend_from_slice(header);
+    out.extend_from_slice(locals);
+    let aad = binding.associated_data(VERSION, key.id);
+    let tag = key
+        .state_cipher
+        .encrypt_in_place_detached(XNonce::from_slice(&nonce), &aad, &mut out[PREFIX_LEN..])
+        .map_err(|_| SealError::Random)?;
+    out.extend_from_slice(&tag);
+    Ok(URL_SAFE_NO_PAD.encode(out.as_slice()))
 }
 
-/// HMAC-SHA256 over the associated data and the payload, domain-separated from the AEAD.
-fn mac(key: &[u8; 32], aad: &[u8], payload: &[u8]) -> Option<[u8; MAC_LEN]> {
-    use hmac::{Hmac, Mac};
-    // HMAC takes keys of any length; this never fails.
-    let mut mac = <Hmac<sha2::Sha256> as Mac>::new_from_slice(key).ok()?;
-    mac.update(b"mrtr/state/signed");
+/// The length of `bytes` bytes in unpadded base64.
+fn encoded_len(bytes: usize) -> usize {
+    (bytes * 4).div_ceil(3)
+}
+
+/// HMAC-SHA256 over the associated data and the payload, ready to finalize or verify.
+fn signed_mac(key: &HmacSha256, aad: &[u8], payload: &[u8]) -> HmacSha256 {
+    let mut mac = key.clone();
     mac.update(&(aad.len() as u64).to_le_bytes());
     mac.update(aad);
     mac.update(payload);
-    Some(mac.finalize().into_bytes().into())
+    mac
 }
 
 /// Opens a state. Returns the header and the serialized locals that follow it.
+///
+/// `limit` is the longest state this server seals: anything longer is refused before it is
+/// decoded.
 pub(crate) fn open(
     keys: &KeyRing,
     binding: &Binding<'_>,
     state: &str,
     now: SystemTime,
+    limit: usize,
 ) -> Result<(Header, Zeroizing<Vec<u8>>), OpenError> {
-    let bytes = URL_SAFE_NO_PAD
-        .decode(state.as_bytes())
+    if state.len() > limit {
+        return Err(OpenError::TooLarge {
+            bytes: state.len(),
+            limit,
+        });
+    }
+    // Holds the locals in the clear once authenticated; zeroized when dropped.
+    let mut bytes = Zeroizing::new(Vec::with_capacity(state.len() / 4 * 3 + 3));
+    URL_SAFE_NO_PAD
+        .decode_vec(state.as_bytes(), &mut bytes)
         .map_err(|_| OpenError::NotBase64)?;
     let (version, minimum) = match keys.sign_only {
         false => (VERSION, PREFIX_LEN + TAG_LEN),
@@ -277,27 +328,23 @@ pub(crate) fn open(
     let key = keys.get(key_id)?;
     let aad = binding.associated_data(version, key_id);
     let plaintext = if keys.sign_only {
-        let (payload, tag) = bytes[2..].split_at(bytes.len() - 2 - MAC_LEN);
-        let expected = mac(&key.mac_key, &aad, payload).ok_or(OpenError::Forged)?;
-        if !subtle_eq(&expected, tag) {
-            return Err(OpenError::Forged);
-        }
-        Zeroizing::new(payload.to_vec())
+        let tag_at = bytes.len() - MAC_LEN;
+        signed_mac(&key.state_mac, &aad, &bytes[2..tag_at])
+            .verify_slice(&bytes[tag_at..])
+            .map_err(|_| OpenError::Forged)?;
+        2..tag_at
     } else {
-        Zeroizing::new(
-            key.cipher
-                .decrypt(
-                    XNonce::from_slice(&bytes[2..PREFIX_LEN]),
-                    Payload {
-                        msg: &bytes[PREFIX_LEN..],
-                        aad: &aad,
-                    },
-                )
-                .map_err(|_| OpenError::Forged)?,
-        )
+        let tag_at = bytes.len() - TAG_LEN;
+        let tag = *Tag::from_slice(&bytes[tag_at..]);
+        let nonce = *XNonce::from_slice(&bytes[2..PREFIX_LEN]);
+        key.state_cipher
+            .decrypt_in_place_detached(&nonce, &aad, &mut bytes[PREFIX_LEN..tag_at], &tag)
+            .map_err(|_| OpenError::Forged)?;
+        PREFIX_LEN..tag_at
     };
-    let (header, rest) =
-        postcard::take_from_bytes::<Header>(&plaintext).map_err(|_| OpenError::BadHeader)?;
+    let (header, rest) = postcard::take_from_bytes::<Header>(&bytes[plaintext.clone()])
+        .map_err(|_| OpenError::BadHeader)?;
+    let locals = plaintext.end - rest.len()..plaintext.end;
     let now = unix_seconds(now);
     let expires_at = header.expires_at.min(header.deadline);
     if now >= expires_at {
@@ -305,7 +352,11 @@ pub(crate) fn open(
             seconds_ago: now - expires_at,
         });
     }
-    Ok((header, Zeroizing::new(rest.to_vec())))
+    // Move the locals to the front, in place, so that no copy of them is left behind.
+    let len = locals.len();
+    bytes.copy_within(locals, 0);
+    bytes.truncate(len);
+    Ok((header, bytes))
 }
 
 /// Seals a round's response for the replay store: `version | key id | nonce | ciphertext`,
@@ -320,20 +371,15 @@ pub(crate) fn seal_record(
     let mut nonce = [0u8; NONCE_LEN];
     getrandom::getrandom(&mut nonce).map_err(|_| SealError::Random)?;
     let aad = binding.record_data(round, key.id);
-    let ciphertext = key
-        .cipher
-        .encrypt(
-            XNonce::from_slice(&nonce),
-            Payload {
-                msg: response,
-                aad: &aad,
-            },
-        )
-        .map_err(|_| SealError::Random)?;
-    let mut out = Vec::with_capacity(PREFIX_LEN + ciphertext.len());
+    let mut out = Vec::with_capacity(PREFIX_LEN + response.len() + TAG_LEN);
     out.extend_from_slice(&[VERSION_RECORD, key.id]);
     out.extend_from_slice(&nonce);
-    out.extend_from_slice(&ciphertext);
+    out.extend_from_slice(response);
+    let tag = key
+        .record_cipher
+        .encrypt_in_place_detached(XNonce::from_slice(&nonce), &aad, &mut out[PREFIX_LEN..])
+        .map_err(|_| SealError::Random)?;
+    out.extend_from_slice(&tag);
     Ok(out)
 }
 
@@ -352,21 +398,17 @@ pub(crate) fn open_record(
     }
     let key = keys.get(sealed[1])?;
     let aad = binding.record_data(round, key.id);
-    key.cipher
-        .decrypt(
+    let tag_at = sealed.len() - TAG_LEN;
+    let mut response = Zeroizing::new(sealed[PREFIX_LEN..tag_at].to_vec());
+    key.record_cipher
+        .decrypt_in_place_detached(
             XNonce::from_slice(&sealed[2..PREFIX_LEN]),
-            Payload {
-                msg: &sealed[PREFIX_LEN..],
-                aad: &aad,
-            },
+            &aad,
+            &mut response,
+            Tag::from_slice(&sealed[tag_at..]),
         )
-        .map(Zeroizing::new)
-        .map_err(|_| OpenError::Forged)
-}
-
-/// Constant-time equality of two tags.
-fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+        .map_err(|_| OpenError::Forged)?;
+    Ok(response)
 }
 
 #[cfg(test)]
@@ -383,6 +425,7 @@ mod tests {
 
     fn binding(name: &str) -> Binding<'_> {
         Binding {
+            audience: "",
             method: "tools/call",
             name,
             args_digest: [7; 32],
@@ -410,7 +453,7 @@ mod tests {
         let state = seal(&keys, &binding("t"), &HEADER, b"secret-token", 4096).unwrap();
         let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
         assert!(!raw.windows(12).any(|w| w == b"secret-token"));
-        let (header, locals) = open(&keys, &binding("t"), &state, now()).unwrap();
+        let (header, locals) = open(&keys, &binding("t"), &state, now(), 4096).unwrap();
         assert_eq!(header, HEADER);
         assert_eq!(locals.as_slice(), b"secret-token");
     }
@@ -425,7 +468,7 @@ mod tests {
             changed[index] ^= 0x01;
             let changed = URL_SAFE_NO_PAD.encode(changed);
             assert!(
-                open(&keys, &binding("t"), &changed, now()).is_err(),
+                open(&keys, &binding("t"), &changed, now(), 4096).is_err(),
                 "byte {index}"
             );
         }
@@ -436,25 +479,25 @@ mod tests {
         let keys = ring(&[1]);
         let state = seal(&keys, &binding("t"), &HEADER, b"", 4096).unwrap();
         assert_eq!(
-            open(&keys, &binding("other"), &state, now()).unwrap_err(),
+            open(&keys, &binding("other"), &state, now(), 4096).unwrap_err(),
             OpenError::Forged
         );
         let mut moved = binding("t");
         moved.args_digest = [8; 32];
         assert_eq!(
-            open(&keys, &moved, &state, now()).unwrap_err(),
+            open(&keys, &moved, &state, now(), 4096).unwrap_err(),
             OpenError::Forged
         );
         let mut relaid = binding("t");
         relaid.fingerprint = 43;
         assert_eq!(
-            open(&keys, &relaid, &state, now()).unwrap_err(),
+            open(&keys, &relaid, &state, now(), 4096).unwrap_err(),
             OpenError::Forged
         );
         let mut someone = binding("t");
         someone.principal = Some("mallory");
         assert_eq!(
-            open(&keys, &someone, &state, now()).unwrap_err(),
+            open(&keys, &someone, &state, now(), 4096).unwrap_err(),
             OpenError::Forged
         );
     }
@@ -464,15 +507,15 @@ mod tests {
         let state = seal(&ring(&[1]), &binding("t"), &HEADER, b"", 4096).unwrap();
         let late = UNIX_EPOCH + Duration::from_secs(2_000_000_005);
         assert_eq!(
-            open(&ring(&[1]), &binding("t"), &state, late).unwrap_err(),
+            open(&ring(&[1]), &binding("t"), &state, late, 4096).unwrap_err(),
             OpenError::Expired { seconds_ago: 5 }
         );
         assert_eq!(
-            open(&ring(&[2]), &binding("t"), &state, now()).unwrap_err(),
+            open(&ring(&[2]), &binding("t"), &state, now(), 4096).unwrap_err(),
             OpenError::UnknownKey(1)
         );
         // An older key still opens what it sealed.
-        assert!(open(&ring(&[2, 1]), &binding("t"), &state, now()).is_ok());
+        assert!(open(&ring(&[2, 1]), &binding("t"), &state, now(), 4096).is_ok());
     }
 
     #[test]
@@ -485,7 +528,7 @@ mod tests {
         let state = seal(&keys, &binding("t"), &header, b"", 4096).unwrap();
         let after = UNIX_EPOCH + Duration::from_secs(1_900_000_012);
         assert_eq!(
-            open(&keys, &binding("t"), &state, after).unwrap_err(),
+            open(&keys, &binding("t"), &state, after, 4096).unwrap_err(),
             OpenError::Expired { seconds_ago: 2 }
         );
     }
@@ -516,8 +559,88 @@ mod tests {
     fn garbage_is_refused_without_panicking() {
         let keys = ring(&[1]);
         for input in ["", "%%%", "AAAA", &"A".repeat(100), "AQ", &"_".repeat(4000)] {
-            assert!(open(&keys, &binding("t"), input, now()).is_err(), "{input}");
+            assert!(
+                open(&keys, &binding("t"), input, now(), 4096).is_err(),
+                "{input}"
+            );
         }
+    }
+
+    #[test]
+    fn a_state_longer_than_the_limit_is_refused_before_decoding() {
+        let keys = ring(&[1]);
+        let state = seal(&keys, &binding("t"), &HEADER, &[0; 600], 4096).unwrap();
+        assert!(open(&keys, &binding("t"), &state, now(), 4096).is_ok());
+        assert_eq!(
+            open(&keys, &binding("t"), &state, now(), state.len() - 1).unwrap_err(),
+            OpenError::TooLarge {
+                bytes: state.len(),
+                limit: state.len() - 1
+            }
+        );
+        // Not base64 at all, but too long is what is found first.
+        let junk = "%".repeat(5000);
+        assert!(matches!(
+            open(&keys, &binding("t"), &junk, now(), 4096).unwrap_err(),
+            OpenError::TooLarge { bytes: 5000, .. }
+        ));
+    }
+
+    #[test]
+    fn the_sealing_key_is_derived_not_the_master_key() {
+        let master = [1u8; 32];
+        let state = seal(&ring(&[1]), &binding("t"), &HEADER, b"locals", 4096).unwrap();
+        let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
+        let tag_at = raw.len() - TAG_LEN;
+        let mut body = raw[PREFIX_LEN..tag_at].to_vec();
+        let with_master = XChaCha20Poly1305::new(Key::from_slice(&master));
+        assert!(
+            with_master
+                .decrypt_in_place_detached(
+                    XNonce::from_slice(&raw[2..PREFIX_LEN]),
+                    &binding("t").associated_data(VERSION, 1),
+                    &mut body,
+                    Tag::from_slice(&raw[tag_at..]),
+                )
+                .is_err()
+        );
+        // The three derived keys differ from each other and from the master key.
+        let derived = [
+            derive(&master, b"mrtr/state/xchacha20poly1305"),
+            derive(&master, b"mrtr/state/hmac-sha256"),
+            derive(&master, b"mrtr/record/xchacha20poly1305"),
+        ];
+        for (index, key) in derived.iter().enumerate() {
+            assert_ne!(**key, master);
+            for other in &derived[index + 1..] {
+                assert_ne!(**key, **other);
+            }
+        }
+    }
+
+    #[test]
+    fn deployments_with_other_audiences_do_not_open_each_others_states() {
+        let keys = ring(&[1]);
+        let mut staging = binding("t");
+        staging.audience = "staging";
+        let mut production = binding("t");
+        production.audience = "production";
+        let state = seal(&keys, &staging, &HEADER, b"", 4096).unwrap();
+        assert!(open(&keys, &staging, &state, now(), 4096).is_ok());
+        assert_eq!(
+            open(&keys, &production, &state, now(), 4096).unwrap_err(),
+            OpenError::Forged
+        );
+        assert_eq!(
+            open(&keys, &binding("t"), &state, now(), 4096).unwrap_err(),
+            OpenError::Forged
+        );
+        let round = RoundKey {
+            flow: [5; 16],
+            round: 2,
+        };
+        let record = seal_record(&keys, &staging, &round, b"response").unwrap();
+        assert!(open_record(&keys, &production, &round, &record).is_err());
     }
 
     #[test]
@@ -538,6 +661,7 @@ mod sign_only_tests {
 
     fn binding() -> Binding<'static> {
         Binding {
+            audience: "",
             method: "tools/call",
             name: "t",
             args_digest: [1; 32],
@@ -564,7 +688,7 @@ mod sign_only_tests {
         let state = seal(&ring(), &binding(), &HEADER, b"visible-locals", 4096).unwrap();
         let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
         assert!(raw.windows(14).any(|w| w == b"visible-locals"));
-        let (header, locals) = open(&ring(), &binding(), &state, now()).unwrap();
+        let (header, locals) = open(&ring(), &binding(), &state, now(), 4096).unwrap();
         assert_eq!(header, HEADER);
         assert_eq!(locals.as_slice(), b"visible-locals");
     }
@@ -578,15 +702,29 @@ mod sign_only_tests {
             changed[index] ^= 0x01;
             let changed = URL_SAFE_NO_PAD.encode(changed);
             assert!(
-                open(&ring(), &binding(), &changed, now()).is_err(),
+                open(&ring(), &binding(), &changed, now(), 4096).is_err(),
                 "byte {index}"
             );
         }
         let mut other = binding();
         other.principal = Some("mallory");
         assert_eq!(
-            open(&ring(), &other, &state, now()).unwrap_err(),
+            open(&ring(), &other, &state, now(), 4096).unwrap_err(),
             OpenError::Forged
+        );
+    }
+
+    #[test]
+    fn the_signing_key_is_derived_not_the_master_key() {
+        let state = seal(&ring(), &binding(), &HEADER, b"locals", 4096).unwrap();
+        let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
+        let tag_at = raw.len() - MAC_LEN;
+        let with_master = <HmacSha256 as Mac>::new_from_slice(&[3; 32]).unwrap();
+        let aad = binding().associated_data(VERSION_SIGNED, 3);
+        assert!(
+            signed_mac(&with_master, &aad, &raw[2..tag_at])
+                .verify_slice(&raw[tag_at..])
+                .is_err()
         );
     }
 
@@ -595,7 +733,7 @@ mod sign_only_tests {
         let plain = KeyRing::new(vec![(3, Zeroizing::new([3; 32]))]);
         let signed = seal(&ring(), &binding(), &HEADER, b"", 4096).unwrap();
         let sealed = seal(&plain, &binding(), &HEADER, b"", 4096).unwrap();
-        assert!(open(&plain, &binding(), &signed, now()).is_err());
-        assert!(open(&ring(), &binding(), &sealed, now()).is_err());
+        assert!(open(&plain, &binding(), &signed, now(), 4096).is_err());
+        assert!(open(&ring(), &binding(), &sealed, now(), 4096).is_err());
     }
 }

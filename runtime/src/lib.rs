@@ -71,6 +71,11 @@ mod elicit_url;
 mod engine;
 mod envelope;
 mod form;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+mod key_check;
+mod log;
 mod machine;
 mod outcome;
 mod question;
@@ -78,6 +83,7 @@ pub mod replay;
 mod roots;
 mod round;
 mod sample;
+mod saved;
 mod server;
 
 pub use bridge::Bridged;
@@ -87,7 +93,9 @@ pub use elicit::{Elicit, Elicited, Refusal, Refused, elicit};
 pub use elicit_url::{ElicitUrl, UrlElicited, elicit_url};
 #[allow(deprecated)]
 pub use engine::KeyError;
-pub use engine::{Clock, ConfigError, Engine, EngineBuilder, KEYS_ENV, REDIS_URL_ENV};
+pub use engine::{
+    AUDIENCE_ENV, Clock, ConfigError, Engine, EngineBuilder, KEYS_ENV, REDIS_URL_ENV,
+};
 pub use form::{Form, FormChoice, FormField, FormParts};
 pub use mrtr_macros::{Form, mrtr_prompt, mrtr_resource, mrtr_tool};
 pub use outcome::{IntoReadResourceResult, Outcome};
@@ -124,16 +132,17 @@ macro_rules! ask {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::form::assert_form_field;
-    pub use crate::machine::{Layout, Machine, Persist, Saver, Snapshot};
+    pub use crate::machine::{Layout, Machine};
     pub use crate::question::All;
     pub use crate::replay::response::{PromptGet, ResourceRead, ToolCall};
+    pub use crate::saved::{Persist, Saver, Snapshot};
 
     /// The items a `for` loop with an ask in its body has yet to visit. They are collected up
     /// front, so that the rest of the iteration can be saved with the loop's state.
     pub fn remaining<I>(items: I) -> std::collections::VecDeque<I::Item>
     where
         I: IntoIterator,
-        I::Item: crate::machine::SavedItem,
+        I::Item: crate::saved::SavedItem,
     {
         items.into_iter().collect()
     }

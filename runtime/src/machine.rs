@@ -19,12 +19,11 @@ use rmcp::{
     ErrorData,
     model::{InputRequests, InputRequiredResult, InputResponses},
 };
-use serde::{Serialize, de::DeserializeOwned};
-use zeroize::Zeroizing;
 
 use crate::{
     Engine, Outcome,
     envelope::{self, Binding, Header, SealError, unix_seconds},
+    log::{Escaped, redacted},
     question::QuestionSet,
     replay::{
         RoundKey,
@@ -32,95 +31,21 @@ use crate::{
         response::{RecordedResponse, Wire},
     },
     round::Round,
+    saved::{Persist, SavedLocals, Saver, Snapshot},
 };
 
 /// What `#[mrtr_tool]` knows about a tool at compile time.
 #[derive(Debug)]
 pub struct Layout {
-    /// A hash of the tool's tokens (or of its explicit `version`): states sealed by another
-    /// layout never open.
+    /// A hash of the tool's tokens (or of its explicit `version`) and its ask keys: states
+    /// sealed by another layout never open. The types of the saved bindings are checked
+    /// when they are read back (see `saved`).
     pub fingerprint: u64,
     /// How many ask points the tool has.
     pub asks: u32,
     /// Whether each state opens once (the default), or may be replayed:
     /// `#[mrtr_tool(replay = "allow")]`.
     pub single_use: bool,
-}
-
-/// A value that may be held across an `ask!`: it is saved into the sealed state.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be held across an `ask!`",
-    label = "this binding is alive at an `ask!`, so it is saved into `requestState`",
-    note = "a value held across an ask must be `Serialize + DeserializeOwned`: derive them for \
-            your type, or hold an owned copy (`.to_owned()`, `.clone()`, `.to_string()`); \
-            references and handles cannot be saved"
-)]
-pub trait Persist: Serialize + DeserializeOwned {}
-
-#[diagnostic::do_not_recommend]
-impl<T: Serialize + DeserializeOwned> Persist for T {}
-
-/// The items of a `for` loop whose body asks: they are saved with the loop.
-#[diagnostic::on_unimplemented(
-    message = "the items of this `for` loop cannot be saved across its `ask!`",
-    label = "the loop's body asks, so the items it has yet to visit are saved into `requestState`",
-    note = "iterate owned items that are `Serialize + DeserializeOwned`: `items.clone()`, \
-            `items.into_iter()` or `items.iter().cloned()` rather than `&items` or `items.iter()`"
-)]
-pub trait SavedItem: Persist {}
-
-#[diagnostic::do_not_recommend]
-impl<T: Persist> SavedItem for T {}
-
-/// A binding serialized before the statement that consumes it, for the asks at which it is
-/// dead. See the `liveness` stage of the macros.
-pub struct Snapshot(Result<Vec<u8>, String>);
-
-/// Collects the bindings alive at an ask point, in declaration order.
-pub struct Saver {
-    bytes: Vec<u8>,
-    error: Option<String>,
-}
-
-impl Saver {
-    /// Appends a binding's snapshot.
-    pub fn save_snapshot(&mut self, snapshot: &Snapshot) {
-        if self.error.is_some() {
-            return;
-        }
-        match &snapshot.0 {
-            Ok(bytes) => self.bytes.extend_from_slice(bytes),
-            Err(error) => self.error = Some(error.clone()),
-        }
-    }
-
-    /// Appends one binding.
-    pub fn save<T: Persist>(&mut self, value: &T) {
-        if self.error.is_some() {
-            return;
-        }
-        let start = self.bytes.len();
-        match postcard::to_extend(value, std::mem::take(&mut self.bytes)) {
-            Ok(bytes) => self.bytes = bytes,
-            Err(error) => {
-                self.error = Some(format!("`{}`: {error}", std::any::type_name::<T>()));
-                return;
-            }
-        }
-        // Postcard is not self-describing: some serde shapes write what they cannot read back.
-        // Find out now, with a message that says what to do, rather than on the retry.
-        // Reading back, not comparing bytes: a `HashMap` may write its entries in another order.
-        if let Err(error) = postcard::from_bytes::<T>(&self.bytes[start..]) {
-            self.error = Some(format!(
-                "`{}` does not read back from its saved form ({error}). The state is encoded \
-                 with postcard, which is not self-describing: `serde_json::Value`, \
-                 `#[serde(untagged)]`, `#[serde(flatten)]` and `skip_serializing_if` do not \
-                 survive. Hold another type across the ask (for a `Value`, its `to_string()`), \
-                 or drop the attribute",
-                std::any::type_name::<T>()
-            ));
-        }
-    }
 }
 
 /// One round of one tool call.
@@ -138,8 +63,7 @@ struct Cursor {
     /// A first call (no state) may answer the first ask it reaches.
     fresh_answers: bool,
     answers: Option<InputResponses>,
-    locals: Zeroizing<Vec<u8>>,
-    read: usize,
+    saved: SavedLocals,
     /// The header of the state this round opened; `None` on a first call.
     opened: Option<Header>,
     halt: Option<Halt>,
@@ -148,6 +72,16 @@ struct Cursor {
 enum Halt {
     Ask(InputRequiredResult),
     Fail(ErrorData),
+}
+
+/// What an ask point does with this round's answers.
+enum Reading {
+    /// The round resumes here: these answer the questions asked here last round.
+    Resumed(InputResponses),
+    /// A first call brought answers along, before any question was asked.
+    Fresh(InputResponses),
+    /// The questions are asked.
+    Ask,
 }
 
 /// The client is told only this; the reason goes to the log.
@@ -167,12 +101,18 @@ impl Machine {
     ) -> Result<Self, ErrorData> {
         let engine = engine.clone();
         let principal = engine.principal(&round.context);
+        if principal.is_none() && engine.inner.require_principal {
+            tracing::info!(tool = %Escaped(&round.name), "mrtr: refused a call whose principal is unknown");
+            return Err(ErrorData::invalid_request(
+                "this server does not know who is calling; authenticate and call again",
+                None,
+            ));
+        }
         let mut cursor = Cursor {
             resume: None,
             fresh_answers: round.request_state.is_none(),
             answers: None,
-            locals: Zeroizing::new(Vec::new()),
-            read: 0,
+            saved: SavedLocals::new(Default::default()),
             opened: None,
             halt: None,
         };
@@ -181,28 +121,37 @@ impl Machine {
         if let Some(state) = round.request_state.as_deref() {
             let opened = envelope::open(
                 &engine.inner.keys,
-                &binding(&round, layout, principal.as_deref()),
+                &binding(&engine, &round, layout, principal.as_deref()),
                 state,
                 engine.now(),
+                engine.inner.max_state_bytes,
             );
+            let refused = |reason: &dyn std::fmt::Display| {
+                engine
+                    .inner
+                    .refusals
+                    .refused(engine.now(), &round.name, reason);
+                invalid_state()
+            };
             match opened {
                 Ok((header, _)) if header.resume == 0 || header.resume > layout.asks => {
-                    tracing::warn!(tool = %round.name, resume = header.resume, "mrtr: refused requestState: resume point out of range");
-                    return Err(invalid_state());
+                    return Err(refused(&format_args!(
+                        "resume point {} out of range",
+                        header.resume
+                    )));
                 }
                 Ok((header, _)) if header.round == 0 || header.round > header.max_rounds => {
-                    tracing::warn!(tool = %round.name, round = header.round, "mrtr: refused requestState: round out of range");
-                    return Err(invalid_state());
+                    return Err(refused(&format_args!(
+                        "round {} out of range",
+                        header.round
+                    )));
                 }
                 Ok((header, locals)) => {
                     cursor.resume = Some(header.resume);
                     cursor.opened = Some(header);
-                    cursor.locals = locals;
+                    cursor.saved = SavedLocals::new(locals);
                 }
-                Err(reason) => {
-                    tracing::warn!(tool = %round.name, %reason, "mrtr: refused requestState");
-                    return Err(invalid_state());
-                }
+                Err(reason) => return Err(refused(&reason)),
             }
         }
         Ok(Self {
@@ -229,15 +178,7 @@ impl Machine {
 
     /// Serializes a binding before a statement that may consume it.
     pub fn snapshot<T: Persist>(&self, value: &T) -> Snapshot {
-        let mut saver = Saver {
-            bytes: Vec::new(),
-            error: None,
-        };
-        saver.save(value);
-        Snapshot(match saver.error {
-            None => Ok(saver.bytes),
-            Some(error) => Err(error),
-        })
+        Snapshot::of(value)
     }
 
     /// Whether this round resumes at an ask point in `first..=last`: the branch or loop body
@@ -251,37 +192,31 @@ impl Machine {
     /// Ends the round with `-32602`. Generated code calls it where a branch was entered on
     /// resume but its bindings are missing, which a well-formed state never causes.
     pub async fn lost<T>(&self) -> T {
-        tracing::warn!(tool = %self.round.name, "mrtr: refused requestState: it resumes into a branch it did not save");
-        self.cursor().halt = Some(Halt::Fail(invalid_state()));
+        self.refuse(&"it resumes into a branch it did not save");
         halt().await
+    }
+
+    /// Ends the round with `-32602`, logging why at a bounded rate.
+    fn refuse(&self, reason: &dyn std::fmt::Display) {
+        let inner = &self.engine.inner;
+        inner
+            .refusals
+            .refused(self.engine.now(), &self.round.name, reason);
+        self.cursor().halt = Some(Halt::Fail(invalid_state()));
     }
 
     /// The next saved binding. A state that does not decode ends the round with `-32602`.
     pub async fn restore<T: Persist>(&self) -> T {
-        let restored = {
-            let mut cursor = self.cursor();
-            let read = cursor.read;
-            match postcard::take_from_bytes::<T>(&cursor.locals[read..]) {
-                Ok((value, rest)) => {
-                    cursor.read = cursor.locals.len() - rest.len();
-                    Ok(value)
-                }
-                Err(error) => {
-                    tracing::warn!(
-                        tool = %self.round.name,
-                        local = std::any::type_name::<T>(),
-                        %error,
-                        "mrtr: refused requestState: a saved local does not decode; did a type \
-                         held across an ask change? Bump `#[mrtr_tool(version = ..)]` when it does"
-                    );
-                    cursor.halt = Some(Halt::Fail(invalid_state()));
-                    Err(())
-                }
-            }
-        };
+        let restored = self.cursor().saved.take::<T>();
         match restored {
             Ok(value) => value,
-            Err(()) => halt().await,
+            Err(reason) => {
+                self.refuse(&format_args!(
+                    "a saved local does not read back ({reason}); did a type held across an \
+                     ask change? Bump `#[mrtr_tool(version = ..)]` when it does"
+                ));
+                halt().await
+            }
         }
     }
 
@@ -300,37 +235,98 @@ impl Machine {
         Qs: QuestionSet,
         F: FnOnce(&mut Saver) -> Qs,
     {
-        if let Some(answers) = self.take_answers::<Qs>(id, keys) {
-            return answers;
-        }
-        let stop = match self.seal_questions(id, keys, questions) {
-            Ok(input) => Halt::Ask(input),
-            Err(error) => Halt::Fail(error),
+        let stop = match self.reading(id) {
+            Reading::Resumed(answers) => {
+                let checked = self.cursor().saved.finish();
+                if let Err(reason) = checked {
+                    self.refuse(&format_args!(
+                        "its saved locals are not those this build reads ({reason})"
+                    ));
+                    return halt().await;
+                }
+                match self.read::<Qs>(keys, &answers, true) {
+                    Some(answers) => return answers,
+                    None => self.seal_new(id, keys, questions),
+                }
+            }
+            Reading::Fresh(answers) => {
+                // A first call may bring answers to the first questions along, but only for
+                // questions the client declared it can answer.
+                let mut saver = Saver::new();
+                let questions = questions(&mut saver);
+                match questions.missing_capabilities(&self.round.capabilities) {
+                    Some(missing) => {
+                        tracing::info!(tool = %Escaped(&self.round.name), ?keys, "mrtr: a first call answered a question its client lacks the capability for");
+                        Halt::Fail(ErrorData::missing_required_client_capability(missing))
+                    }
+                    None => match self.read::<Qs>(keys, &answers, false) {
+                        Some(answers) => return answers,
+                        None => self.seal(id, keys, saver, questions),
+                    },
+                }
+            }
+            Reading::Ask => self.seal_new(id, keys, questions),
         };
         self.cursor().halt = Some(stop);
         halt().await
     }
 
-    fn take_answers<Qs: QuestionSet>(&self, id: u32, keys: &[&'static str]) -> Option<Qs::Answers> {
+    /// Whether ask point `id` reads answers this round, and which.
+    fn reading(&self, id: u32) -> Reading {
         let mut cursor = self.cursor();
         let resumed_here = cursor.resume == Some(id);
-        let reading = resumed_here || (cursor.resume.is_none() && cursor.fresh_answers);
-        if !reading {
-            return None;
+        let fresh = cursor.resume.is_none() && cursor.fresh_answers;
+        if !resumed_here && !fresh {
+            return Reading::Ask;
         }
         cursor.resume = None;
         cursor.fresh_answers = false;
         let answers = cursor.answers.take().unwrap_or_default();
-        if !resumed_here && answers.is_empty() {
-            return None;
+        match resumed_here {
+            true => Reading::Resumed(answers),
+            false if answers.is_empty() => Reading::Ask,
+            false => Reading::Fresh(answers),
         }
-        // A first call may answer the first questions, but never passes a checkpoint.
-        match Qs::read_answers(keys, &answers, resumed_here) {
+    }
+
+    /// The answers to these questions, or `None` to ask them again. A first call may answer
+    /// the first questions, but never passes a checkpoint.
+    fn read<Qs: QuestionSet>(
+        &self,
+        keys: &[&'static str],
+        answers: &InputResponses,
+        resumed: bool,
+    ) -> Option<Qs::Answers> {
+        match Qs::read_answers(keys, answers, resumed) {
             Ok(read) => Some(read),
             Err(reason) => {
-                tracing::debug!(tool = %self.round.name, ?keys, %reason, "mrtr: asking again");
+                tracing::debug!(tool = %Escaped(&self.round.name), ?keys, reason = %redacted(&reason), "mrtr: asking again");
                 None
             }
+        }
+    }
+
+    fn seal_new<Qs: QuestionSet>(
+        &self,
+        id: u32,
+        keys: &'static [&'static str],
+        questions: impl FnOnce(&mut Saver) -> Qs,
+    ) -> Halt {
+        let mut saver = Saver::new();
+        let questions = questions(&mut saver);
+        self.seal(id, keys, saver, questions)
+    }
+
+    fn seal<Qs: QuestionSet>(
+        &self,
+        id: u32,
+        keys: &'static [&'static str],
+        saver: Saver,
+        questions: Qs,
+    ) -> Halt {
+        match self.seal_questions(id, keys, saver, questions) {
+            Ok(input) => Halt::Ask(input),
+            Err(error) => Halt::Fail(error),
         }
     }
 
@@ -338,37 +334,35 @@ impl Machine {
         &self,
         id: u32,
         keys: &'static [&'static str],
-        questions: impl FnOnce(&mut Saver) -> Qs,
+        saver: Saver,
+        questions: Qs,
     ) -> Result<InputRequiredResult, ErrorData> {
-        let mut saver = Saver {
-            bytes: Vec::new(),
-            error: None,
-        };
-        let questions = questions(&mut saver);
-        let locals = Zeroizing::new(saver.bytes);
-        if let Some(error) = saver.error {
-            tracing::error!(tool = %self.round.name, ?keys, %error, "mrtr: a local held across an ask failed to serialize");
-            return Err(ErrorData::internal_error(
-                "the tool could not save its progress",
-                None,
-            ));
-        }
+        let tool = Escaped(&self.round.name);
+        let locals = saver.finish().map_err(|error| {
+            tracing::error!(%tool, ?keys, %error, "mrtr: a local held across an ask failed to serialize");
+            ErrorData::internal_error("the tool could not save its progress", None)
+        })?;
         if let Some(missing) = questions.missing_capabilities(&self.round.capabilities) {
-            tracing::info!(tool = %self.round.name, ?keys, "mrtr: the client lacks a capability this ask needs");
+            tracing::info!(%tool, ?keys, "mrtr: the client lacks a capability this ask needs");
             return Err(ErrorData::missing_required_client_capability(missing));
         }
         let requests = questions.into_input_requests(keys)?;
         let header = self.next_header(id)?;
         let engine = &self.engine.inner;
-        let binding = binding(&self.round, self.layout, self.principal.as_deref());
+        let binding = binding(
+            &self.engine,
+            &self.round,
+            self.layout,
+            self.principal.as_deref(),
+        );
         let state = envelope::seal(&engine.keys, &binding, &header, &locals, engine.max_state_bytes)
             .map_err(|error| {
                 match error {
                     SealError::TooLarge { bytes, limit } => tracing::error!(
-                        tool = %self.round.name, ?keys, bytes, limit,
+                        %tool, ?keys, bytes, limit,
                         "mrtr: requestState would exceed the size limit; hold less across this ask or raise `max_state_bytes`"
                     ),
-                    SealError::Random => tracing::error!(tool = %self.round.name, "mrtr: sealing failed"),
+                    SealError::Random => tracing::error!(%tool, "mrtr: sealing failed"),
                 }
                 ErrorData::internal_error("the tool's progress is too large to hand back", None)
             })?;
@@ -404,7 +398,7 @@ impl Machine {
             }
         };
         if round > max_rounds {
-            tracing::warn!(tool = %self.round.name, max_rounds, "mrtr: a call reached its round cap");
+            tracing::warn!(tool = %Escaped(&self.round.name), max_rounds, "mrtr: a call reached its round cap");
             return Err(ErrorData::internal_error(
                 format!("this call took more than {max_rounds} rounds; call the tool again"),
                 None,
@@ -437,7 +431,12 @@ impl Machine {
             flow: opened.flow,
             round: opened.round,
         };
-        let binding = binding(&self.round, self.layout, self.principal.as_deref());
+        let binding = binding(
+            &self.engine,
+            &self.round,
+            self.layout,
+            self.principal.as_deref(),
+        );
         let held = match guard::enter(&self.engine, &binding, key, opened.expires_at).await {
             Ok(Entered::Won(held)) => held,
             Ok(Entered::Replayed(response)) => return Outcome::Recorded(response),
@@ -465,7 +464,14 @@ impl Machine {
     pub async fn drive<R>(&self, body: impl Future<Output = R>) -> Outcome<R> {
         let mut body = pin!(body);
         poll_fn(|context| match body.as_mut().poll(context) {
-            Poll::Ready(result) => Poll::Ready(Outcome::Done(result)),
+            Poll::Ready(result) => Poll::Ready(match self.cursor().resume {
+                None => Outcome::Done(result),
+                // A well-formed state always leads back to the ask it stopped at.
+                Some(resume) => {
+                    self.refuse(&format_args!("the body never reached ask point {resume}"));
+                    Outcome::Failed(invalid_state())
+                }
+            }),
             Poll::Pending => match self.cursor().halt.take() {
                 Some(Halt::Ask(input)) => Poll::Ready(Outcome::InputRequired(input)),
                 Some(Halt::Fail(error)) => Poll::Ready(Outcome::Failed(error)),
@@ -476,8 +482,14 @@ impl Machine {
     }
 }
 
-fn binding<'a>(round: &'a Round, layout: &Layout, principal: Option<&'a str>) -> Binding<'a> {
+fn binding<'a>(
+    engine: &'a Engine,
+    round: &'a Round,
+    layout: &Layout,
+    principal: Option<&'a str>,
+) -> Binding<'a> {
     Binding {
+        audience: &engine.inner.audience,
         method: round.method,
         name: &round.name,
         args_digest: round.args_digest,
@@ -503,50 +515,4 @@ async fn biased_race<A: Future, B: Future>(
 /// Never completes; [`Machine::drive`] notices the halt and drops the body.
 async fn halt<T>() -> T {
     match std::future::pending::<Infallible>().await {}
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde::Deserialize;
-
-    fn saved<T: Persist>(value: &T) -> Result<Vec<u8>, String> {
-        let mut saver = Saver {
-            bytes: Vec::new(),
-            error: None,
-        };
-        saver.save(value);
-        match saver.error {
-            None => Ok(saver.bytes),
-            Some(error) => Err(error),
-        }
-    }
-
-    #[derive(Serialize, Deserialize)]
-    struct Memo {
-        title: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        note: Option<String>,
-        tag: String,
-    }
-
-    #[test]
-    fn plain_values_save() {
-        assert!(saved(&("a".to_owned(), vec![1u32, 2], Some(3i64))).is_ok());
-    }
-
-    #[test]
-    fn shapes_postcard_cannot_read_back_are_refused_when_saved() {
-        let value = serde_json::json!({"tags": ["a"]});
-        let error = saved(&value).unwrap_err();
-        assert!(error.contains("serde_json::value::Value"), "{error}");
-        assert!(error.contains("to_string()"), "{error}");
-        let memo = Memo {
-            title: "t".into(),
-            note: None,
-            tag: "x".into(),
-        };
-        let error = saved(&memo).unwrap_err();
-        assert!(error.contains("skip_serializing_if"), "{error}");
-    }
 }

@@ -17,7 +17,7 @@ use rmcp::{
     service::RequestContext,
 };
 
-use crate::args_digest::args_digest;
+use crate::{args_digest::args_digest, log::Escaped};
 
 /// Everything one round needs besides the tool's own parameters and the server's engine.
 ///
@@ -94,7 +94,7 @@ impl<S> FromContextPart<PromptContext<'_, S>> for Round {
     fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
         let Some(retry) = context.context.extensions.remove::<PromptRetry>() else {
             tracing::error!(
-                prompt = %context.name,
+                prompt = %Escaped(&context.name),
                 "mrtr: prompts/get reached a #[mrtr_prompt] without its retry fields; call \
                  mrtr::get_prompt from ServerHandler::get_prompt instead of #[prompt_handler]"
             );

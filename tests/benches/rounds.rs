@@ -135,7 +135,7 @@ fn rounds(c: &mut Criterion) {
 /// grow during a run, and the benchmark would measure its growth.)
 fn steady_engine() -> mrtr::EngineBuilder {
     Engine::builder()
-        .key(1, [7; 32])
+        .key(1, mrtr_tests::keys::test_key(7))
         .ttl(Duration::from_secs(2))
         .clock_skew(Duration::ZERO)
         .replay_store(MemoryStore::with_capacity(10_000_000))

@@ -27,7 +27,7 @@ impl TestClock {
     pub fn engine(&self) -> mrtr::Engine {
         let clock = self.clone();
         mrtr::Engine::builder()
-            .key(1, [7; 32])
+            .key(1, crate::keys::test_key(7))
             .clock(move || clock.now())
             .build()
             .expect("a fixed key is valid")

@@ -2,6 +2,7 @@
 
 pub mod baseline;
 pub mod clock;
+pub mod keys;
 pub mod loopback;
 pub mod peers;
 pub mod rounds;

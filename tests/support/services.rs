@@ -32,7 +32,7 @@ use crate::{
 pub const READY_WITHIN: Duration = Duration::from_secs(10);
 
 /// The `MRTR_KEYS` every instance of a test fleet shares.
-pub const FLEET_KEYS: &str = "1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=";
+pub const FLEET_KEYS: &str = "1:OCbGF2kQG33vrB4cfMOHxPl3TtISfetZO/atW5kOPRc=";
 
 /// The path of the `wizard-http` binary Cargo built for the calling test.
 #[macro_export]

@@ -14,6 +14,8 @@ async fn main() -> anyhow::Result<()> {
         .nth(1)
         .ok_or_else(|| anyhow::anyhow!("usage: wizard-http ADDR"))?
         .parse()?;
-    let engine = mrtr::Engine::from_env()?;
+    let engine = mrtr::EngineBuilder::from_env()?
+        .without_principal()
+        .build()?;
     serve::serve_http_until_ctrl_c("wizard", Wizard::new(engine), addr).await
 }

@@ -4,6 +4,8 @@ use mrtr_examples::{serve, wizard::Wizard};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let engine = mrtr::Engine::builder().key(1, [9; 32]).build()?;
+    let engine = mrtr::Engine::builder()
+        .key(1, mrtr_tests::keys::test_key(9))
+        .build()?;
     serve::serve_stdio(Wizard::new(engine)).await
 }

@@ -12,6 +12,7 @@ use super::{Claim, Holder, Recorded, RecordedResponse, RoundKey, StoreError, Sto
 use crate::{
     Engine,
     envelope::{self, Binding},
+    log::Escaped,
 };
 
 /// A round this request holds: it runs it, then records the response.
@@ -36,14 +37,14 @@ const MAX_PAUSE: Duration = Duration::from_millis(100);
 fn store_failed(tool: &str, key: &RoundKey, error: &StoreError) -> ErrorData {
     match error.kind() {
         StoreErrorKind::Full => {
-            tracing::warn!(tool = %tool, round = %key, %error, "mrtr: replay store full, round refused");
+            tracing::warn!(tool = %Escaped(tool), round = %key, %error, "mrtr: replay store full, round refused");
             ErrorData::internal_error(
                 "the server has too many calls in progress; try again later",
                 None,
             )
         }
         _ => {
-            tracing::error!(tool = %tool, round = %key, %error, "mrtr: replay store unavailable, round refused");
+            tracing::error!(tool = %Escaped(tool), round = %key, %error, "mrtr: replay store unavailable, round refused");
             internal()
         }
     }
@@ -56,7 +57,7 @@ fn internal() -> ErrorData {
 /// A new flow may start only if the store has room for it.
 pub(crate) fn admit(engine: &Engine, tool: &str) -> Result<(), ErrorData> {
     engine.inner.store.admit_flow().map_err(|error| {
-        tracing::warn!(tool = %tool, %error, "mrtr: replay store full, new flow refused");
+        tracing::warn!(tool = %Escaped(tool), %error, "mrtr: replay store full, new flow refused");
         ErrorData::internal_error(
             "the server has too many calls in progress; try again later",
             None,
@@ -97,7 +98,7 @@ pub(crate) async fn enter(
                 }));
             }
             Ok(Claim::Done(recorded)) => {
-                tracing::debug!(tool = %binding.name, round = %key, "mrtr: duplicate request, sending the first response again");
+                tracing::debug!(tool = %Escaped(binding.name), round = %key, "mrtr: duplicate request, sending the first response again");
                 return replayed(engine, binding, &key, &recorded).map(Entered::Replayed);
             }
             Ok(Claim::Running)
@@ -109,7 +110,7 @@ pub(crate) async fn enter(
             }
             Ok(Claim::Running) => {
                 tracing::warn!(
-                    tool = %binding.name, round = %key, waited = ?inner.duplicate_wait,
+                    tool = %Escaped(binding.name), round = %key, waited = ?inner.duplicate_wait,
                     "mrtr: a duplicate request gave up waiting for the first to finish"
                 );
                 return Err(ErrorData::internal_error(
@@ -140,11 +141,11 @@ fn replayed(
         (None, None) => return Err(internal()),
     };
     let opened = envelope::open_record(&engine.inner.keys, binding, key, sealed).map_err(|reason| {
-        tracing::error!(tool = %binding.name, round = %key, %reason, "mrtr: a recorded response does not open; was its key retired?");
+        tracing::error!(tool = %Escaped(binding.name), round = %key, %reason, "mrtr: a recorded response does not open; was its key retired?");
         internal()
     })?;
     serde_json::from_slice(&opened).map_err(|error| {
-        tracing::error!(tool = %binding.name, round = %key, %error, "mrtr: a recorded response does not decode");
+        tracing::error!(tool = %Escaped(binding.name), round = %key, %error, "mrtr: a recorded response does not decode");
         internal()
     })
 }
@@ -190,7 +191,7 @@ pub(crate) async fn record(
         match sealed {
             Ok(sealed) => Recorded::sealed(sealed),
             Err(error) => {
-                tracing::error!(tool = %binding.name, round = %held.key, %error, "mrtr: could not record a response");
+                tracing::error!(tool = %Escaped(binding.name), round = %held.key, %error, "mrtr: could not record a response");
                 return;
             }
         }
@@ -203,11 +204,11 @@ pub(crate) async fn record(
     match stored {
         Ok(true) => {}
         Ok(false) => tracing::warn!(
-            tool = %binding.name, round = %held.key,
+            tool = %Escaped(binding.name), round = %held.key,
             "mrtr: a round finished after its lease lapsed and another request took it over"
         ),
         Err(error) => tracing::error!(
-            tool = %binding.name, round = %held.key, %error,
+            tool = %Escaped(binding.name), round = %held.key, %error,
             "mrtr: could not record a response; a retry of this state runs the round again \
              once the lease lapses"
         ),

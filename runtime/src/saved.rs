@@ -1,0 +1,383 @@
+//! The bindings held across an ask: how they are written into a state and read back.
+//!
+//! They are postcard, one after another in declaration order, followed by a 4-byte check of
+//! their type names when any were saved. A resume reads them back in the same order and must
+//! end exactly at that check, with the same type names: a state written by another layout of
+//! the tool is refused, never misread. Every buffer that holds them is zeroized when dropped,
+//! including those left behind when a buffer grows.
+
+use serde::{Serialize, de::DeserializeOwned};
+use zeroize::Zeroizing;
+
+/// A value that may be held across an `ask!`: it is saved into the sealed state.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be held across an `ask!`",
+    label = "this binding is alive at an `ask!`, so it is saved into `requestState`",
+    note = "a value held across an ask must be `Serialize + DeserializeOwned`: derive them for \
+            your type, or hold an owned copy (`.to_owned()`, `.clone()`, `.to_string()`); \
+            references and handles cannot be saved"
+)]
+pub trait Persist: Serialize + DeserializeOwned {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Serialize + DeserializeOwned> Persist for T {}
+
+/// The items of a `for` loop whose body asks: they are saved with the loop.
+#[diagnostic::on_unimplemented(
+    message = "the items of this `for` loop cannot be saved across its `ask!`",
+    label = "the loop's body asks, so the items it has yet to visit are saved into `requestState`",
+    note = "iterate owned items that are `Serialize + DeserializeOwned`: `items.clone()`, \
+            `items.into_iter()` or `items.iter().cloned()` rather than `&items` or `items.iter()`"
+)]
+pub trait SavedItem: Persist {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Persist> SavedItem for T {}
+
+const CHECK_LEN: usize = 4;
+
+/// An order-sensitive hash of the type names of the saved bindings (FNV-1a, whitespace
+/// ignored so that how a compiler spaces a name does not matter).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct TypeTrail(u64);
+
+impl TypeTrail {
+    const EMPTY: Self = Self(0xcbf2_9ce4_8422_2325);
+
+    fn push(self, type_name: &str) -> Self {
+        let hash = type_name
+            .bytes()
+            .filter(|byte| !byte.is_ascii_whitespace())
+            .chain([0xff])
+            .fold(self.0, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+            });
+        Self(hash)
+    }
+
+    fn check(self) -> [u8; CHECK_LEN] {
+        ((self.0 as u32) ^ ((self.0 >> 32) as u32)).to_le_bytes()
+    }
+}
+
+/// A growable buffer for postcard that zeroizes every allocation it lets go of.
+struct ZeroizingBuffer(Zeroizing<Vec<u8>>);
+
+impl ZeroizingBuffer {
+    fn new() -> Self {
+        Self(Zeroizing::new(Vec::new()))
+    }
+
+    fn reserve(&mut self, more: usize) {
+        let needed = self.0.len() + more;
+        if needed <= self.0.capacity() {
+            return;
+        }
+        let mut grown = Vec::with_capacity(needed.max(self.0.capacity() * 2).max(64));
+        grown.extend_from_slice(&self.0);
+        // The old allocation is zeroized as it drops.
+        self.0 = Zeroizing::new(grown);
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        self.reserve(bytes.len());
+        self.0.extend_from_slice(bytes);
+    }
+}
+
+impl postcard::ser_flavors::Flavor for ZeroizingBuffer {
+    type Output = Self;
+
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.extend(data);
+        Ok(())
+    }
+
+    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
+        self.extend(&[data]);
+        Ok(())
+    }
+
+    fn finalize(self) -> postcard::Result<Self> {
+        Ok(self)
+    }
+}
+
+/// A binding serialized before the statement that consumes it, for the asks at which it is
+/// dead. See the `liveness` stage of the macros.
+pub struct Snapshot {
+    bytes: Result<Zeroizing<Vec<u8>>, String>,
+    type_name: &'static str,
+}
+
+impl Snapshot {
+    pub(crate) fn of<T: Persist>(value: &T) -> Self {
+        let mut saver = Saver::new();
+        saver.save(value);
+        Snapshot {
+            bytes: match saver.error {
+                None => Ok(saver.bytes.0),
+                Some(error) => Err(error),
+            },
+            type_name: std::any::type_name::<T>(),
+        }
+    }
+}
+
+/// Collects the bindings alive at an ask point, in declaration order.
+pub struct Saver {
+    bytes: ZeroizingBuffer,
+    trail: TypeTrail,
+    saved: usize,
+    error: Option<String>,
+}
+
+impl Saver {
+    pub(crate) fn new() -> Self {
+        Self {
+            bytes: ZeroizingBuffer::new(),
+            trail: TypeTrail::EMPTY,
+            saved: 0,
+            error: None,
+        }
+    }
+
+    /// Appends a binding's snapshot.
+    pub fn save_snapshot(&mut self, snapshot: &Snapshot) {
+        if self.error.is_some() {
+            return;
+        }
+        match &snapshot.bytes {
+            Ok(bytes) => {
+                self.bytes.extend(bytes);
+                self.noted(snapshot.type_name);
+            }
+            Err(error) => self.error = Some(error.clone()),
+        }
+    }
+
+    /// Appends one binding.
+    pub fn save<T: Persist>(&mut self, value: &T) {
+        if self.error.is_some() {
+            return;
+        }
+        let start = self.bytes.0.len();
+        let buffer = std::mem::replace(&mut self.bytes, ZeroizingBuffer::new());
+        match postcard::serialize_with_flavor(value, buffer) {
+            Ok(bytes) => self.bytes = bytes,
+            Err(error) => {
+                self.error = Some(format!("`{}`: {error}", std::any::type_name::<T>()));
+                return;
+            }
+        }
+        // Postcard is not self-describing: some serde shapes write what they cannot read back.
+        // Find out now, with a message that says what to do, rather than on the retry.
+        // Reading back, not comparing bytes: a `HashMap` may write its entries in another order.
+        if let Err(error) = postcard::from_bytes::<T>(&self.bytes.0[start..]) {
+            self.error = Some(format!(
+                "`{}` does not read back from its saved form ({error}). The state is encoded \
+                 with postcard, which is not self-describing: `serde_json::Value`, \
+                 `#[serde(untagged)]`, `#[serde(flatten)]` and `skip_serializing_if` do not \
+                 survive. Hold another type across the ask (for a `Value`, its `to_string()`), \
+                 or drop the attribute",
+                std::any::type_name::<T>()
+            ));
+            return;
+        }
+        self.noted(std::any::type_name::<T>());
+    }
+
+    fn noted(&mut self, type_name: &str) {
+        self.trail = self.trail.push(type_name);
+        self.saved += 1;
+    }
+
+    /// The saved bytes, with their type check if anything was saved, or why saving failed.
+    pub(crate) fn finish(mut self) -> Result<Zeroizing<Vec<u8>>, String> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        if self.saved > 0 {
+            self.bytes.extend(&self.trail.check());
+        }
+        Ok(self.bytes.0)
+    }
+}
+
+/// The bindings of an opened state, read back in the order they were saved.
+pub(crate) struct SavedLocals {
+    bytes: Zeroizing<Vec<u8>>,
+    read: usize,
+    trail: TypeTrail,
+    restored: usize,
+}
+
+impl SavedLocals {
+    pub(crate) fn new(bytes: Zeroizing<Vec<u8>>) -> Self {
+        Self {
+            bytes,
+            read: 0,
+            trail: TypeTrail::EMPTY,
+            restored: 0,
+        }
+    }
+
+    /// The next binding. `Err` says why it does not read, for the log.
+    pub(crate) fn take<T: Persist>(&mut self) -> Result<T, String> {
+        let end = self
+            .bytes
+            .len()
+            .checked_sub(CHECK_LEN)
+            .filter(|end| self.read <= *end)
+            .ok_or_else(|| "fewer bytes were saved than this build reads".to_owned())?;
+        let (value, rest) =
+            postcard::take_from_bytes::<T>(&self.bytes[self.read..end]).map_err(|error| {
+                format!("`{}` does not decode: {error}", std::any::type_name::<T>())
+            })?;
+        self.read = end - rest.len();
+        self.trail = self.trail.push(std::any::type_name::<T>());
+        self.restored += 1;
+        Ok(value)
+    }
+
+    /// Checks, once every binding has been read back, that they were exactly those saved:
+    /// every byte read, and the same types in the same order.
+    pub(crate) fn finish(&self) -> Result<(), String> {
+        if self.restored == 0 {
+            return match self.bytes.len() {
+                0 => Ok(()),
+                saved => Err(format!(
+                    "{saved} saved bytes, but this build reads none at this ask"
+                )),
+            };
+        }
+        let end = self.bytes.len() - CHECK_LEN;
+        if self.read != end {
+            return Err(format!(
+                "{} saved bytes were left unread",
+                end.saturating_sub(self.read)
+            ));
+        }
+        if self.bytes[end..] != self.trail.check() {
+            return Err("the saved bindings have other types than this build reads".to_owned());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    fn saved(save: impl FnOnce(&mut Saver)) -> SavedLocals {
+        let mut saver = Saver::new();
+        save(&mut saver);
+        SavedLocals::new(saver.finish().unwrap())
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Memo {
+        title: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+        tag: String,
+    }
+
+    #[test]
+    fn plain_values_save_and_read_back() {
+        let mut locals = saved(|saver| {
+            saver.save(&("a".to_owned(), vec![1u32, 2], Some(3i64)));
+            saver.save(&7u8);
+        });
+        let first: (String, Vec<u32>, Option<i64>) = locals.take().unwrap();
+        assert_eq!(first, ("a".to_owned(), vec![1, 2], Some(3)));
+        assert_eq!(locals.take::<u8>().unwrap(), 7);
+        locals.finish().unwrap();
+    }
+
+    #[test]
+    fn nothing_saved_is_nothing_to_read() {
+        let locals = saved(|_| {});
+        assert!(locals.bytes.is_empty());
+        locals.finish().unwrap();
+    }
+
+    #[test]
+    fn a_resume_must_read_every_saved_byte() {
+        let mut locals = saved(|saver| {
+            saver.save(&1u32);
+            saver.save(&"left behind".to_owned());
+        });
+        assert_eq!(locals.take::<u32>().unwrap(), 1);
+        let error = locals.finish().unwrap_err();
+        assert!(error.contains("left unread"), "{error}");
+        // Reading nothing at all where something was saved is refused as well.
+        let unread = saved(|saver| saver.save(&1u32));
+        assert!(unread.finish().is_err());
+    }
+
+    #[test]
+    fn the_same_bytes_read_as_another_type_are_refused() {
+        // `u32` and `u64` share postcard's varint encoding, so only the type check tells.
+        let mut locals = saved(|saver| saver.save(&5u32));
+        assert_eq!(locals.take::<u64>().unwrap(), 5);
+        let error = locals.finish().unwrap_err();
+        assert!(error.contains("other types"), "{error}");
+        // `String` and `Vec<u8>` as well.
+        let mut locals = saved(|saver| saver.save(&"ab".to_owned()));
+        assert_eq!(locals.take::<Vec<u8>>().unwrap(), b"ab");
+        assert!(locals.finish().is_err());
+    }
+
+    #[test]
+    fn reading_past_the_saved_bindings_is_refused() {
+        let mut locals = saved(|saver| saver.save(&1u8));
+        assert_eq!(locals.take::<u8>().unwrap(), 1);
+        assert!(locals.take::<u8>().is_err());
+        let mut empty = SavedLocals::new(Zeroizing::new(Vec::new()));
+        assert!(empty.take::<u8>().is_err());
+    }
+
+    #[test]
+    fn snapshots_count_as_their_type() {
+        let snapshot = Snapshot::of(&vec![1u16, 2]);
+        let mut locals = saved(|saver| {
+            saver.save(&true);
+            saver.save_snapshot(&snapshot);
+        });
+        assert!(locals.take::<bool>().unwrap());
+        assert_eq!(locals.take::<Vec<u16>>().unwrap(), vec![1, 2]);
+        locals.finish().unwrap();
+    }
+
+    #[test]
+    fn type_names_are_compared_without_whitespace() {
+        assert_eq!(
+            TypeTrail::EMPTY.push("(u8, alloc::string::String)"),
+            TypeTrail::EMPTY.push("(u8,alloc::string::String)")
+        );
+        assert_ne!(
+            TypeTrail::EMPTY.push("u8").push("u16"),
+            TypeTrail::EMPTY.push("u16").push("u8")
+        );
+    }
+
+    #[test]
+    fn shapes_postcard_cannot_read_back_are_refused_when_saved() {
+        let mut saver = Saver::new();
+        saver.save(&serde_json::json!({"tags": ["a"]}));
+        let error = saver.finish().unwrap_err();
+        assert!(error.contains("serde_json::value::Value"), "{error}");
+        assert!(error.contains("to_string()"), "{error}");
+        let memo = Memo {
+            title: "t".into(),
+            note: None,
+            tag: "x".into(),
+        };
+        let mut saver = Saver::new();
+        saver.save(&memo);
+        let error = saver.finish().unwrap_err();
+        assert!(error.contains("skip_serializing_if"), "{error}");
+    }
+}

@@ -1,0 +1,265 @@
+//! What reaches the server log through real rounds: never an answer or a saved local, at any
+//! level; client-chosen strings escaped; refused states summarized at a bounded rate.
+//!
+//! One test per binary: it installs the process-wide log subscriber that captures every line.
+
+use std::{
+    sync::{Arc, Mutex, OnceLock},
+    time::Duration,
+};
+
+use mrtr::{Engine, Form, ask, elicit, mrtr_resource, mrtr_tool};
+use rmcp::{
+    ClientLifecycleMode, ClientServiceExt, ErrorData, RoleServer, ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    model::{
+        CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, Implementation,
+        InputResponses, JsonObject, ProtocolVersion, ReadResourceRequestParams,
+        ReadResourceResponse, ReadResourceResult, ResourceContents, ServerCapabilities,
+        ServerConfig,
+    },
+    service::{RequestContext, RoleClient, RunningService},
+    tool, tool_handler, tool_router,
+    transport::{
+        StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig,
+    },
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+const LOCAL: &str = "LOCAL-SECRET-0815";
+const ANSWERS: [&str; 3] = ["ANSWER-SECRET-1", "ANSWER-SECRET-2", "ANSWER-SECRET-3"];
+
+#[derive(Deserialize, JsonSchema)]
+struct VaultArgs {
+    seed: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Unlock {
+    pin: String,
+    code: u32,
+}
+
+#[derive(Clone)]
+struct Vault {
+    tool_router: ToolRouter<Self>,
+    engine: Engine,
+}
+
+#[tool_router]
+impl Vault {
+    #[mrtr_tool]
+    #[tool(description = "Holds a secret across an ask")]
+    async fn vault(&self, Parameters(args): Parameters<VaultArgs>) -> Result<String, String> {
+        let token = format!("{}-token", args.seed);
+        let unlock = ask!(unlock = elicit::<Unlock>("PIN and code?"))
+            .accepted()
+            .map_err(|refused| refused.to_string())?;
+        Ok(format!(
+            "{} {} {}",
+            token.len(),
+            unlock.pin.len(),
+            unlock.code
+        ))
+    }
+}
+
+impl Vault {
+    #[mrtr_resource]
+    async fn page(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let _ = &context;
+        let unlock = ask!(unlock = elicit::<Unlock>("PIN and code?"))
+            .accepted()
+            .map_err(|r| ErrorData::invalid_params(r.to_string(), None))?;
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(
+            unlock.code.to_string(),
+            request.uri.clone(),
+        )]))
+    }
+}
+
+impl mrtr::MrtrServer for Vault {
+    fn mrtr_engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Vault {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.page(request, context).await
+    }
+}
+
+/// Every line logged in this process, at every level, rmcp's own request dumps aside (see the
+/// README: rmcp logs whole requests at `debug`).
+fn captured() -> &'static Arc<Mutex<Vec<u8>>> {
+    static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+    LOGS.get_or_init(|| {
+        #[derive(Clone)]
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let sink = Sink(logs.clone());
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new("trace,rmcp=info"))
+            .with_ansi(false)
+            .with_writer(move || sink.clone())
+            .init();
+        logs
+    })
+}
+
+fn logs() -> String {
+    String::from_utf8_lossy(&captured().lock().unwrap()).into_owned()
+}
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+async fn connect(url: &str) -> Client {
+    let capabilities: ClientCapabilities =
+        serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap();
+    ClientConfig::new(capabilities, Implementation::new("log-hygiene", "1"))
+        .serve_with_lifecycle(
+            StreamableHttpClientTransport::from_config(
+                StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
+            ),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects")
+}
+
+fn call(state: Option<&str>, answer: Option<Value>) -> CallToolRequestParams {
+    let mut arguments = JsonObject::new();
+    arguments.insert("seed".to_owned(), json!(LOCAL));
+    let mut params = CallToolRequestParams::new("vault").with_arguments(arguments);
+    params.request_state = state.map(str::to_owned);
+    params.input_responses =
+        answer.map(|answer| InputResponses::from([("unlock".to_owned(), answer)]));
+    params
+}
+
+fn state_of(response: CallToolResponse) -> String {
+    match response {
+        CallToolResponse::InputRequired(input) => input.request_state.unwrap(),
+        other => panic!("expected input_required, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
+    captured();
+    let cancel = CancellationToken::new();
+    let engine = Engine::builder()
+        .key(1, mrtr_tests::keys::test_key(21))
+        .without_principal()
+        .refusal_log_interval(Duration::from_secs(3600))
+        .build()
+        .unwrap();
+    let vault = Vault {
+        tool_router: Vault::tool_router(),
+        engine,
+    };
+    let (addr, _) =
+        mrtr_examples::serve::serve_http(vault, ([127, 0, 0, 1], 0).into(), cancel.clone())
+            .await
+            .unwrap();
+    let client = connect(&format!("http://{addr}/mcp")).await;
+    let run = async {
+        // A flow that holds the secret local, gets an answer that does not fit (its serde
+        // error would quote the value), then one that does.
+        let first = state_of(client.call_tool_once(call(None, None)).await.unwrap());
+        let wrong = json!({"action": "accept", "content": {"pin": ANSWERS[0], "code": ANSWERS[1]}});
+        let again = state_of(
+            client
+                .call_tool_once(call(Some(&first), Some(wrong)))
+                .await
+                .unwrap(),
+        );
+        let right = json!({"action": "accept", "content": {"pin": ANSWERS[2], "code": 7}});
+        let done = client
+            .call_tool_once(call(Some(&again), Some(right)))
+            .await
+            .unwrap();
+        assert!(matches!(done, CallToolResponse::Complete(_)), "{done:?}");
+
+        // A resource URI chosen to forge a log line, with a state that does not open.
+        let mut read =
+            ReadResourceRequestParams::new("vault://x\n2026-11-30T00:00:00Z  WARN forged");
+        read.request_state = Some(first.clone());
+        assert!(client.read_resource_once(read).await.is_err());
+
+        // A flood of tampered states.
+        for index in 0..50 {
+            let mut forged = first.clone().into_bytes();
+            forged[10 + index % 20] ^= 1;
+            let forged = String::from_utf8(forged).unwrap();
+            assert!(
+                client
+                    .call_tool_once(call(Some(&forged), None))
+                    .await
+                    .is_err()
+            );
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("finished in time");
+    cancel.cancel();
+
+    let logs = logs();
+    assert!(
+        logs.contains("asking again"),
+        "the re-ask is logged:\n{logs}"
+    );
+    for secret in ANSWERS.iter().chain([&LOCAL]) {
+        let leaked: Vec<&str> = logs.lines().filter(|line| line.contains(secret)).collect();
+        assert!(leaked.is_empty(), "{secret} reached the log: {leaked:#?}");
+    }
+    assert!(
+        !logs
+            .lines()
+            .any(|line| line.starts_with("2026-11-30T00:00:00Z  WARN forged")),
+        "a client's newline forged a log line:\n{logs}"
+    );
+    assert!(logs.contains("vault://x\\u{a}2026"), "{logs}");
+    let refusals = logs
+        .lines()
+        .filter(|line| line.contains("refused requestState"))
+        .count();
+    assert_eq!(
+        refusals, 1,
+        "51 refused states, one line per interval:\n{logs}"
+    );
+}
