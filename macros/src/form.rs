@@ -14,8 +14,8 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
     match &input.data {
         Data::Struct(data) => {
             let Fields::Named(fields) = &data.fields else {
-                return syn::Error::new(
-                    data.fields.span(),
+                return syn::Error::new_spanned(
+                    &data.fields,
                     "a form needs named fields, one per property: `struct Profile { name: String }`",
                 )
                 .to_compile_error();
@@ -35,8 +35,8 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
                 .iter()
                 .find(|v| !matches!(v.fields, Fields::Unit))
             {
-                return syn::Error::new(
-                    variant.fields.span(),
+                return syn::Error::new_spanned(
+                    &variant.fields,
                     "a form choice is a unit-only enum: remove the data from this variant, or ask \
                      for it in a separate question",
                 )

@@ -206,8 +206,8 @@ impl Parse for AskArgs {
                     ));
                 };
                 if seen.contains(&key.value()) {
-                    return Err(syn::Error::new(
-                        key.span(),
+                    return Err(syn::Error::new_spanned(
+                        key,
                         format!(
                             "the key `{}` is used twice in this `ask!`: keys name the answers of \
                              one round and must differ",
@@ -278,11 +278,11 @@ impl Numbering<'_> {
                     question from that answer"
                     .to_owned(),
             };
-            self.diagnostics.error(span, message);
+            self.diagnostics.error_at(span, message);
             return None;
         }
         if mac.tokens.is_empty() {
-            self.diagnostics.error(
+            self.diagnostics.error_at(
                 mac.delimiter.span().join(),
                 "`ask!` needs a question: `ask!(key = elicit::<Form>(\"message\"))`",
             );
@@ -328,7 +328,12 @@ impl Numbering<'_> {
             path: mac.path.clone(),
             span,
         });
-        Some(make_ask_marker(id, question, span))
+        Some(make_ask_marker(
+            id,
+            question,
+            span,
+            mac.delimiter.span().join(),
+        ))
     }
 }
 
@@ -370,7 +375,8 @@ impl VisitMut for Numbering<'_> {
             }),
             Expr::Macro(mac) => {
                 if let Some(span) = tokens_mention_ask(&mac.mac.tokens) {
-                    self.diagnostics.error(span, other_macro_message(&mac.mac));
+                    self.diagnostics
+                        .error_at(span, other_macro_message(&mac.mac));
                 }
             }
             _ => visit_mut::visit_expr_mut(self, expr),
@@ -379,7 +385,8 @@ impl VisitMut for Numbering<'_> {
 
     fn visit_stmt_macro_mut(&mut self, mac: &mut syn::StmtMacro) {
         if let Some(span) = tokens_mention_ask(&mac.mac.tokens) {
-            self.diagnostics.error(span, other_macro_message(&mac.mac));
+            self.diagnostics
+                .error_at(span, other_macro_message(&mac.mac));
         }
     }
 

@@ -157,7 +157,7 @@ impl Desugar<'_> {
             (None, Some(other)) => quote!(!#other && (#cond)),
             (None, None) => return None,
         };
-        *e.cond = syn::parse2(test).ok()?;
+        *e.cond = self.diagnostics.reparse(test, &e.cond, "`if` condition")?;
         None
     }
 
@@ -239,6 +239,7 @@ impl Desugar<'_> {
             dispatch_arms.push(quote!(#arm_enum::Done(#value) => #value,));
         }
         let scrutinee = &e.expr;
+        let user_code = quote!(#e);
         let tokens = quote_spanned! {e.match_token.span=>
             {
                 enum #arm_enum<#(#generics),*> { #(#variants),* }
@@ -249,7 +250,7 @@ impl Desugar<'_> {
                 }
             }
         };
-        syn::parse2(tokens).ok()
+        self.diagnostics.reparse(tokens, user_code, "`match`")
     }
 
     fn desugar_while(&mut self, e: &mut syn::ExprWhile) -> Option<Expr> {
@@ -279,13 +280,18 @@ impl Desugar<'_> {
             }
             cond => quote!(if !(#cond) { break; }),
         };
-        syn::parse2(quote! { #label loop { #head #(#stmts)* } }).ok()
+        self.diagnostics.reparse(
+            quote! { #label loop { #head #(#stmts)* } },
+            &*e,
+            "`while` loop",
+        )
     }
 
     /// A `for` in expression position: its two statements in a block.
     fn desugar_for(&mut self, e: &mut syn::ExprForLoop) -> Option<Expr> {
         let (items, looping) = self.desugar_for_parts(e)?;
-        syn::parse2(quote! {{ #items #looping }}).ok()
+        self.diagnostics
+            .reparse(quote! {{ #items #looping }}, &*e, "`for` loop")
     }
 
     fn desugar_for_parts(&mut self, e: &mut syn::ExprForLoop) -> Option<(Stmt, Stmt)> {
@@ -314,8 +320,14 @@ impl Desugar<'_> {
             }
         };
         let collect = quote_spanned! {e.expr.span()=> ::mrtr::__private::remaining(#iterable) };
-        let items_stmt = syn::parse2(quote! { let mut #items = #collect; }).ok()?;
-        let loop_stmt = syn::parse2(quote! { #label loop { #head #(#stmts)* } }).ok()?;
+        let items_stmt =
+            self.diagnostics
+                .reparse(quote! { let mut #items = #collect; }, &*e, "`for` loop")?;
+        let loop_stmt = self.diagnostics.reparse(
+            quote! { #label loop { #head #(#stmts)* } },
+            &*e,
+            "`for` loop",
+        )?;
         Some((items_stmt, loop_stmt))
     }
 }

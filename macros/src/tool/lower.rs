@@ -337,7 +337,9 @@ impl<'a> Lowering<'a> {
             }).await)
         })
         .unwrap_or_else(|error| {
-            let message = error.to_string();
+            let message = format!(
+                "internal error in mrtr: a rewritten `ask!` does not parse ({error}); please report it"
+            );
             syn::parse_quote!(::core::compile_error!(#message))
         })
     }
@@ -430,7 +432,7 @@ impl VisitMut for Rewriter<'_, '_> {
 fn parse_stmt(tokens: TokenStream) -> Stmt {
     let span = tokens.span();
     syn::parse2(tokens).unwrap_or_else(|error| {
-        let message = error.to_string();
+        let message = format!("internal error in mrtr: a rewritten statement does not parse ({error}); please report it");
         syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
     })
 }

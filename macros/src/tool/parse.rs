@@ -47,8 +47,8 @@ pub(crate) fn parse(
                 "allow" => true,
                 "once" => false,
                 _ => {
-                    return Err(syn::Error::new(
-                        value.span(),
+                    return Err(syn::Error::new_spanned(
+                        &value,
                         format!(
                             "`replay` is `\"once\"` (the default: each state runs its round \
                              once) or `\"allow\"` (for a read-only tool): `{}(replay = \"allow\")]`",
@@ -96,7 +96,7 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
     if sig.asyncness.is_none() {
         match kind.rmcp_attribute() {
             // Reported on the attribute itself: that is the line to move.
-            Some(rmcp) if looks_expanded_by_rmcp(item) => diagnostics.error(
+            Some(rmcp) if looks_expanded_by_rmcp(item) => diagnostics.error_at(
                 proc_macro2::Span::call_site(),
                 format!(
                     "`{attribute}` must come before `#[{rmcp}(...)]`: rmcp's `#[{rmcp}]` already \
@@ -155,7 +155,7 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
             );
         }
         if let Some(mutable) = mutable_binding(&arg.pat) {
-            diagnostics.error(
+            diagnostics.error_at(
                 mutable,
                 format!(
                     "parameters of a `{attribute}` cannot be `mut`: the client sends them again \

@@ -84,9 +84,13 @@ pub(crate) fn ask_marker_id(expr: &Expr) -> Option<u32> {
     ask_marker(expr).map(|(id, _)| id)
 }
 
-pub(crate) fn make_ask_marker(id: u32, question: Expr, span: Span) -> Expr {
+/// `__mrtr_ask_N(question)`, spanned like the `ask!(..)` it stands for: from the macro's path
+/// (`span`) to its closing delimiter (`arguments`), so that an error over it covers the ask.
+pub(crate) fn make_ask_marker(id: u32, question: Expr, span: Span, arguments: Span) -> Expr {
     let ident = Ident::new(&format!("{ASK_MARKER}{id}"), span);
-    syn::parse_quote!(#ident(#question))
+    let mut group = proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#question));
+    group.set_span(arguments);
+    syn::parse_quote!(#ident #group)
 }
 
 /// The ask points inside a statement, in source order.
