@@ -24,7 +24,7 @@ pub struct Root {
     /// A `file://` URI.
     pub uri: String,
     /// A human-readable name, if the client gave one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub name: Option<String>,
 }
 

@@ -88,7 +88,7 @@ impl Sample {
     }
 }
 
-/// The model's reply.
+/// The model's reply. It can be held across a later `ask!` like any answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Sampled {
     /// The text of the reply: its text blocks, joined.
@@ -97,12 +97,23 @@ pub struct Sampled {
     pub model: String,
     /// Why the model stopped: `endTurn`, `stopSequence`, `maxTokens`, `toolUse`, or another.
     pub stop_reason: Option<String>,
-    /// The whole `CreateMessageResult`, for images, tool use and the rest.
-    pub result: Value,
+    /// The whole `CreateMessageResult` as JSON text: a `Value` would not survive being saved
+    /// (postcard is not self-describing).
+    result_json: String,
 }
 
 impl Sampled {
-    fn from_result(result: CreateMessageResult, raw: Value) -> Self {
+    /// The whole `CreateMessageResult`, for images, tool use and the rest.
+    pub fn result(&self) -> Value {
+        serde_json::from_str(&self.result_json).unwrap_or(Value::Null)
+    }
+
+    /// [`result`](Self::result) as the JSON text the client sent, re-encoded.
+    pub fn result_json(&self) -> &str {
+        &self.result_json
+    }
+
+    fn from_result(result: CreateMessageResult, raw: &Value) -> Self {
         let text = result
             .message
             .content
@@ -118,7 +129,7 @@ impl Sampled {
             text,
             model: result.model,
             stop_reason: result.stop_reason,
-            result: raw,
+            result_json: raw.to_string(),
         }
     }
 }
@@ -152,7 +163,7 @@ impl Question for Sample {
 
     fn read_answer(_: &str, response: &Value) -> Result<Sampled, String> {
         CreateMessageResult::deserialize(response)
-            .map(|result| Sampled::from_result(result, response.clone()))
+            .map(|result| Sampled::from_result(result, response))
             .map_err(|e| format!("not a CreateMessageResult: {e}"))
     }
 }

@@ -363,6 +363,41 @@ mod tests {
         );
     }
 
+    /// Every answer mrtr hands a tool can be held across a later ask.
+    #[test]
+    fn every_answer_type_is_holdable() {
+        use crate::{Question, checkpoint::Checkpoint};
+        use serde_json::json;
+
+        fn round_trip<T: Persist + PartialEq + std::fmt::Debug>(answer: T) {
+            let mut locals = saved(|saver| saver.save(&answer));
+            assert_eq!(locals.take::<T>().unwrap(), answer);
+            locals.finish().unwrap();
+        }
+        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        struct Name {
+            name: String,
+        }
+        let form = json!({"action": "accept", "content": {"name": "Ada"}});
+        round_trip(crate::Elicit::<Name>::read_answer("k", &form).unwrap());
+        let declined = json!({"action": "decline"});
+        round_trip(crate::Elicit::<Name>::read_answer("k", &declined).unwrap());
+        round_trip(crate::ElicitUrl::read_answer("k", &json!({"action": "accept"})).unwrap());
+        let sampled = json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "Paris"},
+            "model": "m",
+            "stopReason": "endTurn",
+        });
+        let answer = crate::Sample::read_answer("k", &sampled).unwrap();
+        assert_eq!(answer.result()["model"], "m");
+        round_trip(answer);
+        let roots = json!({"roots": [{"uri": "file:///a"}, {"uri": "file:///b", "name": "b"}]});
+        round_trip(crate::ClientRoots::read_answer("k", &roots).unwrap());
+        Checkpoint::read_answer("k", &serde_json::Value::Null).unwrap();
+        round_trip(());
+    }
+
     #[test]
     fn shapes_postcard_cannot_read_back_are_refused_when_saved() {
         let mut saver = Saver::new();
