@@ -186,6 +186,23 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    holds_every_answer_type(args) => {
+        let form = ask!(form = elicit::<Text>("Text?"));
+        let page = ask!(page = mrtr::elicit_url("Open the page", "https://example.com/p"));
+        let model = ask!(model = mrtr::sample("Say hi").max_tokens(10));
+        let places = ask!(places = mrtr::roots());
+        let last = ask!(last = elicit::<Yes>("Done?")).ok().map(|y| y.yes);
+        note!(args, "held {form:?} {page:?} {} {places:?} {last:?}", model.text);
+        Ok(format!(
+            "{:?}|{:?}|{}|{}|{:?}",
+            form.ok().map(|t| t.text),
+            page,
+            model.text,
+            model.result()["model"],
+            places.iter().map(|root| (root.uri.clone(), root.name.clone())).collect::<Vec<_>>()
+        ))
+    }
+
     straight_line(args) => {
         note!(args, "start {}", args.n);
         let first = ask!(first = elicit::<Text>("First?")).accepted().map_err(refuse)?.text;
@@ -1181,6 +1198,37 @@ fn cases(name: &str) -> Vec<Run> {
     let cancel = json!({"action": "cancel"});
     let run = |n: u32, answers: Vec<Value>| Run { answers, n };
     match name {
+        "holds_every_answer_type" => {
+            let sampled = json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": "hi"},
+                "model": "m1",
+            });
+            let roots = json!({"roots": [{"uri": "file:///a"}, {"uri": "file:///b", "name": "b"}]});
+            let page = json!({"action": "accept"});
+            vec![
+                run(
+                    1,
+                    vec![
+                        text("t"),
+                        page.clone(),
+                        sampled.clone(),
+                        roots.clone(),
+                        yes(true),
+                    ],
+                ),
+                run(
+                    1,
+                    vec![
+                        decline.clone(),
+                        cancel.clone(),
+                        sampled,
+                        roots,
+                        cancel.clone(),
+                    ],
+                ),
+            ]
+        }
         "scrutinee_moved_by_if_let" => vec![run(1, vec![yes(true)])],
         "moved_in_nested_block" => vec![run(1, vec![yes(true)])],
         "vec_moved_into_for_in_branch" => vec![run(1, vec![yes(true), yes(true)])],
@@ -1570,6 +1618,35 @@ async fn in_rounds(
     panic!("{name} asked more questions than the script answers")
 }
 
+/// A 2026-07-28 client that can answer every kind of question.
+async fn every_capability(
+    url: &str,
+) -> rmcp::service::RunningService<rmcp::service::RoleClient, rmcp::model::ClientConfig> {
+    use rmcp::{
+        ClientLifecycleMode, ClientServiceExt,
+        model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion},
+        transport::{
+            StreamableHttpClientTransport,
+            streamable_http_client::StreamableHttpClientTransportConfig,
+        },
+    };
+    let capabilities: ClientCapabilities = serde_json::from_value(
+        json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
+    )
+    .unwrap();
+    ClientConfig::new(capabilities, Implementation::new("differential", "1"))
+        .serve_with_lifecycle(
+            StreamableHttpClientTransport::from_config(
+                StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
+            ),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects")
+}
+
 #[tokio::test]
 async fn resumed_rounds_equal_the_straight_run() {
     tokio::time::timeout(Duration::from_secs(120), async {
@@ -1577,9 +1654,10 @@ async fn resumed_rounds_equal_the_straight_run() {
             tool_router: Corpus::tool_router(),
             engine: TestClock::default().engine(),
         };
-        let loopback = mrtr_tests::loopback::Loopback::start(server)
+        let served = mrtr_tests::loopback::Served::start(server)
             .await
             .expect("server starts");
+        let client = every_capability(&served.url).await;
         let mut checked = BTreeMap::new();
         let mut mismatches = Vec::new();
         for name in NAMES {
@@ -1587,7 +1665,7 @@ async fn resumed_rounds_equal_the_straight_run() {
                 // Shown if a script runs out of answers in the straight run.
                 eprintln!("{name}, case {index}");
                 let expected = straight(name, case).await;
-                let observed = in_rounds(&loopback.client, name, case).await;
+                let observed = in_rounds(&client, name, case).await;
                 if observed != expected {
                     mismatches.push(format!(
                         "{name}, case {index}:\n  straight: {expected:?}\n  rounds:   {observed:?}"
