@@ -186,6 +186,16 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    closure_helper_across_asks(args) => {
+        let label = format!("run {}", args.n);
+        let fail = |refused: mrtr::Refused| format!("{label}: {}", refuse(refused));
+        let first = ask!(first = elicit::<Text>("First?")).accepted().map_err(fail)?.text;
+        note!(args, "first {first}");
+        let second = ask!(second = elicit::<Text>(format!("After {first}?"))).accepted().map_err(fail)?.text;
+        let never = mrtr::Refused { key: "none".to_owned(), action: mrtr::Refusal::Cancel };
+        Ok(format!("{first} {second} {}", fail(never)))
+    }
+
     holds_every_answer_type(args) => {
         let form = ask!(form = elicit::<Text>("Text?"));
         let page = ask!(page = mrtr::elicit_url("Open the page", "https://example.com/p"));
@@ -1198,6 +1208,11 @@ fn cases(name: &str) -> Vec<Run> {
     let cancel = json!({"action": "cancel"});
     let run = |n: u32, answers: Vec<Value>| Run { answers, n };
     match name {
+        "closure_helper_across_asks" => vec![
+            run(1, vec![text("a"), text("b")]),
+            run(2, vec![decline.clone()]),
+            run(3, vec![text("a"), cancel.clone()]),
+        ],
         "holds_every_answer_type" => {
             let sampled = json!({
                 "role": "assistant",

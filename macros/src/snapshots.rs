@@ -133,3 +133,20 @@ fn shadowing_an_outer_binding_inside_a_loop() {
         }
     ));
 }
+
+#[test]
+fn a_closure_is_made_again_on_resume_not_saved() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn helper(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let label = args.team.clone();
+                let fail = |refused: Refused| format!("{label}: {}", refused.key);
+                let first = ask!(first = elicit::<Name>("First?")).accepted().map_err(fail)?.name;
+                let second = ask!(second = elicit::<Name>("Second?")).accepted().map_err(fail)?.name;
+                Ok(format!("{first} {second}"))
+            }
+        }
+    ));
+}

@@ -27,7 +27,10 @@ use syn::{
 use super::{
     analyze::AskSite,
     desugar::strip_mut,
-    syntax::{Binding, ask_marker, asks_in_stmt, bindings_tuple, pattern_bindings},
+    syntax::{
+        Binding, Captures, ask_marker, asks_in_stmt, bindings_tuple, pattern_bindings,
+        recreated_closure, with_captures,
+    },
 };
 use crate::diagnostics::Diagnostics;
 
@@ -39,6 +42,8 @@ pub(crate) struct Lowering<'a> {
     aliases: u32,
     /// The highest ask point lowered so far.
     high: u32,
+    /// The closures re-created on resume rather than saved, and what they read.
+    captures: Captures,
     pub(crate) machine: Ident,
     saver: Ident,
     diagnostics: &'a mut Diagnostics,
@@ -47,6 +52,7 @@ pub(crate) struct Lowering<'a> {
 impl<'a> Lowering<'a> {
     pub(crate) fn new(
         asks: Vec<AskSite>,
+        captures: Captures,
         machine: Ident,
         diagnostics: &'a mut Diagnostics,
     ) -> Self {
@@ -55,6 +61,7 @@ impl<'a> Lowering<'a> {
             scope: Vec::new(),
             aliases: 0,
             high: 0,
+            captures,
             machine,
             saver: Ident::new("__saved", Span::mixed_site()),
             diagnostics,
@@ -69,7 +76,10 @@ impl<'a> Lowering<'a> {
         let mut read_later = vec![BTreeSet::new(); stmts.len()];
         for index in (1..stmts.len()).rev() {
             let mut names = read_later[index].clone();
-            names.extend(super::syntax::names_in_stmt(&stmts[index]));
+            names.extend(with_captures(
+                super::syntax::names_in_stmt(&stmts[index]),
+                &self.captures,
+            ));
             read_later[index - 1] = names;
         }
         let mut aliased = Vec::new();
@@ -189,7 +199,8 @@ impl<'a> Lowering<'a> {
                 self.lower_expr(diverge);
             }
         }
-        if !ask_follows {
+        // Made again on every round from what it captures, which is saved instead.
+        if !ask_follows || recreated_closure(&local).is_some() {
             return Stmt::Local(local);
         }
         let machine = self.machine.clone();

@@ -65,8 +65,10 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     let asks = analysis.asks.len() as u32;
     let machine = proc_macro2::Ident::new("__mrtr", proc_macro2::Span::mixed_site());
     desugar::desugar(&mut body, &machine, &mut diagnostics);
-    scopes::narrow_scopes(&mut body);
-    let mut lowering = lower::Lowering::new(analysis.asks, machine.clone(), &mut diagnostics);
+    let captures = syntax::captures_in(&body);
+    scopes::narrow_scopes(&mut body, &captures);
+    let mut lowering =
+        lower::Lowering::new(analysis.asks, captures, machine.clone(), &mut diagnostics);
     lowering.lower_block(&mut body);
     if !diagnostics.is_empty() {
         return fallback(diagnostics, &tool.item);

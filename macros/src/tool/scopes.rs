@@ -23,23 +23,25 @@ use syn::{
 };
 
 use super::syntax::{
-    Binding, asks_in_stmt, bindings_tuple, names_in_expr, names_in_stmt, pattern_bindings,
+    Binding, Captures, asks_in_stmt, bindings_tuple, names_in_expr, names_in_stmt,
+    pattern_bindings, with_captures,
 };
 
-/// Folds every block of the body, innermost last.
-pub(crate) fn narrow_scopes(block: &mut Block) {
-    fold_block(block);
-    let mut nested = Nested;
+/// Folds every block of the body, innermost last. Reading a re-created closure reads what it
+/// captures (`captures`): those bindings live as long as the closure.
+pub(crate) fn narrow_scopes(block: &mut Block, captures: &Captures) {
+    fold_block(block, captures);
+    let mut nested = Nested(captures);
     for stmt in &mut block.stmts {
         nested.visit_stmt_mut(stmt);
     }
 }
 
-struct Nested;
+struct Nested<'c>(&'c Captures);
 
-impl VisitMut for Nested {
+impl VisitMut for Nested<'_> {
     fn visit_block_mut(&mut self, block: &mut Block) {
-        narrow_scopes(block);
+        narrow_scopes(block, self.0);
     }
 
     // Closures and async blocks hold no ask points; leave them as written.
@@ -58,7 +60,7 @@ struct StmtFacts {
     asks: bool,
 }
 
-fn facts(stmt: &Stmt) -> StmtFacts {
+fn facts(stmt: &Stmt, captures: &Captures) -> StmtFacts {
     let (declares, uses) = match stmt {
         Stmt::Local(local) => {
             let mut uses = BTreeSet::new();
@@ -74,7 +76,7 @@ fn facts(stmt: &Stmt) -> StmtFacts {
     };
     StmtFacts {
         declares,
-        uses,
+        uses: with_captures(uses, captures),
         asks: !asks_in_stmt(stmt).is_empty(),
     }
 }
@@ -109,10 +111,10 @@ fn exports(facts: &[StmtFacts], start: usize, end: usize) -> Vec<Binding> {
     exports
 }
 
-fn fold_block(block: &mut Block) {
+fn fold_block(block: &mut Block, captures: &Captures) {
     let mut skip = BTreeSet::new();
-    while let Some((start, end)) = next_region(&block.stmts, &skip) {
-        let facts: Vec<StmtFacts> = block.stmts.iter().map(facts).collect();
+    while let Some((start, end)) = next_region(&block.stmts, &skip, captures) {
+        let facts: Vec<StmtFacts> = block.stmts.iter().map(|s| facts(s, captures)).collect();
         let exports = exports(&facts, start, end);
         // Folding one `let` into a block that hands all of its bindings back changes nothing.
         if start == end && exports.len() == facts[start].declares.len() {
@@ -129,8 +131,12 @@ fn fold_block(block: &mut Block) {
 /// statements from the `let` through the last use, earliest last use first. The region then
 /// grows, up to the statement before that ask, to cover the last uses of what it declares,
 /// so that nothing borrowed from a dying binding is handed out of it.
-fn next_region(stmts: &[Stmt], skip: &BTreeSet<usize>) -> Option<(usize, usize)> {
-    let facts: Vec<StmtFacts> = stmts.iter().map(facts).collect();
+fn next_region(
+    stmts: &[Stmt],
+    skip: &BTreeSet<usize>,
+    captures: &Captures,
+) -> Option<(usize, usize)> {
+    let facts: Vec<StmtFacts> = stmts.iter().map(|s| facts(s, captures)).collect();
     let mut best: Option<(usize, usize)> = None;
     for (start, fact) in facts.iter().enumerate() {
         if skip.contains(&start) {

@@ -1,7 +1,7 @@
 //! Small syntactic facts the stages share: which names a pattern binds, which names code
 //! mentions, and where the ask points are.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::quote;
@@ -9,6 +9,65 @@ use syn::{
     Expr, Ident, Pat, Stmt,
     visit::{self, Visit},
 };
+
+/// For each binding that holds a closure literal, the names the closure reads: such a binding
+/// is not saved across an ask but re-created on resume (see `lower`), so reading it reads what
+/// the closure captures.
+pub(crate) type Captures = BTreeMap<String, BTreeSet<String>>;
+
+/// `let f = |..| ..;`, not `move`: a closure the machine re-creates instead of saving. Making
+/// a closure runs no code, so evaluating the literal again on resume changes nothing; a `move`
+/// closure owns what it captured, which the machine could not save beside it.
+pub(crate) fn recreated_closure(local: &syn::Local) -> Option<&syn::ExprClosure> {
+    let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
+    let mut expr = &*init.expr;
+    while let Expr::Paren(inner) = expr {
+        expr = &inner.expr;
+    }
+    let Expr::Closure(closure) = expr else {
+        return None;
+    };
+    let named = match &local.pat {
+        Pat::Ident(ident) => ident.subpat.is_none() && ident.by_ref.is_none(),
+        Pat::Type(typed) => matches!(&*typed.pat, Pat::Ident(ident) if ident.subpat.is_none()),
+        _ => false,
+    };
+    (named && closure.capture.is_none()).then_some(closure)
+}
+
+/// Every re-created closure of `block` and the names it reads.
+pub(crate) fn captures_in(block: &syn::Block) -> Captures {
+    struct Find(Captures);
+    impl<'ast> Visit<'ast> for Find {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            if let Some(closure) = recreated_closure(local)
+                && let Some(binding) = pattern_bindings(&local.pat).first()
+            {
+                self.0.insert(
+                    binding.ident.to_string(),
+                    names_in_expr(&Expr::Closure(closure.clone())),
+                );
+            }
+            visit::visit_local(self, local);
+        }
+    }
+    let mut find = Find(Captures::new());
+    find.visit_block(block);
+    find.0
+}
+
+/// `names`, plus what the re-created closures among them read, transitively.
+pub(crate) fn with_captures(mut names: BTreeSet<String>, captures: &Captures) -> BTreeSet<String> {
+    let mut pending: Vec<String> = names.iter().cloned().collect();
+    while let Some(name) = pending.pop() {
+        for captured in captures.get(&name).into_iter().flatten() {
+            if names.insert(captured.clone()) {
+                pending.push(captured.clone());
+            }
+        }
+    }
+    names
+}
 
 /// The prefix of the marker path that stands for ask point N after `analyze`.
 pub(crate) const ASK_MARKER: &str = "__mrtr_ask_";
