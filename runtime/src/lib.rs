@@ -85,6 +85,8 @@ mod round;
 mod sample;
 mod saved;
 mod server;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use bridge::Bridged;
 pub use capabilities::Capabilities;

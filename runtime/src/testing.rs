@@ -1,0 +1,635 @@
+//! Test your tools: drive one tool call through its rounds in process, answering each question
+//! from a script, then assert on the questions, the rounds and the result.
+//!
+//! Enable with `mrtr = { version = "..", features = ["testing"] }` under `[dev-dependencies]`.
+//!
+//! [`Harness::start`] serves your server on an in-memory pipe to a 2026-07-28 rmcp client that
+//! declares every capability a question can need. [`Harness::call`] scripts one call: its
+//! arguments and an [`Answer`] for each key it will ask; [`Call::run`] sends the rounds and
+//! returns a [`Run`] to assert on, or a [`HarnessError`] that says what went wrong.
+//!
+//! ```
+//! use mrtr::testing::{Answer, Harness};
+//! use mrtr::{Form, ask, elicit, mrtr_tool};
+//! use rmcp::{
+//!     ServerHandler,
+//!     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+//!     model::{CallToolResult, ContentBlock},
+//!     tool, tool_handler, tool_router,
+//! };
+//! use serde_json::json;
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct GreetArgs {
+//!     team: String,
+//! }
+//!
+//! #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Form)]
+//! struct Profile {
+//!     name: String,
+//! }
+//!
+//! #[derive(Clone)]
+//! struct Greeter {
+//!     tool_router: ToolRouter<Self>,
+//! }
+//!
+//! #[tool_router]
+//! impl Greeter {
+//!     #[mrtr_tool]
+//!     #[tool(description = "Greets a new member")]
+//!     async fn greet(&self, Parameters(args): Parameters<GreetArgs>) -> Result<CallToolResult, String> {
+//!         let profile = ask!(profile = elicit::<Profile>(format!("Welcome to {}!", args.team)))
+//!             .accepted()
+//!             .map_err(|refused| format!("Cancelled at {}", refused.key))?;
+//!         Ok(CallToolResult::success(vec![ContentBlock::text(format!("Hello {}", profile.name))]))
+//!     }
+//! }
+//!
+//! impl mrtr::MrtrServer for Greeter {}
+//!
+//! #[tool_handler(router = self.tool_router)]
+//! impl ServerHandler for Greeter {}
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let harness = Harness::start(Greeter { tool_router: Greeter::tool_router() }).await;
+//!
+//! let run = harness
+//!     .call("greet")
+//!     .arguments(json!({"team": "Engines"}))
+//!     .answer("profile", Answer::accept(json!({"name": "Ada"})))
+//!     .run()
+//!     .await
+//!     .unwrap();
+//! assert_eq!(run.keys(), ["profile"]);
+//! assert_eq!(run.asked("profile").message, "Welcome to Engines!");
+//! assert_eq!(run.asked("profile").schema["properties"]["name"]["type"], "string");
+//! assert_eq!(run.round_count(), 1);
+//! assert!(run.max_state_bytes() < 200);
+//! assert_eq!(run.text(), "Hello Ada");
+//!
+//! let declined = harness
+//!     .call("greet")
+//!     .arguments(json!({"team": "Engines"}))
+//!     .answer("profile", Answer::decline())
+//!     .run()
+//!     .await
+//!     .unwrap();
+//! assert!(declined.is_error());
+//! assert_eq!(declined.text(), "Cancelled at profile");
+//! # }
+//! ```
+
+use std::{
+    collections::{BTreeMap, VecDeque},
+    fmt,
+};
+
+use rmcp::{
+    ClientLifecycleMode, ClientServiceExt, ErrorData, ServerHandler, ServiceError, ServiceExt,
+    model::{
+        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
+        Implementation, InputRequiredResult, InputResponses, JsonObject, ProtocolVersion,
+    },
+    service::{RoleClient, RunningService},
+};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+#[cfg(test)]
+mod tests;
+
+/// How many rounds a [`Call`] allows unless told otherwise.
+pub const DEFAULT_MAX_ROUNDS: usize = 100;
+
+/// The rmcp client a [`Harness`] talks through.
+pub type Client = RunningService<RoleClient, ClientConfig>;
+
+/// Your server on one end of an in-memory pipe, an rmcp client on the other.
+///
+/// Dropping it stops both.
+pub struct Harness {
+    client: Client,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl Harness {
+    /// Serves `server` to a 2026-07-28 client that declares form and URL elicitation,
+    /// sampling (with tools) and roots.
+    ///
+    /// # Panics
+    /// If the client cannot connect, e.g. the server does not support 2026-07-28.
+    pub async fn start<S: ServerHandler>(server: S) -> Self {
+        Self::with_capabilities(server, every_capability()).await
+    }
+
+    /// Serves `server` to a 2026-07-28 client that declares exactly `capabilities`: a
+    /// `ClientCapabilities`, or JSON such as `json!({"elicitation": {"form": {}}})`.
+    ///
+    /// # Panics
+    /// If `capabilities` are not client capabilities, or the client cannot connect.
+    pub async fn with_capabilities<S: ServerHandler>(
+        server: S,
+        capabilities: impl Serialize,
+    ) -> Self {
+        let capabilities: ClientCapabilities = serde_json::to_value(capabilities)
+            .and_then(serde_json::from_value)
+            .unwrap_or_else(|error| panic!("mrtr::testing: not client capabilities: {error}"));
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = tokio::spawn(async move {
+            // It answers `server/discover` itself, and ends when the client hangs up.
+            if let Ok(running) = server.serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = ClientConfig::new(
+            capabilities,
+            Implementation::new("mrtr-testing", env!("CARGO_PKG_VERSION")),
+        )
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .unwrap_or_else(|error| {
+            panic!("mrtr::testing: the client could not connect over 2026-07-28: {error}")
+        });
+        Self { client, server }
+    }
+
+    /// Starts scripting a call of the tool `name`.
+    pub fn call(&self, name: impl Into<String>) -> Call<'_> {
+        Call {
+            client: &self.client,
+            params: CallToolRequestParams::new(name.into()),
+            answers: BTreeMap::new(),
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        }
+    }
+
+    /// The connected client, for anything a [`Call`] does not cover (`list_tools`, ...).
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+fn every_capability() -> Value {
+    json!({
+        "elicitation": {"form": {}, "url": {}},
+        "sampling": {"tools": {}},
+        "roots": {},
+    })
+}
+
+/// The client's answer to one question, as it goes into `inputResponses`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer(pub Value);
+
+impl Answer {
+    /// Accepts a form with this content (JSON, or any `Serialize` such as the form type).
+    ///
+    /// # Panics
+    /// If `content` does not serialize to JSON.
+    pub fn accept(content: impl Serialize) -> Self {
+        let content = serde_json::to_value(content)
+            .unwrap_or_else(|error| panic!("mrtr::testing: the content is not JSON: {error}"));
+        Self(json!({"action": "accept", "content": content}))
+    }
+
+    /// Accepts a URL elicitation: the user agreed to open the page.
+    pub fn accept_url() -> Self {
+        Self(json!({"action": "accept"}))
+    }
+
+    /// The user declined.
+    pub fn decline() -> Self {
+        Self(json!({"action": "decline"}))
+    }
+
+    /// The user dismissed the question.
+    pub fn cancel() -> Self {
+        Self(json!({"action": "cancel"}))
+    }
+
+    /// The model replied `text` to a sampling request (model `mrtr-testing`, `endTurn`).
+    pub fn sampled(text: impl Into<String>) -> Self {
+        Self(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": text.into()},
+            "model": "mrtr-testing",
+            "stopReason": "endTurn",
+        }))
+    }
+
+    /// The client's roots are these URIs.
+    pub fn roots<U: Into<String>>(uris: impl IntoIterator<Item = U>) -> Self {
+        let roots: Vec<Value> = uris
+            .into_iter()
+            .map(|uri| json!({"uri": uri.into()}))
+            .collect();
+        Self(json!({ "roots": roots }))
+    }
+
+    /// Exactly this JSON, e.g. an answer that does not fit.
+    pub fn raw(value: Value) -> Self {
+        Self(value)
+    }
+}
+
+/// One scripted call: arguments, answers per key, and a bound on its rounds.
+#[must_use = "a call is sent by `.run().await`"]
+pub struct Call<'a> {
+    client: &'a Client,
+    params: CallToolRequestParams,
+    answers: BTreeMap<String, VecDeque<Answer>>,
+    max_rounds: usize,
+}
+
+impl Call<'_> {
+    /// The tool's arguments, sent with every round.
+    ///
+    /// # Panics
+    /// If they do not serialize to a JSON object.
+    pub fn arguments(mut self, arguments: impl Serialize) -> Self {
+        let arguments: JsonObject = serde_json::to_value(arguments)
+            .and_then(serde_json::from_value)
+            .unwrap_or_else(|error| panic!("mrtr::testing: arguments must be an object: {error}"));
+        self.params.arguments = Some(arguments);
+        self
+    }
+
+    /// Answers `key` with `answer` the next time it is asked. Called again for the same key,
+    /// it queues another answer for the time after.
+    pub fn answer(mut self, key: impl Into<String>, answer: Answer) -> Self {
+        self.answers
+            .entry(key.into())
+            .or_default()
+            .push_back(answer);
+        self
+    }
+
+    /// Answers `key` with these, one per time it is asked, in order.
+    pub fn answers(
+        mut self,
+        key: impl Into<String>,
+        answers: impl IntoIterator<Item = Answer>,
+    ) -> Self {
+        self.answers.entry(key.into()).or_default().extend(answers);
+        self
+    }
+
+    /// Fails the run if the server asks for input more than `rounds` times (default
+    /// [`DEFAULT_MAX_ROUNDS`]).
+    pub fn max_rounds(mut self, rounds: usize) -> Self {
+        self.max_rounds = rounds;
+        self
+    }
+
+    /// Sends the first call, then one retry per round with the scripted answers and the
+    /// round's `requestState`, until the tool returns.
+    pub async fn run(mut self) -> Result<Run, HarnessError> {
+        let mut rounds: Vec<Round> = Vec::new();
+        let mut params = self.params.clone();
+        loop {
+            let response = match self.client.call_tool_once(params.clone()).await {
+                Ok(response) => response,
+                Err(ServiceError::McpError(error)) => {
+                    return Err(HarnessError::Protocol { error, rounds });
+                }
+                Err(error) => {
+                    return Err(HarnessError::Client {
+                        error: error.to_string(),
+                        rounds,
+                    });
+                }
+            };
+            let input = match response {
+                CallToolResponse::Complete(result) => {
+                    let unused = self
+                        .answers
+                        .into_iter()
+                        .filter(|(_, queue)| !queue.is_empty())
+                        .map(|(key, _)| key)
+                        .collect();
+                    return Ok(Run {
+                        rounds,
+                        result,
+                        unused,
+                    });
+                }
+                CallToolResponse::InputRequired(input) => input,
+                other => {
+                    return Err(HarnessError::Unexpected {
+                        response: format!("{other:?}"),
+                        rounds,
+                    });
+                }
+            };
+            rounds.push(Round::from_input(input));
+            let round = rounds.last().expect("just pushed");
+            if rounds.len() > self.max_rounds {
+                return Err(HarnessError::TooManyRounds {
+                    limit: self.max_rounds,
+                    rounds,
+                });
+            }
+            let mut responses = InputResponses::new();
+            for question in &round.questions {
+                let Some(answer) = self
+                    .answers
+                    .get_mut(&question.key)
+                    .and_then(VecDeque::pop_front)
+                else {
+                    return Err(HarnessError::Unscripted {
+                        question: question.clone(),
+                        rounds,
+                    });
+                };
+                responses.insert(question.key.clone(), answer.0);
+            }
+            params.input_responses = (!responses.is_empty()).then_some(responses);
+            params.request_state = Some(round.state.clone());
+        }
+    }
+}
+
+/// What kind of input a question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `elicitation/create` in form mode.
+    Form,
+    /// `elicitation/create` in URL mode.
+    Url,
+    /// `sampling/createMessage`.
+    Sampling,
+    /// `roots/list`.
+    Roots,
+}
+
+/// One question of a round, as the client received it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asked {
+    /// Its key in `inputRequests`.
+    pub key: String,
+    /// Form, URL, sampling or roots.
+    pub kind: Kind,
+    /// The elicitation's message; for sampling, the text of the last message; for roots, empty.
+    pub message: String,
+    /// A form's `requestedSchema`, else `Value::Null`.
+    pub schema: Value,
+    /// The whole request (`method` and `params`), for anything else.
+    pub request: Value,
+}
+
+impl Asked {
+    fn read(key: String, request: Value) -> Self {
+        let params = &request["params"];
+        let kind = match request["method"].as_str() {
+            Some("sampling/createMessage") => Kind::Sampling,
+            Some("roots/list") => Kind::Roots,
+            _ if params["mode"] == "url" => Kind::Url,
+            _ => Kind::Form,
+        };
+        let message = match kind {
+            Kind::Form | Kind::Url => params["message"].as_str().map(str::to_owned),
+            Kind::Sampling => params["messages"]
+                .as_array()
+                .and_then(|messages| messages.last())
+                .and_then(|message| text_in(&message["content"])),
+            Kind::Roots => None,
+        };
+        Self {
+            key,
+            kind,
+            message: message.unwrap_or_default(),
+            schema: params["requestedSchema"].clone(),
+            request,
+        }
+    }
+}
+
+/// The text of a content block, or of the first text block in a list of them.
+fn text_in(content: &Value) -> Option<String> {
+    match content {
+        Value::Array(blocks) => blocks.iter().find_map(text_in),
+        block => block["text"].as_str().map(str::to_owned),
+    }
+}
+
+/// One `InputRequiredResult`: the questions it asked (none for a checkpoint) and its state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round {
+    /// The questions of `inputRequests`, in key order.
+    pub questions: Vec<Asked>,
+    /// The sealed `requestState` (empty if the server sent none).
+    pub state: String,
+}
+
+impl Round {
+    fn from_input(input: InputRequiredResult) -> Self {
+        let questions = input
+            .input_requests
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(key, request)| {
+                let request = serde_json::to_value(request).unwrap_or(Value::Null);
+                Asked::read(key, request)
+            })
+            .collect();
+        Self {
+            questions,
+            state: input.request_state.unwrap_or_default(),
+        }
+    }
+
+    /// The size of its `requestState` in bytes.
+    pub fn state_bytes(&self) -> usize {
+        self.state.len()
+    }
+
+    /// The keys it asked, in key order.
+    pub fn keys(&self) -> Vec<&str> {
+        self.questions.iter().map(|q| q.key.as_str()).collect()
+    }
+}
+
+/// A call that returned a result, and the rounds it took.
+#[derive(Debug, Clone)]
+pub struct Run {
+    rounds: Vec<Round>,
+    result: CallToolResult,
+    unused: Vec<String>,
+}
+
+impl Run {
+    /// Every round that asked for input, in order.
+    pub fn rounds(&self) -> &[Round] {
+        &self.rounds
+    }
+
+    /// How many times the server asked for input; the call took one request more.
+    pub fn round_count(&self) -> usize {
+        self.rounds.len()
+    }
+
+    /// Every question, round after round.
+    pub fn questions(&self) -> impl Iterator<Item = &Asked> {
+        self.rounds.iter().flat_map(|round| &round.questions)
+    }
+
+    /// The key of every question, round after round.
+    pub fn keys(&self) -> Vec<&str> {
+        self.questions().map(|q| q.key.as_str()).collect()
+    }
+
+    /// The first question asked with `key`.
+    ///
+    /// # Panics
+    /// If no question had that key.
+    #[track_caller]
+    pub fn asked(&self, key: &str) -> &Asked {
+        self.questions()
+            .find(|q| q.key == key)
+            .unwrap_or_else(|| panic!("`{key}` was never asked; asked: {:?}", self.keys()))
+    }
+
+    /// The largest `requestState` of the call, in bytes (0 if it asked nothing).
+    pub fn max_state_bytes(&self) -> usize {
+        self.rounds
+            .iter()
+            .map(Round::state_bytes)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The tool's result.
+    pub fn result(&self) -> &CallToolResult {
+        &self.result
+    }
+
+    /// The result's text blocks, joined with newlines.
+    pub fn text(&self) -> String {
+        let texts: Vec<&str> = self
+            .result
+            .content
+            .iter()
+            .filter_map(|content| content.as_text())
+            .map(|text| text.text.as_str())
+            .collect();
+        texts.join("\n")
+    }
+
+    /// Whether the result is a tool error (`isError: true`).
+    pub fn is_error(&self) -> bool {
+        self.result.is_error == Some(true)
+    }
+
+    /// The keys that still had scripted answers when the call returned.
+    pub fn unused_answers(&self) -> &[String] {
+        &self.unused
+    }
+}
+
+/// Why a [`Call`] did not return a result. Each variant carries every round received,
+/// including the one it failed at. `Debug` prints the same readable message as `Display`.
+#[non_exhaustive]
+pub enum HarnessError {
+    /// The server answered a request with a JSON-RPC error, such as `-32021` for a missing
+    /// capability.
+    Protocol {
+        error: ErrorData,
+        rounds: Vec<Round>,
+    },
+    /// The server asked `question`, and the script had no answer left for its key.
+    Unscripted { question: Asked, rounds: Vec<Round> },
+    /// The server asked for input more than `limit` times.
+    TooManyRounds { limit: usize, rounds: Vec<Round> },
+    /// The client failed (the connection closed, ...).
+    Client { error: String, rounds: Vec<Round> },
+    /// The server answered with neither a result nor a question (such as a task).
+    Unexpected {
+        response: String,
+        rounds: Vec<Round>,
+    },
+}
+
+impl HarnessError {
+    /// The JSON-RPC error the server answered with, if that is what ended the call.
+    pub fn protocol_error(&self) -> Option<&ErrorData> {
+        match self {
+            HarnessError::Protocol { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+
+    /// The rounds received before the call failed, including the one it failed at.
+    pub fn rounds(&self) -> &[Round] {
+        match self {
+            HarnessError::Protocol { rounds, .. }
+            | HarnessError::Unscripted { rounds, .. }
+            | HarnessError::TooManyRounds { rounds, .. }
+            | HarnessError::Client { rounds, .. }
+            | HarnessError::Unexpected { rounds, .. } => rounds,
+        }
+    }
+
+    fn asked_so_far(&self) -> Vec<&str> {
+        self.rounds().iter().flat_map(Round::keys).collect()
+    }
+}
+
+impl fmt::Display for HarnessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let round = self.rounds().len();
+        let asked = self.asked_so_far();
+        match self {
+            HarnessError::Protocol { error, .. } => {
+                write!(
+                    f,
+                    "the server answered request {} with JSON-RPC error {}: {}",
+                    round + 1,
+                    error.code.0,
+                    error.message
+                )?;
+                if let Some(data) = &error.data {
+                    write!(f, " (data: {data})")?;
+                }
+                write!(f, "; asked before: {asked:?}")
+            }
+            HarnessError::Unscripted { question, .. } => write!(
+                f,
+                "no scripted answer left for `{}` ({:?}: {:?}) in round {round}; asked so far: \
+                 {asked:?}",
+                question.key, question.kind, question.message
+            ),
+            HarnessError::TooManyRounds { limit, .. } => write!(
+                f,
+                "the server asked for input more than {limit} times; asked: {asked:?}"
+            ),
+            HarnessError::Client { error, .. } => {
+                write!(f, "the client failed on request {}: {error}", round + 1)
+            }
+            HarnessError::Unexpected { response, .. } => write!(
+                f,
+                "the server answered with neither a result nor a question: {response}"
+            ),
+        }
+    }
+}
+
+impl fmt::Debug for HarnessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for HarnessError {}
