@@ -3,14 +3,15 @@
 
 use proc_macro2::Span;
 use syn::{
-    Block, Expr, LitStr, Stmt, Token,
-    parse::{Parse, ParseStream},
+    Block, Expr, LitStr, Stmt,
     spanned::Spanned,
     visit_mut::{self, VisitMut},
 };
 
+use super::ask_args::AskArgs;
 use super::syntax::{
-    ask_marker_id, asks_in_expr, is_ask_macro, make_ask_marker, tokens_mention_ask,
+    ask_marker_id, asks_in_expr, has_effect, head_ask, is_ask_macro, make_ask_marker,
+    operands_in_order, tokens_mention_ask,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -144,82 +145,37 @@ fn name_keys_after_lets(body: &Block, asks: &mut [AskSite]) {
     syn::visit::Visit::visit_block(&mut Lets { asks }, body);
 }
 
-/// The ask evaluated first in `expr`, following receivers, `?`, `.await` and field accesses.
-fn head_ask(expr: &Expr) -> Option<u32> {
-    if let Some(id) = ask_marker_id(expr) {
-        return Some(id);
-    }
-    match expr {
-        Expr::MethodCall(e) => head_ask(&e.receiver),
-        Expr::Try(e) => head_ask(&e.expr),
-        Expr::Await(e) => head_ask(&e.base),
-        Expr::Field(e) => head_ask(&e.base),
-        Expr::Paren(e) => head_ask(&e.expr),
-        Expr::Cast(e) => head_ask(&e.expr),
-        Expr::Unary(e) => head_ask(&e.expr),
-        _ => None,
-    }
-}
-
-/// `key = question, key = question, ..`; one question may go without a key.
-struct AskArgs {
-    questions: Vec<(Option<LitStr>, Expr)>,
-}
-
-impl Parse for AskArgs {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let mut questions = Vec::new();
-        while !input.is_empty() {
-            let key = if (input.peek(syn::Ident) || input.peek(LitStr))
-                && input.peek2(Token![=])
-                && !input.peek2(Token![==])
-            {
-                let key = if input.peek(LitStr) {
-                    input.parse::<LitStr>()?
-                } else {
-                    let ident: syn::Ident = input.parse()?;
-                    LitStr::new(&ident.to_string(), ident.span())
-                };
-                input.parse::<Token![=]>()?;
-                Some(key)
-            } else {
-                None
+/// Checks what the parser does not: at least one question, and distinct keys for several.
+fn checked(args: AskArgs) -> syn::Result<Vec<(Option<LitStr>, Expr)>> {
+    let questions: Vec<(Option<LitStr>, Expr)> = args
+        .questions
+        .into_iter()
+        .map(|(key, question)| (key.map(|key| key.text()), question))
+        .collect();
+    if questions.len() > 1 {
+        let mut seen: Vec<String> = Vec::new();
+        for (key, question) in &questions {
+            let Some(key) = key else {
+                return Err(syn::Error::new_spanned(
+                    question,
+                    "name each question when asking several in one round: \
+                     `ask!(name = elicit::<Name>(..), where_ = roots())`",
+                ));
             };
-            questions.push((key, input.parse::<Expr>()?));
-            if !input.is_empty() {
-                input.parse::<Token![,]>()?;
+            if seen.contains(&key.value()) {
+                return Err(syn::Error::new_spanned(
+                    key,
+                    format!(
+                        "the key `{}` is used twice in this `ask!`: keys name the answers of \
+                         one round and must differ",
+                        key.value()
+                    ),
+                ));
             }
+            seen.push(key.value());
         }
-        if questions.is_empty() {
-            return Err(
-                input.error("`ask!` needs a question: `ask!(key = elicit::<Form>(\"message\"))`")
-            );
-        }
-        if questions.len() > 1 {
-            let mut seen: Vec<String> = Vec::new();
-            for (key, question) in &questions {
-                let Some(key) = key else {
-                    return Err(syn::Error::new_spanned(
-                        question,
-                        "name each question when asking several in one round: \
-                         `ask!(name = elicit::<Name>(..), where_ = roots())`",
-                    ));
-                };
-                if seen.contains(&key.value()) {
-                    return Err(syn::Error::new_spanned(
-                        key,
-                        format!(
-                            "the key `{}` is used twice in this `ask!`: keys name the answers of \
-                             one round and must differ",
-                            key.value()
-                        ),
-                    ));
-                }
-                seen.push(key.value());
-            }
-        }
-        Ok(Self { questions })
     }
+    Ok(questions)
 }
 
 /// Where an ask would be, if it is somewhere it cannot resume.
@@ -288,21 +244,20 @@ impl Numbering<'_> {
             );
             return None;
         }
-        let args = match mac.parse_body::<AskArgs>() {
-            Ok(args) => args,
+        let questions = match mac.parse_body::<AskArgs>().and_then(checked) {
+            Ok(questions) => questions,
             Err(error) => {
                 self.diagnostics.push(error);
                 return None;
             }
         };
-        for (_, question) in &args.questions {
+        for (_, question) in &questions {
             check_question(question, self.diagnostics);
         }
         let id = self.asks.len() as u32 + 1;
-        let explicit_key = args.questions[0].0.is_some();
-        let several = args.questions.len() > 1;
-        let (keys, mut questions): (Vec<LitStr>, Vec<Expr>) = args
-            .questions
+        let explicit_key = questions[0].0.is_some();
+        let several = questions.len() > 1;
+        let (keys, mut questions): (Vec<LitStr>, Vec<Expr>) = questions
             .into_iter()
             .map(|(key, question)| {
                 (
@@ -487,71 +442,6 @@ impl Order {
             return;
         }
         match expr {
-            Expr::Lit(_) | Expr::Path(_) => {}
-            Expr::Paren(e) => self.expr(&e.expr, diagnostics),
-            Expr::Group(e) => self.expr(&e.expr, diagnostics),
-            Expr::Reference(e) => self.expr(&e.expr, diagnostics),
-            Expr::Field(e) => self.expr(&e.base, diagnostics),
-            Expr::MethodCall(e) => {
-                self.expr(&e.receiver, diagnostics);
-                e.args.iter().for_each(|arg| self.expr(arg, diagnostics));
-                self.effect = true;
-            }
-            Expr::Call(e) => {
-                self.expr(&e.func, diagnostics);
-                e.args.iter().for_each(|arg| self.expr(arg, diagnostics));
-                self.effect = true;
-            }
-            Expr::Try(e) => {
-                self.expr(&e.expr, diagnostics);
-                self.effect = true;
-            }
-            Expr::Await(e) => {
-                self.expr(&e.base, diagnostics);
-                self.effect = true;
-            }
-            Expr::Unary(e) => {
-                self.expr(&e.expr, diagnostics);
-                self.effect = true;
-            }
-            Expr::Cast(e) => self.expr(&e.expr, diagnostics),
-            Expr::Binary(e) => {
-                self.expr(&e.left, diagnostics);
-                self.expr(&e.right, diagnostics);
-                self.effect = true;
-            }
-            Expr::Assign(e) => {
-                self.expr(&e.right, diagnostics);
-                self.expr(&e.left, diagnostics);
-                self.effect = true;
-            }
-            Expr::Index(e) => {
-                self.expr(&e.expr, diagnostics);
-                self.expr(&e.index, diagnostics);
-                self.effect = true;
-            }
-            Expr::Tuple(e) => e.elems.iter().for_each(|x| self.expr(x, diagnostics)),
-            Expr::Array(e) => e.elems.iter().for_each(|x| self.expr(x, diagnostics)),
-            Expr::Struct(e) => {
-                e.fields
-                    .iter()
-                    .for_each(|f| self.expr(&f.expr, diagnostics));
-                if let Some(rest) = &e.rest {
-                    self.expr(rest, diagnostics);
-                }
-            }
-            Expr::Range(e) => {
-                for side in [&e.start, &e.end].into_iter().flatten() {
-                    self.expr(side, diagnostics);
-                }
-            }
-            Expr::Return(e) => {
-                if let Some(value) = &e.expr {
-                    self.expr(value, diagnostics);
-                }
-                self.effect = true;
-            }
-            Expr::Let(e) => self.expr(&e.expr, diagnostics),
             // Control flow is entered on the way to an ask point inside it, so nothing with an
             // effect may come before it in the statement.
             Expr::If(e) => {
@@ -591,16 +481,25 @@ impl Order {
             // A block in statement position is resumed statement by statement.
             Expr::Block(e) if !self.effect => self.block(&e.block, diagnostics),
             Expr::Unsafe(e) if !self.effect => self.block(&e.block, diagnostics),
-            other => {
-                if !asks_in_expr(other).is_empty() {
-                    diagnostics.error(
-                        other,
-                        "this `ask!` is nested where the call cannot resume into it. Ask first, in \
-                         its own statement: `let answer = ask!(..);`, then use `answer` here",
-                    );
+            other => match operands_in_order(other) {
+                Some(operands) => {
+                    operands
+                        .into_iter()
+                        .for_each(|operand| self.expr(operand, diagnostics));
+                    self.effect |= has_effect(other);
                 }
-                self.effect = true;
-            }
+                None => {
+                    if !asks_in_expr(other).is_empty() {
+                        diagnostics.error(
+                            other,
+                            "this `ask!` is nested where the call cannot resume into it. Ask \
+                             first, in its own statement: `let answer = ask!(..);`, then use \
+                             `answer` here",
+                        );
+                    }
+                    self.effect = true;
+                }
+            },
         }
     }
 }

@@ -22,7 +22,10 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::syntax::{ask_marker_id, asks_in_expr, bindings_tuple, pattern_bindings};
+use super::{
+    idents,
+    syntax::{ask_marker_id, asks_in_expr, bindings_tuple, pattern_bindings},
+};
 use crate::diagnostics::Diagnostics;
 
 pub(crate) fn desugar(body: &mut Block, machine: &Ident, diagnostics: &mut Diagnostics) {
@@ -117,10 +120,7 @@ fn has_ask(stmt: &Stmt) -> bool {
 impl Desugar<'_> {
     fn fresh(&mut self, stem: &str, located: Span) -> Ident {
         self.next_id += 1;
-        Ident::new(
-            &format!("__mrtr_{stem}{}", self.next_id),
-            Span::mixed_site().located_at(located),
-        )
+        idents::fresh(stem, self.next_id, located)
     }
 
     fn within(&self, range: Option<(u32, u32)>) -> Option<TokenStream> {
@@ -163,12 +163,9 @@ impl Desugar<'_> {
 
     fn desugar_match(&mut self, e: &mut syn::ExprMatch) -> Option<Expr> {
         let machine = self.machine.clone();
-        let arm_enum = Ident::new(
-            "__MrtrArm",
-            Span::mixed_site().located_at(e.match_token.span),
-        );
-        let bound = Ident::new("__bound", Span::mixed_site());
-        let value = Ident::new("__value", Span::mixed_site());
+        let arm_enum = idents::arm_enum(e.match_token.span);
+        let bound = idents::bound();
+        let value = idents::value();
         let mut generics = Vec::new();
         let mut variants = Vec::new();
         let mut resume_tests = Vec::new();

@@ -139,7 +139,7 @@ impl Chart<'_> {
             other => {
                 // An ask at the head of a method chain, `?`, assignment and the like.
                 let mut exits = exits;
-                for inner in head_children(other) {
+                for inner in super::syntax::operands_in_order(other).unwrap_or_default() {
                     exits = self.expr(inner, exits);
                 }
                 exits
@@ -157,26 +157,6 @@ impl Chart<'_> {
         let back = self.block(body, entry);
         self.connect(&back, node);
         vec![(node, Some("done".into()))]
-    }
-}
-
-/// The subexpressions that may hold an ask, in evaluation order.
-fn head_children(expr: &Expr) -> Vec<&Expr> {
-    match expr {
-        Expr::MethodCall(e) => std::iter::once(&*e.receiver).chain(&e.args).collect(),
-        Expr::Call(e) => std::iter::once(&*e.func).chain(&e.args).collect(),
-        Expr::Try(e) => vec![&e.expr],
-        Expr::Await(e) => vec![&e.base],
-        Expr::Field(e) => vec![&e.base],
-        Expr::Paren(e) => vec![&e.expr],
-        Expr::Group(e) => vec![&e.expr],
-        Expr::Reference(e) => vec![&e.expr],
-        Expr::Unary(e) => vec![&e.expr],
-        Expr::Cast(e) => vec![&e.expr],
-        Expr::Assign(e) => vec![&e.right, &e.left],
-        Expr::Binary(e) => vec![&e.left, &e.right],
-        Expr::Let(e) => vec![&e.expr],
-        _ => Vec::new(),
     }
 }
 

@@ -1,11 +1,11 @@
 //! Stage 4: write the final method. It keeps the user's attributes and parameters, takes the
 //! round's context as an extra first parameter, returns `Outcome<R>` and runs the lowered body.
 
-use proc_macro2::{Span, TokenStream};
-use quote::{ToTokens, quote, quote_spanned};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
 use syn::{Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote};
 
-use super::{Kind, parse::ToolFn};
+use super::{Kind, idents, parse::ToolFn};
 
 pub(crate) struct Emit<'a> {
     pub(crate) kind: Kind,
@@ -31,9 +31,9 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
     } = emit;
     let mut item: ImplItemFn = tool.item.clone();
     let fingerprint = proc_macro2::Literal::u64_suffixed(fingerprint);
-    let round = Ident::new("__mrtr_round", Span::mixed_site());
-    let layout = Ident::new("__MRTR_LAYOUT", Span::mixed_site());
-    let error = Ident::new("__error", Span::mixed_site());
+    let round = idents::round();
+    let layout = idents::layout();
+    let error = idents::error();
 
     let result_type: Type = match &item.sig.output {
         ReturnType::Default => parse_quote!(()),
@@ -64,7 +64,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         _ => syn::Token![self](item.sig.ident.span()),
     };
     let fn_name = &item.sig.ident;
-    let engine = Ident::new("__engine", Span::mixed_site());
+    let engine = idents::engine();
     let server_check = quote_spanned! {fn_name.span()=>
         let #engine = ::mrtr::__private::engine_of(#self_token);
     };
@@ -133,12 +133,7 @@ fn inject_output_schema(attrs: &mut [Attribute], result: &Type) {
         return;
     };
     for attr in attrs.iter_mut() {
-        if attr
-            .path()
-            .segments
-            .last()
-            .is_none_or(|s| s.ident != "tool")
-        {
+        if !Kind::Tool.is_rmcp_attribute(attr) {
             continue;
         }
         let schema = quote! {
@@ -180,108 +175,5 @@ fn json_inner(ty: &Type) -> Option<Type> {
         "Json" => Some(first.clone()),
         "Result" => json_inner(first),
         _ => None,
-    }
-}
-
-/// The fallback when the function has errors: the original method, with each `ask!` replaced by
-/// a typed placeholder, so that IDEs still see the tool's types next to the errors.
-pub(crate) fn best_effort(item: &ImplItemFn) -> TokenStream {
-    let mut item = item.clone();
-    let block = &item.block;
-    let rewritten = placeholders(quote!(#block));
-    if let Ok(block) = syn::parse2(rewritten) {
-        item.block = block;
-    }
-    item.into_token_stream()
-}
-
-/// Every `ask!(..)` in `tokens`, at any depth and in other macros' arguments too, becomes
-/// `ask!(@placeholder ..)` through the user's own path, with its questions named so that the
-/// placeholder can type them.
-fn placeholders(tokens: TokenStream) -> TokenStream {
-    use proc_macro2::{Group, TokenTree};
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut index = 0;
-    while index < tokens.len() {
-        let is_ask = matches!(&tokens[index], TokenTree::Ident(ident) if ident == "ask")
-            && matches!(tokens.get(index + 1), Some(TokenTree::Punct(p)) if p.as_char() == '!')
-            && matches!(tokens.get(index + 2), Some(TokenTree::Group(_)));
-        if is_ask {
-            let TokenTree::Group(group) = &tokens[index + 2] else {
-                unreachable!()
-            };
-            let inner = placeholders(group.stream());
-            let questions = named_questions(inner);
-            let mut replaced = Group::new(group.delimiter(), quote!(@placeholder #questions));
-            replaced.set_span(group.span());
-            out.extend([
-                tokens[index].clone(),
-                tokens[index + 1].clone(),
-                TokenTree::Group(replaced),
-            ]);
-            index += 3;
-            continue;
-        }
-        match &tokens[index] {
-            TokenTree::Group(group) => {
-                let mut replaced = Group::new(group.delimiter(), placeholders(group.stream()));
-                replaced.set_span(group.span());
-                out.push(TokenTree::Group(replaced));
-            }
-            other => out.push(other.clone()),
-        }
-        index += 1;
-    }
-    out.into_iter().collect()
-}
-
-/// `a = q1, q2` becomes `a = q1, ask_2 = q2`; what does not parse becomes nothing, which the
-/// placeholder turns into `unreachable!()`.
-fn named_questions(tokens: TokenStream) -> TokenStream {
-    use syn::parse::{ParseStream, Parser};
-    let parser = |input: ParseStream| {
-        let mut questions: Vec<(Option<syn::Ident>, syn::Expr)> = Vec::new();
-        while !input.is_empty() {
-            let key = if (input.peek(syn::Ident) || input.peek(syn::LitStr))
-                && input.peek2(syn::Token![=])
-                && !input.peek2(syn::Token![==])
-            {
-                let key = if input.peek(syn::LitStr) {
-                    let text: syn::LitStr = input.parse()?;
-                    Ident::new(&format!("key_{}", questions.len() + 1), text.span())
-                } else {
-                    input.parse::<Ident>()?
-                };
-                input.parse::<syn::Token![=]>()?;
-                Some(key)
-            } else {
-                None
-            };
-            questions.push((key, input.parse()?));
-            if !input.is_empty() {
-                input.parse::<syn::Token![,]>()?;
-            }
-        }
-        Ok(questions)
-    };
-    match parser.parse2(tokens) {
-        Ok(questions) if questions.len() == 1 => {
-            let question = &questions[0].1;
-            quote!(#question)
-        }
-        Ok(questions) => {
-            let pairs = questions
-                .iter()
-                .enumerate()
-                .map(|(index, (key, question))| {
-                    let key = key.clone().unwrap_or_else(|| {
-                        Ident::new(&format!("ask_{}", index + 1), Span::call_site())
-                    });
-                    quote!(#key = #question)
-                });
-            quote!(#(#pairs),*)
-        }
-        Err(_) => quote!(),
     }
 }

@@ -16,7 +16,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::{
     Block, Expr, Ident, Local, Pat, Stmt,
@@ -27,6 +27,7 @@ use syn::{
 use super::{
     analyze::AskSite,
     desugar::strip_mut,
+    idents,
     syntax::{
         Binding, Captures, ask_marker, asks_in_stmt, bindings_tuple, pattern_bindings,
         recreated_closure, with_captures,
@@ -63,7 +64,7 @@ impl<'a> Lowering<'a> {
             high: 0,
             captures,
             machine,
-            saver: Ident::new("__saved", Span::mixed_site()),
+            saver: idents::saver(),
             diagnostics,
         }
     }
@@ -129,10 +130,7 @@ impl<'a> Lowering<'a> {
                 continue;
             }
             self.aliases += 1;
-            let snapshot = Ident::new(
-                &format!("__mrtr_snapshot_{}", self.aliases),
-                Span::mixed_site(),
-            );
+            let snapshot = idents::snapshot(self.aliases);
             let target = match &self.scope[position].via {
                 Some(alias) => quote!(#alias),
                 None => quote!(&#ident),
@@ -159,10 +157,7 @@ impl<'a> Lowering<'a> {
             };
             let outer = &mut self.scope[position];
             self.aliases += 1;
-            let alias = Ident::new(
-                &format!("__mrtr_outer_{}", self.aliases),
-                Span::mixed_site(),
-            );
+            let alias = idents::outer(self.aliases);
             let ident = &outer.binding.ident;
             aliases.push((position, parse_stmt(quote!(let #alias = &#ident;))));
             outer.via = Some(alias);

@@ -6,10 +6,13 @@ use quote::quote;
 use crate::diagnostics::Diagnostics;
 
 mod analyze;
+mod ask_args;
 mod desugar;
 mod diagram;
 mod emit;
+mod fallback;
 mod fingerprint;
+mod idents;
 mod liveness;
 mod lower;
 mod parse;
@@ -42,6 +45,12 @@ impl Kind {
             Kind::Resource => None,
         }
     }
+
+    /// Whether `attr` is that rmcp attribute (`#[tool]`, `#[rmcp::tool(..)]`).
+    pub(crate) fn is_rmcp_attribute(self, attr: &syn::Attribute) -> bool {
+        self.rmcp_attribute()
+            .is_some_and(|name| attr.path().segments.last().is_some_and(|s| s.ident == name))
+    }
 }
 
 pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -51,7 +60,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         return quote!(#errors #item);
     };
     if !diagnostics.is_empty() {
-        return signature_fallback(kind, diagnostics, &tool.item);
+        return fallback::signature_fallback(kind, diagnostics, &tool.item);
     }
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
@@ -63,7 +72,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     let fingerprint = fingerprint::fingerprint(&tool, &analysis.asks);
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
-    let machine = proc_macro2::Ident::new("__mrtr", proc_macro2::Span::mixed_site());
+    let machine = idents::machine();
     desugar::desugar(&mut body, &machine, &mut diagnostics);
     let captures = syntax::captures_in(&body);
     scopes::narrow_scopes(&mut body, &captures);
@@ -71,7 +80,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         lower::Lowering::new(analysis.asks, captures, machine.clone(), &mut diagnostics);
     lowering.lower_block(&mut body);
     if !diagnostics.is_empty() {
-        return fallback(diagnostics, &tool.item);
+        return fallback::with_errors(diagnostics, &tool.item);
     }
     emit::emit(emit::Emit {
         kind,
@@ -82,45 +91,6 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         machine,
         flow,
     })
-}
-
-/// Next to signature errors, a method rmcp can still route, so that its own macros add no
-/// errors of their own, and the user's function under another name for IDEs.
-fn signature_fallback(kind: Kind, diagnostics: Diagnostics, item: &syn::ImplItemFn) -> TokenStream {
-    let errors = diagnostics.into_compile_errors();
-    let rmcp_attr = kind.rmcp_attribute();
-    let routed_by_rmcp = |attr: &syn::Attribute| {
-        rmcp_attr.is_some_and(|name| attr.path().segments.last().is_some_and(|s| s.ident == name))
-    };
-    if item.sig.asyncness.is_none() || !item.attrs.iter().any(routed_by_rmcp) {
-        let best_effort = emit::best_effort(item);
-        return quote!(#errors #best_effort);
-    }
-    let name = &item.sig.ident;
-    let attrs = &item.attrs;
-    let stub_result = match kind {
-        Kind::Prompt => quote!(::mrtr::__private::rmcp::model::GetPromptResult),
-        _ => quote!(::mrtr::__private::rmcp::model::CallToolResult),
-    };
-    let mut unrouted = item.clone();
-    unrouted.attrs.retain(|attr| !routed_by_rmcp(attr));
-    unrouted.sig.ident = proc_macro2::Ident::new(&format!("__mrtr_unrouted_{name}"), name.span());
-    let unrouted = emit::best_effort(&unrouted);
-    quote! {
-        #errors
-        #(#attrs)*
-        async fn #name(&self) -> #stub_result {
-            ::core::unreachable!("this method does not compile")
-        }
-        #[allow(dead_code, unused)]
-        #unrouted
-    }
-}
-
-fn fallback(diagnostics: Diagnostics, item: &syn::ImplItemFn) -> TokenStream {
-    let errors = diagnostics.into_compile_errors();
-    let best_effort = emit::best_effort(item);
-    quote!(#errors #best_effort)
 }
 
 /// The expansion as text, for snapshot tests of the generated code.

@@ -114,10 +114,7 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
         return;
     }
     if let Some(rmcp) = kind.rmcp_attribute() {
-        let has_rmcp_attr = item
-            .attrs
-            .iter()
-            .any(|attr| attr.path().segments.last().is_some_and(|s| s.ident == rmcp));
+        let has_rmcp_attr = item.attrs.iter().any(|attr| kind.is_rmcp_attribute(attr));
         if !has_rmcp_attr {
             diagnostics.error(
                 &sig.ident,

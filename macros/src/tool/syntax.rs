@@ -69,6 +69,68 @@ pub(crate) fn with_captures(mut names: BTreeSet<String>, captures: &Captures) ->
     names
 }
 
+/// The operands of a plain expression (no control flow), in the order Rust evaluates them;
+/// `None` for any other expression. The one walker of evaluation order: `analyze` checks with it
+/// that nothing runs before an ask in its statement, finds the ask at the head of a `let`, and
+/// `diagram` follows it to the asks it draws.
+pub(crate) fn operands_in_order(expr: &Expr) -> Option<Vec<&Expr>> {
+    Some(match expr {
+        Expr::Lit(_) | Expr::Path(_) => Vec::new(),
+        Expr::MethodCall(e) => std::iter::once(&*e.receiver).chain(&e.args).collect(),
+        Expr::Call(e) => std::iter::once(&*e.func).chain(&e.args).collect(),
+        Expr::Try(e) => vec![&e.expr],
+        Expr::Await(e) => vec![&e.base],
+        Expr::Field(e) => vec![&e.base],
+        Expr::Paren(e) => vec![&e.expr],
+        Expr::Group(e) => vec![&e.expr],
+        Expr::Reference(e) => vec![&e.expr],
+        Expr::Unary(e) => vec![&e.expr],
+        Expr::Cast(e) => vec![&e.expr],
+        // The right side of an assignment is evaluated before the place it goes to.
+        Expr::Assign(e) => vec![&e.right, &e.left],
+        Expr::Binary(e) => vec![&e.left, &e.right],
+        Expr::Index(e) => vec![&e.expr, &e.index],
+        Expr::Let(e) => vec![&e.expr],
+        Expr::Tuple(e) => e.elems.iter().collect(),
+        Expr::Array(e) => e.elems.iter().collect(),
+        Expr::Struct(e) => e
+            .fields
+            .iter()
+            .map(|field| &field.expr)
+            .chain(e.rest.as_deref())
+            .collect(),
+        Expr::Range(e) => [&e.start, &e.end]
+            .into_iter()
+            .flatten()
+            .map(|side| &**side)
+            .collect(),
+        Expr::Return(e) => e.expr.as_deref().into_iter().collect(),
+        _ => return None,
+    })
+}
+
+/// Whether evaluating a plain expression, past its operands, may do something: call code,
+/// return, or branch with `?`. Reading a place, taking a reference or building a value does not.
+pub(crate) fn has_effect(expr: &Expr) -> bool {
+    matches!(
+        expr,
+        Expr::MethodCall(_)
+            | Expr::Call(_)
+            | Expr::Try(_)
+            | Expr::Await(_)
+            | Expr::Unary(_)
+            | Expr::Binary(_)
+            | Expr::Assign(_)
+            | Expr::Index(_)
+            | Expr::Return(_)
+    )
+}
+
+/// The ask evaluated first in `expr`, if it is the first thing evaluated.
+pub(crate) fn head_ask(expr: &Expr) -> Option<u32> {
+    ask_marker_id(expr).or_else(|| head_ask(operands_in_order(expr)?.first()?))
+}
+
 /// The prefix of the marker path that stands for ask point N after `analyze`.
 pub(crate) const ASK_MARKER: &str = "__mrtr_ask_";
 

@@ -1,0 +1,76 @@
+//! Every identifier the generated code introduces, in one place. Locals are mixed-site, so they
+//! can neither see nor shadow the user's names; all start with `__mrtr` or `__`.
+
+use proc_macro2::{Ident, Span};
+
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// The round's resume cursor (`&Machine`).
+pub(crate) fn machine() -> Ident {
+    local("__mrtr")
+}
+
+/// The extra parameter that brings the round (`Round`).
+pub(crate) fn round() -> Ident {
+    local("__mrtr_round")
+}
+
+/// The `const` that describes the tool's layout.
+pub(crate) fn layout() -> Ident {
+    local("__MRTR_LAYOUT")
+}
+
+/// The error of a round that did not start.
+pub(crate) fn error() -> Ident {
+    local("__error")
+}
+
+/// The server's engine.
+pub(crate) fn engine() -> Ident {
+    local("__engine")
+}
+
+/// The `Saver` an ask's closure fills.
+pub(crate) fn saver() -> Ident {
+    local("__saved")
+}
+
+/// A binding's snapshot, taken before the statement that consumes it.
+pub(crate) fn snapshot(index: u32) -> Ident {
+    local(&format!("__mrtr_snapshot_{index}"))
+}
+
+/// A hidden borrow of an outer binding that an inner `let` shadows.
+pub(crate) fn outer(index: u32) -> Ident {
+    local(&format!("__mrtr_outer_{index}"))
+}
+
+/// A desugared loop's or match's helper, located at the user's code for error messages.
+pub(crate) fn fresh(stem: &str, index: u32, located: Span) -> Ident {
+    Ident::new(
+        &format!("__mrtr_{stem}{index}"),
+        Span::mixed_site().located_at(located),
+    )
+}
+
+/// The enum that names the arm a desugared `match` enters.
+pub(crate) fn arm_enum(located: Span) -> Ident {
+    Ident::new("__MrtrArm", Span::mixed_site().located_at(located))
+}
+
+/// An arm's bindings, carried in the arm enum.
+pub(crate) fn bound() -> Ident {
+    local("__bound")
+}
+
+/// The value of an arm that does not ask.
+pub(crate) fn value() -> Ident {
+    local("__value")
+}
+
+/// The user's function under another name, next to signature errors (keeps the user's span).
+pub(crate) fn unrouted(name: &Ident) -> Ident {
+    Ident::new(&format!("__mrtr_unrouted_{name}"), name.span())
+}
