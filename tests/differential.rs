@@ -86,6 +86,14 @@ pub struct Memo {
     pub note: Option<String>,
 }
 
+/// A local enum without serde: matching on it may still ask in its arms.
+#[derive(Debug)]
+pub enum Step {
+    Ask(String),
+    Note,
+    Skip,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Shape {
     Circle { r: i64 },
@@ -143,8 +151,8 @@ macro_rules! corpus {
 /// What corpus bodies may use, besides `ask!`.
 pub mod prelude {
     pub use super::{
-        Args, Color, Memo, Num, Person, Pick, Point, Shape, Text, Yes, consume, describe, double,
-        parse_num, record, refuse,
+        Args, Color, Memo, Num, Person, Pick, Point, Shape, Step, Text, Yes, consume, describe,
+        double, parse_num, record, refuse,
     };
     pub use mrtr::{Elicited, elicit};
     pub use mrtr_tests::straight::note;
@@ -186,6 +194,25 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    match_on_a_local_enum_without_serde(args) => {
+        let step = if args.n > 1 { Step::Ask(format!("n={}", args.n)) } else if args.n == 1 { Step::Note } else { Step::Skip };
+        match step {
+            Step::Ask(label) => {
+                let text = ask!(text = elicit::<Text>(format!("{label}?"))).accepted().map_err(refuse)?.text;
+                note!(args, "{label} {text}");
+            }
+            Step::Note => note!(args, "noted"),
+            Step::Skip => {}
+        }
+        let choice = if args.n % 2 == 0 { Step::Skip } else { Step::Ask("odd".to_owned()) };
+        let tail = if let Step::Ask(label) = choice {
+            ask!(tail = elicit::<Yes>(format!("{label}?"))).ok().map(|y| y.yes)
+        } else {
+            None
+        };
+        Ok(format!("{tail:?}"))
+    }
+
     closure_helper_across_asks(args) => {
         let label = format!("run {}", args.n);
         let fail = |refused: mrtr::Refused| format!("{label}: {}", refuse(refused));
@@ -1208,6 +1235,13 @@ fn cases(name: &str) -> Vec<Run> {
     let cancel = json!({"action": "cancel"});
     let run = |n: u32, answers: Vec<Value>| Run { answers, n };
     match name {
+        "match_on_a_local_enum_without_serde" => vec![
+            run(0, vec![]),
+            run(1, vec![yes(true)]),
+            run(2, vec![text("x")]),
+            run(3, vec![text("y"), yes(false)]),
+            run(3, vec![decline.clone()]),
+        ],
         "closure_helper_across_asks" => vec![
             run(1, vec![text("a"), text("b")]),
             run(2, vec![decline.clone()]),

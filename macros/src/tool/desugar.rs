@@ -95,7 +95,7 @@ impl VisitMut for Desugar<'_> {
     /// A `for` statement becomes two statements of the same block, the `let` of its items and
     /// the loop, so that the narrowing pass sees where the iterable is consumed.
     fn visit_block_mut(&mut self, block: &mut Block) {
-        let stmts = std::mem::take(&mut block.stmts);
+        let stmts = scrutinees_in_place(std::mem::take(&mut block.stmts));
         for mut stmt in stmts {
             if let Stmt::Expr(Expr::ForLoop(for_loop), _) = &mut stmt
                 && block_range(&for_loop.body).is_some()
@@ -110,6 +110,112 @@ impl VisitMut for Desugar<'_> {
             self.visit_stmt_mut(&mut stmt);
             block.stmts.push(stmt);
         }
+    }
+}
+
+/// `let x = init; match x { .. }` (or `if let p = x { .. }`, either also as a `let`'s value)
+/// where a branch asks and nothing after reads `x`: the value is matched where it is made,
+/// `match { let x = init; x } { .. }`. Only the arms' bindings are alive at their asks, so only
+/// they are saved, and `x` need not be `Serialize`. With statements between the two, `x` stays
+/// a local of the block and is saved like one.
+fn scrutinees_in_place(stmts: Vec<Stmt>) -> Vec<Stmt> {
+    let mut out: Vec<Stmt> = Vec::with_capacity(stmts.len());
+    let mut stmts = stmts.into_iter().peekable();
+    while let Some(stmt) = stmts.next() {
+        let name = match &stmt {
+            // Not when making the value asks: that ask must stay a statement of its own.
+            Stmt::Local(local)
+                if local
+                    .init
+                    .as_ref()
+                    .is_some_and(|i| i.diverge.is_none() && ask_range(&i.expr).is_none()) =>
+            {
+                plain_name(&local.pat)
+            }
+            _ => None,
+        };
+        let Some(name) = name else {
+            out.push(stmt);
+            continue;
+        };
+        let matched_next = stmts
+            .peek()
+            .is_some_and(|next| scrutinee_of(next).is_some_and(|e| e.path_is(&name)));
+        if !matched_next {
+            out.push(stmt);
+            continue;
+        }
+        let Some(mut next) = stmts.next() else {
+            unreachable!("peeked above")
+        };
+        let rest: Vec<Stmt> = stmts.collect();
+        let read_later = rest
+            .iter()
+            .any(|later| super::syntax::names_in_stmt(later).contains(&name.to_string()));
+        if read_later {
+            out.push(stmt);
+        } else if let (Stmt::Local(local), Some(slot)) = (&stmt, scrutinee_slot(&mut next)) {
+            *slot = syn::parse_quote!({ #local #name });
+        }
+        out.push(next);
+        out.extend(scrutinees_in_place(rest));
+        return out;
+    }
+    out
+}
+
+/// `x` or `x: T`, by value.
+fn plain_name(pat: &Pat) -> Option<Ident> {
+    match pat {
+        Pat::Ident(ident) if ident.by_ref.is_none() && ident.subpat.is_none() => {
+            Some(ident.ident.clone())
+        }
+        Pat::Type(typed) => plain_name(&typed.pat),
+        _ => None,
+    }
+}
+
+trait PathIs {
+    fn path_is(&self, name: &Ident) -> bool;
+}
+
+impl PathIs for Expr {
+    fn path_is(&self, name: &Ident) -> bool {
+        matches!(self, Expr::Path(path) if path.qself.is_none() && path.path.is_ident(name))
+    }
+}
+
+/// The scrutinee of a `match` or `if let` with an ask in a branch, as a statement or as the
+/// value of a `let`.
+fn scrutinee_of(stmt: &Stmt) -> Option<&Expr> {
+    let expr = match stmt {
+        Stmt::Expr(expr, _) => expr,
+        Stmt::Local(local) => &local.init.as_ref()?.expr,
+        _ => return None,
+    };
+    match expr {
+        Expr::Match(m) if m.arms.iter().any(|arm| ask_range(&arm.body).is_some()) => Some(&m.expr),
+        Expr::If(e) if ask_range(&Expr::If(e.clone())).is_some() => match &*e.cond {
+            Expr::Let(let_expr) => Some(&let_expr.expr),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn scrutinee_slot(stmt: &mut Stmt) -> Option<&mut Expr> {
+    let expr = match stmt {
+        Stmt::Expr(expr, _) => expr,
+        Stmt::Local(local) => &mut *local.init.as_mut()?.expr,
+        _ => return None,
+    };
+    match expr {
+        Expr::Match(m) => Some(&mut *m.expr),
+        Expr::If(e) => match &mut *e.cond {
+            Expr::Let(let_expr) => Some(&mut *let_expr.expr),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
