@@ -4,8 +4,10 @@
 //! questions for the client plus an opaque `requestState`; the client retries with the answers.
 //! `mrtr` lets you write that tool as one plain `async fn` with `ask!` points. The
 //! [`mrtr_tool`] attribute turns it into a resumable state machine whose progress travels,
-//! sealed, inside `requestState`, so any server instance can take the retry and no code
-//! between two asks runs twice.
+//! sealed, inside `requestState`, so any server instance can take the retry and the code
+//! between two asks runs once per call: while the tool is single-use (the default), no instance
+//! dies mid-round (its round then runs again after its lease), and the client continues with
+//! the state it was given. See [`replay`] for the details.
 //!
 //! ```
 //! use mrtr::{Form, ask, elicit, mrtr_tool};
