@@ -1667,35 +1667,6 @@ async fn in_rounds(
     panic!("{name} asked more questions than the script answers")
 }
 
-/// A 2026-07-28 client that can answer every kind of question.
-async fn every_capability(
-    url: &str,
-) -> rmcp::service::RunningService<rmcp::service::RoleClient, rmcp::model::ClientConfig> {
-    use rmcp::{
-        ClientLifecycleMode, ClientServiceExt,
-        model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion},
-        transport::{
-            StreamableHttpClientTransport,
-            streamable_http_client::StreamableHttpClientTransportConfig,
-        },
-    };
-    let capabilities: ClientCapabilities = serde_json::from_value(
-        json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
-    )
-    .unwrap();
-    ClientConfig::new(capabilities, Implementation::new("differential", "1"))
-        .serve_with_lifecycle(
-            StreamableHttpClientTransport::from_config(
-                StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
-            ),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("client connects")
-}
-
 #[tokio::test]
 async fn resumed_rounds_equal_the_straight_run() {
     tokio::time::timeout(Duration::from_secs(120), async {
@@ -1706,7 +1677,11 @@ async fn resumed_rounds_equal_the_straight_run() {
         let served = mrtr_tests::loopback::Served::start(server)
             .await
             .expect("server starts");
-        let client = every_capability(&served.url).await;
+        let client = mrtr_tests::loopback::connect_declaring(
+            &served.url,
+            json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
+        )
+        .await;
         let mut checked = BTreeMap::new();
         let mut mismatches = Vec::new();
         for name in NAMES {

@@ -247,19 +247,7 @@ async fn server() -> Server {
 
 /// A 2026-07-28 client that declares exactly `capabilities`.
 async fn connect(server: &Server, capabilities: Value) -> Client {
-    let capabilities: ClientCapabilities = serde_json::from_value(capabilities).unwrap();
-    let transport = StreamableHttpClientTransport::from_config(
-        StreamableHttpClientTransportConfig::with_uri(server.url.clone()),
-    );
-    ClientConfig::new(capabilities, Implementation::new("input-kinds-test", "1"))
-        .serve_with_lifecycle(
-            transport,
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("client connects")
+    mrtr_tests::loopback::connect_declaring(&server.url, capabilities).await
 }
 
 fn everything() -> Value {

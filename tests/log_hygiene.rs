@@ -10,19 +10,15 @@ use std::{
 
 use mrtr::{Engine, Form, ask, elicit, mrtr_resource, mrtr_tool};
 use rmcp::{
-    ClientLifecycleMode, ClientServiceExt, ErrorData, RoleServer, ServerHandler,
+    ErrorData, RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{
-        CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, Implementation,
-        InputResponses, JsonObject, ProtocolVersion, ReadResourceRequestParams,
-        ReadResourceResponse, ReadResourceResult, ResourceContents, ServerCapabilities,
-        ServerConfig,
+        CallToolRequestParams, CallToolResponse, InputResponses, JsonObject,
+        ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+        ServerCapabilities, ServerConfig,
     },
-    service::{RequestContext, RoleClient, RunningService},
+    service::RequestContext,
     tool, tool_handler, tool_router,
-    transport::{
-        StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig,
-    },
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -142,24 +138,6 @@ fn logs() -> String {
     String::from_utf8_lossy(&captured().lock().unwrap()).into_owned()
 }
 
-type Client = RunningService<RoleClient, ClientConfig>;
-
-async fn connect(url: &str) -> Client {
-    let capabilities: ClientCapabilities =
-        serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap();
-    ClientConfig::new(capabilities, Implementation::new("log-hygiene", "1"))
-        .serve_with_lifecycle(
-            StreamableHttpClientTransport::from_config(
-                StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
-            ),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("client connects")
-}
-
 fn call(state: Option<&str>, answer: Option<Value>) -> CallToolRequestParams {
     let mut arguments = JsonObject::new();
     arguments.insert("seed".to_owned(), json!(LOCAL));
@@ -195,7 +173,11 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
         mrtr_examples::serve::serve_http(vault, ([127, 0, 0, 1], 0).into(), cancel.clone())
             .await
             .unwrap();
-    let client = connect(&format!("http://{addr}/mcp")).await;
+    let client = mrtr_tests::loopback::connect_declaring(
+        &format!("http://{addr}/mcp"),
+        json!({"elicitation": {"form": {}}}),
+    )
+    .await;
     let run = async {
         // A flow that holds the secret local, gets an answer that does not fit (its serde
         // error would quote the value), then one that does.

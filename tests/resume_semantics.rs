@@ -183,6 +183,16 @@ async fn run(
     (rounds, result, journal.entries())
 }
 
+/// The segments server on loopback, with `engine`.
+async fn serve(engine: Engine) -> Loopback {
+    let server = Segments {
+        tool_router: Segments::tool_router() + Segments::json_router(),
+        engine,
+        journal: Journal::default(),
+    };
+    Loopback::start(server).await.expect("server starts")
+}
+
 async fn within_time<F: std::future::Future>(f: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(30), f)
         .await
@@ -308,12 +318,7 @@ async fn sign_only_states_are_readable_and_still_resume() {
             .sign_only()
             .build()
             .unwrap();
-        let server = Segments {
-            tool_router: Segments::tool_router() + Segments::json_router(),
-            engine,
-            journal: Journal::default(),
-        };
-        let loopback = Loopback::start(server).await.expect("server starts");
+        let loopback = serve(engine).await;
         let arguments = serde_json::from_value(json!({"prefix": "readable"})).unwrap();
         let first = loopback
             .client
@@ -396,12 +401,7 @@ async fn a_state_opens_only_for_the_principal_it_was_sealed_for() {
             })
             .build()
             .unwrap();
-        let server = Segments {
-            tool_router: Segments::tool_router() + Segments::json_router(),
-            engine,
-            journal: Journal::default(),
-        };
-        let loopback = Loopback::start(server).await.expect("server starts");
+        let loopback = serve(engine).await;
         let first = call_as(&loopback.url, "ada", None, json!({})).await;
         let state = first["result"]["requestState"]
             .as_str()
@@ -434,12 +434,7 @@ async fn require_principal_refuses_every_call_whose_caller_is_unknown() {
             .require_principal()
             .build()
             .unwrap();
-        let server = Segments {
-            tool_router: Segments::tool_router() + Segments::json_router(),
-            engine,
-            journal: Journal::default(),
-        };
-        let loopback = Loopback::start(server).await.expect("server starts");
+        let loopback = serve(engine).await;
         let anonymous = call_as(&loopback.url, "", None, json!({})).await;
         assert_eq!(anonymous["error"]["code"], -32600, "{anonymous}");
         assert!(

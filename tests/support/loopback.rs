@@ -62,3 +62,31 @@ impl Loopback {
         })
     }
 }
+
+/// A 2026-07-28 client of the server at `url` that declares exactly `capabilities` (JSON).
+pub async fn connect_declaring(
+    url: &str,
+    capabilities: serde_json::Value,
+) -> RunningService<RoleClient, ClientConfig> {
+    use rmcp::{
+        ClientLifecycleMode, ClientServiceExt,
+        model::{ClientCapabilities, Implementation, ProtocolVersion},
+        transport::{
+            StreamableHttpClientTransport,
+            streamable_http_client::StreamableHttpClientTransportConfig,
+        },
+    };
+    let capabilities: ClientCapabilities =
+        serde_json::from_value(capabilities).expect("client capabilities");
+    ClientConfig::new(capabilities, Implementation::new("mrtr-tests", "1"))
+        .serve_with_lifecycle(
+            StreamableHttpClientTransport::from_config(
+                StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
+            ),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects")
+}
