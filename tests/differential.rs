@@ -205,6 +205,9 @@ corpus! {
             Step::Skip => {}
         }
         let choice = if args.n % 2 == 0 { Step::Skip } else { Step::Ask("odd".to_owned()) };
+        note!(args, "chose {choice:?}");
+        let shown = format!("{choice:?}").len();
+        note!(args, "shown in {shown}");
         let tail = if let Step::Ask(label) = choice {
             ask!(tail = elicit::<Yes>(format!("{label}?"))).ok().map(|y| y.yes)
         } else {

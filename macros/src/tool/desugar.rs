@@ -113,55 +113,80 @@ impl VisitMut for Desugar<'_> {
     }
 }
 
-/// `let x = init; match x { .. }` (or `if let p = x { .. }`, either also as a `let`'s value)
-/// where a branch asks and nothing after reads `x`: the value is matched where it is made,
-/// `match { let x = init; x } { .. }`. Only the arms' bindings are alive at their asks, so only
-/// they are saved, and `x` need not be `Serialize`. With statements between the two, `x` stays
-/// a local of the block and is saved like one.
+/// `let x = init; ..; match x { .. }` (or `if let p = x { .. }`, either also as a `let`'s
+/// value) where a branch asks and nothing after reads `x`: the value is matched where it is
+/// made, `match { let x = init; ..; x } { .. }`, with the statements between (which must not
+/// ask, nor declare what is read from the `match` on). Only the arms' bindings are alive at
+/// their asks, so only they are saved, and `x` need not be `Serialize`. Otherwise `x` stays a
+/// local of the block and is saved like one.
 fn scrutinees_in_place(stmts: Vec<Stmt>) -> Vec<Stmt> {
-    let mut out: Vec<Stmt> = Vec::with_capacity(stmts.len());
-    let mut stmts = stmts.into_iter().peekable();
-    while let Some(stmt) = stmts.next() {
-        let name = match &stmt {
-            // Not when making the value asks: that ask must stay a statement of its own.
-            Stmt::Local(local)
-                if local
-                    .init
-                    .as_ref()
-                    .is_some_and(|i| i.diverge.is_none() && ask_range(&i.expr).is_none()) =>
-            {
-                plain_name(&local.pat)
+    let mut stmts = stmts;
+    let mut index = 0;
+    while index < stmts.len() {
+        if let Some(matched) = matched_later(&stmts, index) {
+            let mut moved: Vec<Stmt> = stmts.drain(index..matched).collect();
+            let name = match moved.first() {
+                Some(Stmt::Local(local)) => plain_name(&local.pat),
+                _ => None,
+            };
+            if let (Some(name), Some(slot)) = (name, scrutinee_slot(&mut stmts[index])) {
+                moved.push(Stmt::Expr(syn::parse_quote!(#name), None));
+                let scrutinee: Expr = syn::parse_quote!({ #(#moved)* });
+                *slot = scrutinee;
             }
-            _ => None,
-        };
-        let Some(name) = name else {
-            out.push(stmt);
-            continue;
-        };
-        let matched_next = stmts
-            .peek()
-            .is_some_and(|next| scrutinee_of(next).is_some_and(|e| e.path_is(&name)));
-        if !matched_next {
-            out.push(stmt);
-            continue;
         }
-        let Some(mut next) = stmts.next() else {
-            unreachable!("peeked above")
-        };
-        let rest: Vec<Stmt> = stmts.collect();
-        let read_later = rest
-            .iter()
-            .any(|later| super::syntax::names_in_stmt(later).contains(&name.to_string()));
-        if read_later {
-            out.push(stmt);
-        } else if let (Stmt::Local(local), Some(slot)) = (&stmt, scrutinee_slot(&mut next)) {
-            *slot = syn::parse_quote!({ #local #name });
-        }
-        out.push(next);
-        out.extend(scrutinees_in_place(rest));
-        return out;
+        index += 1;
     }
-    out
+    stmts
+}
+
+/// If `stmts[start]` is `let x = init;` that can move into the scrutinee of a later `match x`,
+/// the index of that `match`.
+fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
+    // Not when making the value asks: that ask must stay a statement of its own.
+    let Stmt::Local(local) = &stmts[start] else {
+        return None;
+    };
+    let init = local.init.as_ref()?;
+    if init.diverge.is_some() || ask_range(&init.expr).is_some() {
+        return None;
+    }
+    let name = plain_name(&local.pat)?;
+    let matched = (start + 1..stmts.len()).find(|&index| {
+        scrutinee_of(&stmts[index]).is_some_and(|scrutinee| scrutinee.path_is(&name))
+    })?;
+    let between = &stmts[start + 1..matched];
+    if between.iter().any(has_ask) {
+        return None;
+    }
+    let mut leaving: Vec<String> = vec![name.to_string()];
+    for stmt in between {
+        if let Stmt::Local(local) = stmt {
+            leaving.extend(
+                pattern_bindings(&local.pat)
+                    .iter()
+                    .map(|b| b.ident.to_string()),
+            );
+        }
+    }
+    // Beside its scrutinee, neither the `match` nor anything after it may read `x` or what is
+    // declared between.
+    let reads_leaving = |stmt: &Stmt| {
+        let names = super::syntax::names_in_stmt(stmt);
+        leaving.iter().any(|leaving| names.contains(leaving))
+    };
+    let read_later = reads_leaving(&without_scrutinee(&stmts[matched]))
+        || stmts[matched + 1..].iter().any(reads_leaving);
+    (!read_later).then_some(matched)
+}
+
+/// The statement with its `match` or `if let` scrutinee left out, to see what else it reads.
+fn without_scrutinee(stmt: &Stmt) -> Stmt {
+    let mut stmt = stmt.clone();
+    if let Some(slot) = scrutinee_slot(&mut stmt) {
+        *slot = syn::parse_quote!(());
+    }
+    stmt
 }
 
 /// `x` or `x: T`, by value.
