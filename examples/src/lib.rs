@@ -5,8 +5,11 @@
 //!   scenarios.
 //! - [`serve`]: Streamable HTTP and stdio on rmcp, as every example serves them.
 //! - [`demo`]: an in-process rmcp client that answers from a script and prints each round.
+//! - [`loadgen`]: drives whole flows of `signup` or `onboard` at a loopback server, checks each,
+//!   and reports flows/s, per-round latency and `requestState` sizes.
 
 pub mod conformance;
 pub mod demo;
+pub mod loadgen;
 pub mod serve;
 pub mod wizard;
