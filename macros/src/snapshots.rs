@@ -150,3 +150,24 @@ fn a_closure_is_made_again_on_resume_not_saved() {
         }
     ));
 }
+
+#[test]
+fn a_local_matched_right_after_it_is_made_is_not_saved() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn step(&self) -> String {
+                let step = Step::from_env();
+                tracing::info!("step {step:?}");
+                match step {
+                    Step::Ask(label) => {
+                        let name = ask!(name = elicit::<Name>(format!("{label}?"))).ok();
+                        format!("{label} {name:?}")
+                    }
+                    Step::Skip => "skipped".to_owned(),
+                }
+            }
+        }
+    ));
+}
