@@ -3,4 +3,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| mrtr::fuzzing::args_digest(data));
+fuzz_target!(|data: &[u8]| mrtr::internals::args_digest(data));

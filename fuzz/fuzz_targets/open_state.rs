@@ -11,7 +11,7 @@ fuzz_target!(
         if let Some(dir) = std::env::var_os("MRTR_FUZZ_WRITE_SEEDS") {
             let dir = std::path::PathBuf::from(dir);
             std::fs::create_dir_all(&dir).expect("creating the corpus directory");
-            let states = mrtr::fuzzing::genuine_states();
+            let states = mrtr::internals::genuine_states();
             assert!(!states.is_empty(), "genuine_states() sealed nothing");
             for (i, state) in states.iter().enumerate() {
                 std::fs::write(dir.join(format!("genuine-{i}")), state).expect("writing a seed");
@@ -20,5 +20,5 @@ fuzz_target!(
             std::process::exit(0);
         }
     },
-    |data: &[u8]| mrtr::fuzzing::open_state(data)
+    |data: &[u8]| mrtr::internals::open_state(data)
 );

@@ -3,4 +3,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| mrtr::fuzzing::read_answers(data));
+fuzz_target!(|data: &[u8]| mrtr::internals::read_answers(data));

@@ -4,4 +4,4 @@
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| mrtr::fuzzing::resume_plaintext(data));
+fuzz_target!(|data: &[u8]| mrtr::internals::resume_plaintext(data));

@@ -73,9 +73,9 @@ mod elicit_url;
 mod engine;
 mod envelope;
 mod form;
-#[cfg(feature = "fuzzing")]
+#[cfg(feature = "internals")]
 #[doc(hidden)]
-pub mod fuzzing;
+pub mod internals;
 mod key_check;
 mod log;
 mod machine;

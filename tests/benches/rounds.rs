@@ -258,7 +258,37 @@ fn mean_ns(group: &str, function: &str) -> Option<f64> {
     estimates["mean"]["point_estimate"].as_f64()
 }
 
-criterion_group!(benches, rounds, single_use);
+const ENVELOPE_GROUP: &str = "seal and open a 256 B state";
+const ENCRYPTED: &str = "mrtr, XChaCha20-Poly1305";
+const SIGNED: &str = "mrtr, sign-only HMAC-SHA256";
+const RMCP_CODEC: &str = "rmcp RequestStateCodec, HMAC";
+
+/// P3: sealing plus opening a state with 256 B of saved locals, in both of mrtr's modes,
+/// beside rmcp's own HMAC codec on the same payload as the baseline.
+fn envelope(c: &mut Criterion) {
+    let locals: Vec<u8> = (0..=255u8).collect();
+    let encrypted = mrtr::internals::Sealer::new(false);
+    let signed = mrtr::internals::Sealer::new(true);
+    assert!(encrypted.round_trip(&locals) > 256 && signed.round_trip(&locals) > 256);
+    let codec = rmcp::model::RequestStateCodec::try_new(vec![7u8; 32]).expect("a 32-byte key");
+    let mut group = c.benchmark_group(ENVELOPE_GROUP);
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function(RMCP_CODEC, |b| {
+        b.iter(|| {
+            let sealed = codec.seal(std::hint::black_box(&locals));
+            codec.open(&sealed).map(|opened| opened.len()).unwrap_or(0)
+        })
+    });
+    group.bench_function(ENCRYPTED, |b| {
+        b.iter(|| encrypted.round_trip(std::hint::black_box(&locals)))
+    });
+    group.bench_function(SIGNED, |b| {
+        b.iter(|| signed.round_trip(std::hint::black_box(&locals)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, rounds, single_use, envelope);
 
 /// Set in a copy of this benchmark that only counts: the tool to call, `CALLS` times.
 const COUNT_TOOL_ENV: &str = "MRTR_BENCH_COUNT_TOOL";
@@ -310,6 +340,17 @@ fn main() {
             ours / 1000.0,
             baseline / 1000.0
         );
+    }
+    if let Some(codec) = mean_ns(ENVELOPE_GROUP, RMCP_CODEC) {
+        for mode in [ENCRYPTED, SIGNED] {
+            if let Some(ours) = mean_ns(ENVELOPE_GROUP, mode) {
+                println!(
+                    "seal + open of 256 B, {mode}: {:.2} us (goal: under 3 us); ratio to {RMCP_CODEC}: {:.2}",
+                    ours / 1000.0,
+                    ours / codec
+                );
+            }
+        }
     }
     match (instructions("signup_replayable"), instructions("signup")) {
         (Some(unguarded), Some(guarded)) => println!(

@@ -1,5 +1,6 @@
-//! Entry points for the coverage-guided fuzz targets in `fuzz/`, behind the `fuzzing` feature.
-//! Not a public API: each function takes the fuzzer's bytes and must never panic on them.
+//! Entry points into mrtr's internals for its own fuzz targets (`fuzz/`) and benchmarks,
+//! behind the `internals` feature. Not a public API. The fuzzing entry points take the
+//! fuzzer's bytes and must never panic on them.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -163,4 +164,30 @@ pub fn args_digest(data: &[u8]) {
         reversed.insert(key.clone(), value.clone());
     }
     assert_eq!(digest, crate::args_digest::args_digest(Some(&reversed)));
+}
+
+/// Seals states and opens them again with one key ring, for the benchmarks.
+pub struct Sealer {
+    keys: KeyRing,
+}
+
+impl Sealer {
+    /// A key ring like an engine's, encrypting or sign-only.
+    pub fn new(sign_only: bool) -> Self {
+        Self {
+            keys: ring(sign_only),
+        }
+    }
+
+    /// One round trip of a state: seals `locals` behind a typical header, then opens the
+    /// result as a retry does. Returns the state's length in bytes, or 0 if it did not open.
+    pub fn round_trip(&self, locals: &[u8]) -> usize {
+        let Ok(state) = envelope::seal(&self.keys, &binding(), &HEADER, locals, LIMIT) else {
+            return 0;
+        };
+        match envelope::open(&self.keys, &binding(), &state, now(), LIMIT) {
+            Ok((_, opened)) if opened.as_slice() == locals => state.len(),
+            _ => 0,
+        }
+    }
 }
