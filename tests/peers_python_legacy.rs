@@ -7,8 +7,8 @@
 //! SDK).
 
 use mrtr_examples::wizard::Wizard;
-use mrtr_tests::wizard_text::*;
 use mrtr_tests::{clock::TestClock, loopback::Served};
+use mrtr_tests::{driver_output::*, wizard_text::*};
 use serde_json::{Value, json};
 
 /// How the driver reaches the wizard.
@@ -50,60 +50,29 @@ async fn drive(via: Via, scenario: &Value) -> anyhow::Result<Value> {
     Ok(output)
 }
 
-fn accept(content: Value) -> Value {
-    json!({ "action": "accept", "content": content })
-}
-
 /// One call of `tool` for team Rust, answering by message.
-fn scenario(tool: &str, answers: Value) -> Value {
+fn scenario(tool: &str, answers: Vec<Value>) -> Value {
     json!({
-        "calls": [{ "name": tool, "arguments": { "team": "Rust" } }],
+        "calls": [{ "name": tool, "arguments": team() }],
         "answers": answers,
     })
 }
 
-/// Ada on pro, confirmed.
-fn signup_scenario() -> Value {
-    scenario(
-        "signup",
-        json!([
-            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
-            { "message": WHICH_PLAN, "reply": accept(json!({ "plan": "pro" })) },
-            { "message": CONFIRM, "reply": accept(json!({ "confirm": true })) },
-        ]),
-    )
-}
-
 /// Ada as a confirmed admin, watching `mrtr` and `rmcp`; `rmcp`'s level is `rmcp_level`.
 fn onboard_scenario(rmcp_level: Value) -> Value {
-    scenario(
-        "onboard",
-        json!([
-            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
-            { "message": WHICH_ROLE, "reply": accept(json!({ "role": "admin" })) },
-            { "message": CONFIRM_ADMIN, "reply": accept(json!({ "confirm": true })) },
-            { "message": FIRST_REPO, "reply": accept(json!({ "repo": "mrtr", "more": true })) },
-            { "message": SECOND_REPO, "reply": accept(json!({ "repo": "rmcp", "more": false })) },
-            { "message": NOTIFY_MRTR, "reply": accept(json!({ "level": "all" })) },
-            { "message": NOTIFY_RMCP, "reply": rmcp_level },
-        ]),
-    )
+    let mut answers = signup_answers();
+    answers.truncate(1);
+    answers.extend(onboard_admin_answers(rmcp_level));
+    scenario("onboard", answers)
 }
 
 /// The one call in the driver's output: its name is `name`, and it was asked exactly the
 /// questions `expected`, in order, each as its own `elicitation/create` request on the session
 /// (distinct JSON-RPC ids).
 fn call_asking<'a>(output: &'a Value, name: &str, expected: &[&str]) -> &'a Value {
-    let calls = output["calls"].as_array().expect("calls is an array");
-    assert_eq!(calls.len(), 1, "{output}");
-    let call = &calls[0];
-    assert_eq!(call["name"], name, "{output}");
+    let call = only_call(output, name);
+    assert_eq!(messages(call), expected, "{call}");
     let asked = call["asked"].as_array().expect("asked is an array");
-    let messages: Vec<&str> = asked
-        .iter()
-        .map(|asked| asked["message"].as_str().unwrap_or_default())
-        .collect();
-    assert_eq!(messages, expected, "{call}");
     // A JSON-RPC id of the server's (rmcp numbers its requests); had the SDK been driving
     // input-required rounds instead, the callback would see the question's key, a string.
     let mut ids: Vec<String> = asked
@@ -119,42 +88,11 @@ fn call_asking<'a>(output: &'a Value, name: &str, expected: &[&str]) -> &'a Valu
     call
 }
 
-/// The result's only content block is the text `text`, and its `isError` is `is_error`.
-fn assert_result(result: &Value, text: &str, is_error: bool) {
-    assert_eq!(
-        result["content"],
-        json!([{ "type": "text", "text": text }]),
-        "{result}"
-    );
-    assert_eq!(
-        result["isError"].as_bool().unwrap_or(false),
-        is_error,
-        "{result}"
-    );
-}
-
 async fn signup_completes(via: Via) -> anyhow::Result<()> {
-    let output = drive(via, &signup_scenario()).await?;
+    let output = drive(via, &scenario("signup", signup_answers())).await?;
     let signup = call_asking(&output, "signup", &[WELCOME, WHICH_PLAN, CONFIRM]);
-    let properties: Vec<&Value> = signup["asked"]
-        .as_array()
-        .expect("asked is an array")
-        .iter()
-        .map(|asked| &asked["properties"])
-        .collect();
-    assert_eq!(
-        properties,
-        [
-            &json!(["email", "name"]),
-            &json!(["plan"]),
-            &json!(["confirm"])
-        ]
-    );
-    assert_result(&signup["result"], SIGNED_UP, false);
-    assert_eq!(
-        signup["result"]["structuredContent"],
-        json!({ "name": "Ada", "team": "Rust", "plan": "pro" })
-    );
+    assert_signup_forms(signup);
+    assert_completed(&signup["result"], SIGNED_UP, signed_up());
     Ok(())
 }
 
@@ -164,56 +102,16 @@ async fn onboard_completes(via: Via) -> anyhow::Result<()> {
         &onboard_scenario(accept(json!({ "level": "mentions" }))),
     )
     .await?;
-    let onboard = call_asking(
-        &output,
-        "onboard",
-        &[
-            WELCOME,
-            WHICH_ROLE,
-            CONFIRM_ADMIN,
-            FIRST_REPO,
-            SECOND_REPO,
-            NOTIFY_MRTR,
-            NOTIFY_RMCP,
-        ],
-    );
-    assert_result(&onboard["result"], ONBOARDED, false);
-    assert_eq!(
-        onboard["result"]["structuredContent"],
-        json!({
-            "name": "Ada",
-            "role": "admin",
-            "team": "Rust",
-            "repos": [
-                { "repo": "mrtr", "level": "all" },
-                { "repo": "rmcp", "level": "mentions" },
-            ],
-        })
-    );
+    let onboard = call_asking(&output, "onboard", &ONBOARD_ADMIN_QUESTIONS);
+    assert_completed(&onboard["result"], ONBOARDED, onboarded());
     Ok(())
 }
 
 async fn declining_in_the_for_loop_cancels(via: Via) -> anyhow::Result<()> {
     let output = drive(via, &onboard_scenario(json!({ "action": "decline" }))).await?;
     // The second pass of the `for` is declined: every question up to it was asked, no more.
-    let onboard = call_asking(
-        &output,
-        "onboard",
-        &[
-            WELCOME,
-            WHICH_ROLE,
-            CONFIRM_ADMIN,
-            FIRST_REPO,
-            SECOND_REPO,
-            NOTIFY_MRTR,
-            NOTIFY_RMCP,
-        ],
-    );
-    assert_result(&onboard["result"], CANCELLED_AT_NOTIFY, true);
-    assert!(
-        onboard["result"].get("structuredContent").is_none(),
-        "{onboard}"
-    );
+    let onboard = call_asking(&output, "onboard", &ONBOARD_ADMIN_QUESTIONS);
+    assert_tool_error(&onboard["result"], CANCELLED_AT_NOTIFY);
     Ok(())
 }
 

@@ -11,8 +11,8 @@
 //! session id and, per call, the questions it was asked and the final `CallToolResult`.
 
 use mrtr_examples::wizard::Wizard;
-use mrtr_tests::wizard_text::*;
 use mrtr_tests::{clock::TestClock, loopback::Served};
+use mrtr_tests::{driver_output::*, wizard_text::*};
 use serde_json::{Value, json};
 
 /// How the SDK reaches the wizard.
@@ -65,125 +65,36 @@ fn assert_session(output: &Value, via: Via) {
     }
 }
 
-fn accept(content: Value) -> Value {
-    json!({ "action": "accept", "content": content })
-}
-
-fn team() -> Value {
-    json!({ "team": "Rust" })
-}
-
-/// The one call in the driver's output, named `name`.
-fn only_call<'a>(output: &'a Value, name: &str) -> &'a Value {
-    let calls = output["calls"].as_array().expect("calls is an array");
-    assert_eq!(calls.len(), 1, "{output}");
-    assert_eq!(calls[0]["name"], name, "{output}");
-    &calls[0]
-}
-
-/// The message of each question the client was asked, in order.
-fn messages(call: &Value) -> Vec<&str> {
-    call["asked"]
-        .as_array()
-        .expect("asked is an array")
-        .iter()
-        .map(|asked| asked["message"].as_str().unwrap_or_default())
-        .collect()
-}
-
-/// The result's only content block is the text `text`.
-fn assert_text(result: &Value, text: &str) {
-    assert_eq!(
-        result["content"],
-        json!([{ "type": "text", "text": text }]),
-        "{result}"
-    );
-}
-
 /// `signup` for team Rust: Ada, pro, confirmed.
 async fn signup(via: Via) -> anyhow::Result<()> {
     let scenario = json!({
         "calls": [{ "name": "signup", "arguments": team() }],
-        "answers": [
-            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
-            { "message": WHICH_PLAN, "reply": accept(json!({ "plan": "pro" })) },
-            { "message": CONFIRM, "reply": accept(json!({ "confirm": true })) },
-        ],
+        "answers": signup_answers(),
     });
     let output = drive(via, &scenario).await?;
     let call = only_call(&output, "signup");
     assert_eq!(messages(call), [WELCOME, WHICH_PLAN, CONFIRM], "{call}");
-    let properties: Vec<&Value> = call["asked"]
-        .as_array()
-        .expect("asked is an array")
-        .iter()
-        .map(|asked| &asked["properties"])
-        .collect();
-    assert_eq!(
-        properties,
-        [
-            &json!(["email", "name"]),
-            &json!(["plan"]),
-            &json!(["confirm"])
-        ]
-    );
-    let result = &call["result"];
-    assert_text(result, SIGNED_UP);
-    assert_ne!(result["isError"], true, "{result}");
-    assert_eq!(
-        result["structuredContent"],
-        json!({ "name": "Ada", "team": "Rust", "plan": "pro" }),
-        "{result}"
-    );
+    assert_signup_forms(call);
+    assert_completed(&call["result"], SIGNED_UP, signed_up());
     Ok(())
 }
 
 /// `onboard` for team Rust through the branch (admin, confirmed), the `loop` (two
 /// repositories) and the `for` (a level for each).
 async fn onboard(via: Via) -> anyhow::Result<()> {
+    let mut answers = signup_answers();
+    answers.truncate(1);
+    answers.extend(onboard_admin_answers(accept(
+        json!({ "level": "mentions" }),
+    )));
     let scenario = json!({
         "calls": [{ "name": "onboard", "arguments": team() }],
-        "answers": [
-            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
-            { "message": WHICH_ROLE, "reply": accept(json!({ "role": "admin" })) },
-            { "message": CONFIRM_ADMIN, "reply": accept(json!({ "confirm": true })) },
-            { "message": FIRST_REPO, "reply": accept(json!({ "repo": "mrtr", "more": true })) },
-            { "message": SECOND_REPO, "reply": accept(json!({ "repo": "rmcp", "more": false })) },
-            { "message": NOTIFY_MRTR, "reply": accept(json!({ "level": "all" })) },
-            { "message": NOTIFY_RMCP, "reply": accept(json!({ "level": "mentions" })) },
-        ],
+        "answers": answers,
     });
     let output = drive(via, &scenario).await?;
     let call = only_call(&output, "onboard");
-    assert_eq!(
-        messages(call),
-        [
-            WELCOME,
-            WHICH_ROLE,
-            CONFIRM_ADMIN,
-            FIRST_REPO,
-            SECOND_REPO,
-            NOTIFY_MRTR,
-            NOTIFY_RMCP
-        ],
-        "{call}"
-    );
-    let result = &call["result"];
-    assert_text(result, ONBOARDED);
-    assert_ne!(result["isError"], true, "{result}");
-    assert_eq!(
-        result["structuredContent"],
-        json!({
-            "name": "Ada",
-            "role": "admin",
-            "team": "Rust",
-            "repos": [
-                { "repo": "mrtr", "level": "all" },
-                { "repo": "rmcp", "level": "mentions" },
-            ],
-        }),
-        "{result}"
-    );
+    assert_eq!(messages(call), ONBOARD_ADMIN_QUESTIONS, "{call}");
+    assert_completed(&call["result"], ONBOARDED, onboarded());
     Ok(())
 }
 
@@ -215,10 +126,7 @@ async fn declining_in_the_for_loop_cancels_onboarding(via: Via) -> anyhow::Resul
         ],
         "{call}"
     );
-    let result = &call["result"];
-    assert_text(result, CANCELLED_AT_NOTIFY);
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(result.get("structuredContent").is_none(), "{result}");
+    assert_tool_error(&call["result"], CANCELLED_AT_NOTIFY);
     Ok(())
 }
 

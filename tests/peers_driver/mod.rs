@@ -12,8 +12,8 @@
 use std::path::PathBuf;
 
 use mrtr_examples::wizard::Wizard;
-use mrtr_tests::wizard_text::*;
 use mrtr_tests::{clock::TestClock, loopback::Served};
+use mrtr_tests::{driver_output::*, wizard_text::*};
 use serde_json::{Value, json};
 
 /// `signup`'s questions, as `(key, message)`, in order.
@@ -163,12 +163,13 @@ async fn drive(driver: Driver, scenario: &Value) -> anyhow::Result<Value> {
     output
 }
 
-fn accept(content: Value) -> Value {
-    json!({ "action": "accept", "content": content })
-}
-
-fn team() -> Value {
-    json!({ "team": "Rust" })
+/// Every question of `signup` then `onboard`, once each (the welcome is the same question).
+fn happy_answers() -> Vec<Value> {
+    let mut answers = signup_answers();
+    answers.extend(onboard_admin_answers(accept(
+        json!({ "level": "mentions" }),
+    )));
+    answers
 }
 
 /// `signup` then `onboard` for team Rust: Ada, pro, confirmed; an admin, confirmed, watching
@@ -180,17 +181,7 @@ fn happy_scenario(negotiation: Negotiation) -> Value {
             { "name": "signup", "arguments": team() },
             { "name": "onboard", "arguments": team() },
         ],
-        "answers": [
-            { "message": WELCOME, "reply": accept(json!({ "name": "Ada" })) },
-            { "message": WHICH_PLAN, "reply": accept(json!({ "plan": "pro" })) },
-            { "message": CONFIRM, "reply": accept(json!({ "confirm": true })) },
-            { "message": WHICH_ROLE, "reply": accept(json!({ "role": "admin" })) },
-            { "message": CONFIRM_ADMIN, "reply": accept(json!({ "confirm": true })) },
-            { "message": FIRST_REPO, "reply": accept(json!({ "repo": "mrtr", "more": true })) },
-            { "message": SECOND_REPO, "reply": accept(json!({ "repo": "rmcp", "more": false })) },
-            { "message": NOTIFY_MRTR, "reply": accept(json!({ "level": "all" })) },
-            { "message": NOTIFY_RMCP, "reply": accept(json!({ "level": "mentions" })) },
-        ],
+        "answers": happy_answers(),
     })
 }
 
@@ -239,17 +230,6 @@ fn longest_onboarding_scenario(max_rounds: Option<u32>) -> Value {
 /// The questions (and so the rounds) of [`longest_onboarding_scenario`].
 const LONGEST_ONBOARDING_ROUNDS: usize = 13;
 
-/// The one call named `name` in the driver's output.
-fn call<'a>(output: &'a Value, name: &str) -> &'a Value {
-    let calls = output["calls"].as_array().expect("calls is an array");
-    let mut named = calls.iter().filter(|call| call["name"] == name);
-    let found = named
-        .next()
-        .unwrap_or_else(|| panic!("no {name} call: {output}"));
-    assert!(named.next().is_none(), "two {name} calls: {output}");
-    found
-}
-
 /// `(key, message)` of each question the client was asked, in order.
 fn questions(call: &Value) -> Vec<(String, String)> {
     call["asked"]
@@ -268,30 +248,13 @@ fn questions(call: &Value) -> Vec<(String, String)> {
 /// The one call named `name` in the driver's output, which asked the questions `expected`, as
 /// `(key, message)`, in order.
 fn call_asking<'a>(output: &'a Value, name: &str, expected: &[(&str, &str)]) -> &'a Value {
-    let call = call(output, name);
+    let call = call_named(output, name);
     let expected: Vec<(String, String)> = expected
         .iter()
         .map(|(key, message)| ((*key).to_owned(), (*message).to_owned()))
         .collect();
     assert_eq!(questions(call), expected, "{call}");
     call
-}
-
-/// The result's only content block is the text `text`.
-fn assert_text(result: &Value, text: &str) {
-    assert_eq!(
-        result["content"],
-        json!([{ "type": "text", "text": text }]),
-        "{result}"
-    );
-}
-
-/// The call completed: the result's only content block is the text `text`, it is no error, and
-/// its structured content is `structured`.
-fn assert_completed(result: &Value, text: &str, structured: Value) {
-    assert_text(result, text);
-    assert_ne!(result["isError"], true, "{result}");
-    assert_eq!(result["structuredContent"], structured, "{result}");
 }
 
 fn assert_protocol(output: &Value, client: &str) {
@@ -302,25 +265,8 @@ fn assert_protocol(output: &Value, client: &str) {
 /// `signup` asked its three questions and signed Ada up.
 fn assert_signed_up(output: &Value) {
     let signup = call_asking(output, "signup", &SIGNUP_QUESTIONS);
-    let properties: Vec<&Value> = signup["asked"]
-        .as_array()
-        .expect("asked is an array")
-        .iter()
-        .map(|asked| &asked["properties"])
-        .collect();
-    assert_eq!(
-        properties,
-        [
-            &json!(["email", "name"]),
-            &json!(["plan"]),
-            &json!(["confirm"])
-        ]
-    );
-    assert_completed(
-        &signup["result"],
-        SIGNED_UP,
-        json!({ "name": "Ada", "team": "Rust", "plan": "pro" }),
-    );
+    assert_signup_forms(signup);
+    assert_completed(&signup["result"], SIGNED_UP, signed_up());
 }
 
 /// `onboard` went through the branch (admin confirmed), the `loop` (two repositories) and the
@@ -339,24 +285,12 @@ fn assert_onboarded(output: &Value) {
             ("notify", NOTIFY_RMCP),
         ],
     );
-    assert_completed(
-        &onboard["result"],
-        ONBOARDED,
-        json!({
-            "name": "Ada",
-            "role": "admin",
-            "team": "Rust",
-            "repos": [
-                { "repo": "mrtr", "level": "all" },
-                { "repo": "rmcp", "level": "mentions" },
-            ],
-        }),
-    );
+    assert_completed(&onboard["result"], ONBOARDED, onboarded());
 }
 
 /// `onboard` took all 13 rounds: the admin refused, the loop stopped at five repositories.
 fn assert_longest_onboarding(output: &Value) {
-    let onboard = call(output, "onboard");
+    let onboard = call_named(output, "onboard");
     let mut expected = vec![
         ("profile".to_owned(), WELCOME.to_owned()),
         ("role".to_owned(), WHICH_ROLE.to_owned()),
@@ -396,8 +330,5 @@ fn assert_longest_onboarding(output: &Value) {
 fn assert_declined_at_plan(output: &Value) {
     // Asked `profile` and `plan`, not `confirm`.
     let signup = call_asking(output, "signup", &SIGNUP_QUESTIONS[..2]);
-    let result = &signup["result"];
-    assert_text(result, "Signup cancelled at plan");
-    assert_eq!(result["isError"], true, "{result}");
-    assert!(result.get("structuredContent").is_none(), "{result}");
+    assert_tool_error(&signup["result"], "Signup cancelled at plan");
 }

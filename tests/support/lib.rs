@@ -2,6 +2,7 @@
 
 pub mod baseline;
 pub mod clock;
+pub mod driver_output;
 pub mod keys;
 pub mod loopback;
 pub mod peers;

@@ -32,6 +32,8 @@ import mcp.types as types
 from mcp import Client
 from mcp.client.session import ClientRequestContext
 
+from answers import answer_for
+
 PROTOCOL = "2026-07-28"
 
 
@@ -61,16 +63,6 @@ DEFAULT_SCENARIO: dict[str, Any] = {
 def fail(message: str) -> None:
     sys.stderr.write(f"drive.py: {message}\n")
     sys.exit(1)
-
-
-def answer_for(scenario: dict[str, Any], message: str, properties: list[str]) -> dict[str, Any]:
-    for answer in scenario["answers"]:
-        if answer.get("message") == message:
-            return answer["reply"]
-    for answer in scenario["answers"]:
-        if "message" not in answer and sorted(answer.get("properties", [])) == properties:
-            return answer["reply"]
-    raise RuntimeError(f"no scripted answer for {message!r} (properties {properties})")
 
 
 async def drive(url: str, scenario: dict[str, Any]) -> dict[str, Any]:

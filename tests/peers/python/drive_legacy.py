@@ -33,20 +33,12 @@ import mcp.types as types
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 
+from answers import answer_for
+
 
 def fail(message: str) -> None:
     sys.stderr.write(f"drive_legacy.py: {message}\n")
     sys.exit(1)
-
-
-def answer_for(scenario: dict[str, Any], message: str, properties: list[str]) -> dict[str, Any]:
-    for answer in scenario["answers"]:
-        if answer.get("message") == message:
-            return answer["reply"]
-    for answer in scenario["answers"]:
-        if "message" not in answer and sorted(answer.get("properties", [])) == properties:
-            return answer["reply"]
-    raise RuntimeError(f"no scripted answer for {message!r} (properties {properties})")
 
 
 async def drive(server: str | StdioServerParameters, transport: str, scenario: dict[str, Any]) -> dict[str, Any]:

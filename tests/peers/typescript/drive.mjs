@@ -19,6 +19,7 @@
 // and exits non-zero on any error (the message on stderr).
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { answerFor } from './answers.mjs';
 
 const PROTOCOL = '2026-07-28';
 
@@ -60,18 +61,6 @@ const target = new URL(url);
 if (target.hostname !== '127.0.0.1') fail(`refusing a non-loopback URL: ${url}`);
 const scenario = scenarioArg ? JSON.parse(scenarioArg) : DEFAULT_SCENARIO;
 
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-
-function answerFor(message, properties) {
-    const byMessage = scenario.answers.find(a => a.message !== undefined && a.message === message);
-    if (byMessage) return byMessage.reply;
-    const byProperties = scenario.answers.find(
-        a => a.message === undefined && Array.isArray(a.properties) && sameList([...a.properties].sort(), properties)
-    );
-    if (byProperties) return byProperties.reply;
-    throw new Error(`no scripted answer for ${JSON.stringify(message)} (properties ${JSON.stringify(properties)})`);
-}
-
 // The questions of the call in progress (calls run one after another).
 let asked = [];
 
@@ -93,7 +82,7 @@ client.setRequestHandler('elicitation/create', async (request, ctx) => {
     if (params.mode !== undefined && params.mode !== 'form') throw new Error(`unexpected elicitation mode ${params.mode}`);
     const properties = Object.keys(params.requestedSchema?.properties ?? {}).sort();
     asked.push({ key: String(ctx.mcpReq.id), message: params.message, properties });
-    return answerFor(params.message, properties);
+    return answerFor(scenario, params.message, properties);
 });
 
 const timer = setTimeout(() => fail('timed out after 30 s'), 30_000);

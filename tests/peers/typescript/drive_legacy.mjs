@@ -23,6 +23,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { answerFor } from './answers.mjs';
 
 function fail(message) {
     process.stderr.write(`drive_legacy.mjs: ${message}\n`);
@@ -45,18 +46,6 @@ function transportFor() {
     return new StdioClientTransport({ command: target, args: [], stderr: 'inherit' });
 }
 
-const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
-
-function answerFor(message, properties) {
-    const byMessage = scenario.answers.find(a => a.message !== undefined && a.message === message);
-    if (byMessage) return byMessage.reply;
-    const byProperties = scenario.answers.find(
-        a => a.message === undefined && Array.isArray(a.properties) && sameList([...a.properties].sort(), properties)
-    );
-    if (byProperties) return byProperties.reply;
-    throw new Error(`no scripted answer for ${JSON.stringify(message)} (properties ${JSON.stringify(properties)})`);
-}
-
 // The questions of the call in progress (calls run one after another).
 let asked = [];
 
@@ -71,7 +60,7 @@ client.setRequestHandler(ElicitRequestSchema, async request => {
     if (params.mode !== undefined && params.mode !== 'form') throw new Error(`unexpected elicitation mode ${params.mode}`);
     const properties = Object.keys(params.requestedSchema?.properties ?? {}).sort();
     asked.push({ message: params.message, properties });
-    return answerFor(params.message, properties);
+    return answerFor(scenario, params.message, properties);
 });
 
 const timer = setTimeout(() => fail('timed out after 30 s'), 30_000);
