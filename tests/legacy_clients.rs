@@ -249,19 +249,26 @@ async fn a_decline_inside_the_for_loop_ends_onboard() -> anyhow::Result<()> {
     .await
 }
 
+/// Calls `signup` for team Rust, which must fail with a JSON-RPC error.
+async fn signup_fails<C: ClientHandler>(
+    client: &RunningService<RoleClient, C>,
+) -> anyhow::Result<ErrorData> {
+    let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
+    match client
+        .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
+        .await
+    {
+        Err(rmcp::ServiceError::McpError(error)) => Ok(error),
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn a_question_left_unanswered_times_out_after_the_state_ttl() -> anyhow::Result<()> {
     bounded(async {
         let engine = engine().ttl(std::time::Duration::from_secs(1)).build()?;
         let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &Silent).await?;
-        let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
-        let error = client
-            .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
-            .await
-            .unwrap_err();
-        let rmcp::ServiceError::McpError(error) = error else {
-            panic!("expected a JSON-RPC error, got {error:?}");
-        };
+        let error = signup_fails(&client).await?;
         assert_eq!(error.message, "the client did not answer within 1s");
         Ok(())
     })
@@ -292,14 +299,7 @@ async fn the_round_cap_applies_on_a_session() -> anyhow::Result<()> {
         let engine = engine().max_rounds(2).build()?;
         let user = LegacyUser::default();
         let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &user).await?;
-        let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
-        let error = client
-            .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
-            .await
-            .unwrap_err();
-        let rmcp::ServiceError::McpError(error) = error else {
-            panic!("expected a JSON-RPC error, got {error:?}");
-        };
+        let error = signup_fails(&client).await?;
         assert!(error.message.contains("more than 2 rounds"), "{error:?}");
         // Two rounds were asked; the third is past the cap.
         assert_eq!(user.asked.lock().unwrap().len(), 2);

@@ -220,7 +220,7 @@ fn scrutinee_of(stmt: &Stmt) -> Option<&Expr> {
     };
     match expr {
         Expr::Match(m) if m.arms.iter().any(|arm| ask_range(&arm.body).is_some()) => Some(&m.expr),
-        Expr::If(e) if ask_range(&Expr::If(e.clone())).is_some() => match &*e.cond {
+        Expr::If(e) if ask_range(expr).is_some() => match &*e.cond {
             Expr::Let(let_expr) => Some(&let_expr.expr),
             _ => None,
         },
