@@ -86,6 +86,23 @@ fn match_arms_with_bindings() {
 }
 
 #[test]
+fn a_for_over_a_range_keeps_the_range() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn count(&self, total: u32) -> String {
+                let mut answers = Vec::new();
+                for number in 1..=total {
+                    answers.push(ask!(q = elicit::<Answer>(format!("Question {number}"))).ok());
+                }
+                format!("{answers:?}")
+            }
+        }
+    ));
+}
+
+#[test]
 fn loop_while_and_for() {
     insta::assert_snapshot!(expand_pretty(
         quote!(),

@@ -198,11 +198,12 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.call_tool(request, context).await;
         }
-        let answered = self
-            .in_rounds(&context, request, |request, context| {
-                self.server.call_tool(request, context)
-            })
-            .await;
+        // Boxed, here and below: a legacy call's future is large, and unboxed it would make
+        // every native request's future as large.
+        let answered = Box::pin(self.in_rounds(&context, request, |request, context| {
+            self.server.call_tool(request, context)
+        }))
+        .await;
         // A tool of a 2025 server that asks what the client did not declare ends with an error
         // result, as the official SDKs' tools do.
         match answered {
@@ -223,9 +224,9 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.get_prompt(request, context).await;
         }
-        self.in_rounds(&context, request, |request, context| {
+        Box::pin(self.in_rounds(&context, request, |request, context| {
             self.server.get_prompt(request, context)
-        })
+        }))
         .await
     }
 
@@ -237,9 +238,9 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.read_resource(request, context).await;
         }
-        self.in_rounds(&context, request, |request, context| {
+        Box::pin(self.in_rounds(&context, request, |request, context| {
             self.server.read_resource(request, context)
-        })
+        }))
         .await
     }
 

@@ -44,6 +44,13 @@ pub const AUDIENCE_ENV: &str = "MRTR_AUDIENCE";
 /// crate's `redis` feature.
 pub const REDIS_URL_ENV: &str = "MRTR_REDIS_URL";
 
+/// The environment variable [`Engine::from_env`] reads the in-memory replay store's capacity
+/// from, in records (default [`MemoryStore::DEFAULT_CAPACITY`](crate::replay::MemoryStore)).
+/// A record lives as long as the state it guards, so an instance holds about its guarded
+/// rounds per second times the TTL: 100,000 records last a 10-minute TTL at 166 rounds/s.
+/// Not with [`REDIS_URL_ENV`], whose store has no such bound.
+pub const REPLAY_CAPACITY_ENV: &str = "MRTR_REPLAY_CAPACITY";
+
 /// A source of the current time, so tests can move the clock.
 pub type Clock = Arc<dyn Fn() -> SystemTime + Send + Sync>;
 
@@ -384,9 +391,36 @@ impl EngineBuilder {
         self
     }
 
-    /// Uses Redis at the URL in [`REDIS_URL_ENV`] as the replay store, if it is set.
+    /// Uses Redis at the URL in [`REDIS_URL_ENV`] as the replay store, if it is set, or an
+    /// in-memory store of [`REPLAY_CAPACITY_ENV`] records, if that is set.
     pub fn store_from_env(self) -> Result<Self, ConfigError> {
-        self.store_from_setting(std::env::var(REDIS_URL_ENV))
+        let builder = self.store_from_setting(std::env::var(REDIS_URL_ENV))?;
+        builder.capacity_from_setting(std::env::var(REPLAY_CAPACITY_ENV))
+    }
+
+    fn capacity_from_setting(
+        self,
+        setting: Result<String, std::env::VarError>,
+    ) -> Result<Self, ConfigError> {
+        let capacity = match setting {
+            Err(std::env::VarError::NotPresent) => return Ok(self),
+            Ok(text) => text.trim().replace('_', "").parse::<usize>().ok(),
+            Err(std::env::VarError::NotUnicode(_)) => None,
+        };
+        if self.store.is_some() {
+            return Err(ConfigError(format!(
+                "{REPLAY_CAPACITY_ENV} sizes the in-memory replay store; unset it with \
+                 {REDIS_URL_ENV}"
+            )));
+        }
+        match capacity {
+            Some(capacity) if capacity > 0 => {
+                Ok(self.replay_store(crate::replay::MemoryStore::with_capacity(capacity)))
+            }
+            _ => Err(ConfigError(format!(
+                "{REPLAY_CAPACITY_ENV} must be a number of records above 0, such as 1000000"
+            ))),
+        }
     }
 
     fn store_from_setting(
@@ -654,6 +688,30 @@ mod tests {
             .build()
             .unwrap_err();
         assert!(error.to_string().contains("printable text"), "{error}");
+    }
+
+    #[test]
+    fn the_replay_capacity_setting_is_checked_at_startup() {
+        use std::env::VarError;
+        let capacity = |value: &str| Engine::builder().capacity_from_setting(Ok(value.to_owned()));
+        assert!(capacity("2_000_000").unwrap().store.is_some());
+        assert!(
+            Engine::builder()
+                .capacity_from_setting(Err(VarError::NotPresent))
+                .unwrap()
+                .store
+                .is_none()
+        );
+        for bad in ["0", "-1", "many", ""] {
+            let error = capacity(bad).err().unwrap();
+            assert!(error.to_string().contains("above 0"), "{bad}: {error}");
+        }
+        let shared = Engine::builder()
+            .replay_store(crate::replay::MemoryStore::default())
+            .capacity_from_setting(Ok("10".to_owned()))
+            .err()
+            .unwrap();
+        assert!(shared.to_string().contains(REDIS_URL_ENV), "{shared}");
     }
 
     #[test]

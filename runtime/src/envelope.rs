@@ -1,7 +1,12 @@
 //! The sealed `requestState`:
-//! `base64url( version | key id | nonce | XChaCha20-Poly1305(postcard(header) | locals) )`,
-//! or, in sign-only mode, `base64url( version | key id | postcard(header) | locals | tag )`
+//! `base64url( version | key id | flow id | AES-256-GCM-SIV(postcard(header) | locals) )`,
+//! or, in sign-only mode, `base64url( version | key id | flow id | postcard(header) | locals | tag )`
 //! with an HMAC-SHA256 tag, for those who want states they can read.
+//!
+//! The flow's random 96-bit id is the nonce of every state of the flow. AES-GCM-SIV resists
+//! nonce reuse: a repeated nonce reveals only that two plaintexts are equal, and no two states
+//! of a flow are, since each carries its round number. So the id the replay store needs and the
+//! nonce the cipher needs are the same 12 bytes.
 //!
 //! The audience, the tool name, the argument digest, the layout fingerprint and the principal
 //! are bound as associated data, so they cost no bytes and a state opens only for the same call.
@@ -10,24 +15,28 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use aes_gcm_siv::{Aes256GcmSiv, Key, KeyInit, Nonce, Tag, aead::AeadInPlace};
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
-use chacha20poly1305::{Key, KeyInit, Tag, XChaCha20Poly1305, XNonce, aead::AeadInPlace};
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
 use crate::replay::{FlowId, RoundKey};
 
-/// Encrypted and authenticated, under a derived key. (1 and 3 were earlier headers or keys.)
-const VERSION: u8 = 6;
-/// Readable, authenticated with HMAC-SHA256 under a derived key. (2 and 4 were earlier ones.)
-const VERSION_SIGNED: u8 = 7;
-/// A recorded response in the replay store: always encrypted. (5 used the master key.)
-const VERSION_RECORD: u8 = 8;
+/// Encrypted and authenticated with AES-256-GCM-SIV, under a derived key. (1, 3 and 6 were
+/// earlier headers, keys or ciphers.)
+const VERSION: u8 = 9;
+/// Readable, authenticated with HMAC-SHA256 under a derived key. (2, 4 and 7 were earlier ones.)
+const VERSION_SIGNED: u8 = 10;
+/// A recorded response in the replay store: always encrypted. (5 and 8 were earlier ones.)
+const VERSION_RECORD: u8 = 11;
 const MAC_LEN: usize = 32;
-const NONCE_LEN: usize = 24;
+/// The flow id, which is also the AEAD's nonce.
+const NONCE_LEN: usize = 12;
 const TAG_LEN: usize = 16;
 const PREFIX_LEN: usize = 2 + NONCE_LEN;
+/// 2026-01-01T00:00:00Z: deadlines are counted from here, so they take 4 bytes, not 5.
+const EPOCH: u64 = 1_767_225_600;
 
 type HmacSha256 = Hmac<sha2::Sha256>;
 
@@ -40,10 +49,13 @@ pub(crate) struct KeyRing {
 /// The keys derived from one master key, one per use.
 struct RingKey {
     id: u8,
-    state_cipher: XChaCha20Poly1305,
+    state_cipher: Aes256GcmSiv,
     state_mac: HmacSha256,
-    record_cipher: XChaCha20Poly1305,
+    record_cipher: Aes256GcmSiv,
 }
+
+const STATE_CIPHER_INFO: &[u8] = b"mrtr/state/aes-256-gcm-siv";
+const RECORD_CIPHER_INFO: &[u8] = b"mrtr/record/aes-256-gcm-siv";
 
 /// `HKDF-SHA256(master, info)`: the key for one use of a master key.
 fn derive(master: &[u8; 32], info: &[u8]) -> Zeroizing<[u8; 32]> {
@@ -59,15 +71,15 @@ impl KeyRing {
             .into_iter()
             .map(|(id, master)| RingKey {
                 id,
-                state_cipher: XChaCha20Poly1305::new(Key::from_slice(
-                    derive(&master, b"mrtr/state/xchacha20poly1305").as_ref(),
+                state_cipher: Aes256GcmSiv::new(Key::<Aes256GcmSiv>::from_slice(
+                    derive(&master, STATE_CIPHER_INFO).as_ref(),
                 )),
                 state_mac: <HmacSha256 as Mac>::new_from_slice(
                     derive(&master, b"mrtr/state/hmac-sha256").as_ref(),
                 )
                 .expect("HMAC takes keys of any length"),
-                record_cipher: XChaCha20Poly1305::new(Key::from_slice(
-                    derive(&master, b"mrtr/record/xchacha20poly1305").as_ref(),
+                record_cipher: Aes256GcmSiv::new(Key::<Aes256GcmSiv>::from_slice(
+                    derive(&master, RECORD_CIPHER_INFO).as_ref(),
                 )),
             })
             .collect();
@@ -161,6 +173,41 @@ pub(crate) struct Header {
     pub(crate) max_rounds: u32,
 }
 
+/// How a [`Header`] travels: the flow id is the nonce, the deadline counts from [`EPOCH`],
+/// and the expiry is how long before the deadline it falls (0 when the state lives until then).
+#[derive(Serialize, Deserialize)]
+struct WireHeader {
+    resume: u32,
+    round: u32,
+    max_rounds: u32,
+    deadline: u64,
+    before_deadline: u64,
+}
+
+impl WireHeader {
+    fn new(header: &Header) -> Self {
+        Self {
+            resume: header.resume,
+            round: header.round,
+            max_rounds: header.max_rounds,
+            deadline: header.deadline.wrapping_sub(EPOCH),
+            before_deadline: header.deadline.saturating_sub(header.expires_at),
+        }
+    }
+
+    fn header(&self, flow: FlowId) -> Header {
+        let deadline = self.deadline.wrapping_add(EPOCH);
+        Header {
+            resume: self.resume,
+            expires_at: deadline.saturating_sub(self.before_deadline),
+            round: self.round,
+            flow,
+            deadline,
+            max_rounds: self.max_rounds,
+        }
+    }
+}
+
 /// Why a state was refused. Goes to the server log only; the client sees a generic error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum OpenError {
@@ -218,9 +265,9 @@ pub(crate) fn unix_seconds(time: SystemTime) -> u64 {
         .as_secs()
 }
 
-/// The longest header: `resume`, `round` and `max_rounds` (varints of up to 5 bytes),
-/// `expires_at` and `deadline` (up to 10 bytes), and the flow id.
-const HEADER_MAX: usize = 3 * 5 + 2 * 10 + 16;
+/// The longest wire header: `resume`, `round` and `max_rounds` (varints of up to 5 bytes),
+/// and the two times (up to 10 bytes).
+const HEADER_MAX: usize = 3 * 5 + 2 * 10;
 
 pub(crate) fn seal(
     keys: &KeyRing,
@@ -231,11 +278,12 @@ pub(crate) fn seal(
 ) -> Result<String, SealError> {
     let key = &keys.keys[0];
     let mut header_buffer = [0u8; HEADER_MAX];
-    let header: &[u8] =
-        postcard::to_slice(header, &mut header_buffer).map_err(|_| SealError::Random)?;
+    let flow = header.flow;
+    let header: &[u8] = postcard::to_slice(&WireHeader::new(header), &mut header_buffer)
+        .map_err(|_| SealError::Random)?;
     let plaintext_len = header.len() + locals.len();
     let sealed_len = if keys.sign_only {
-        2 + plaintext_len + MAC_LEN
+        PREFIX_LEN + plaintext_len + MAC_LEN
     } else {
         PREFIX_LEN + plaintext_len + TAG_LEN
     };
@@ -251,6 +299,7 @@ pub(crate) fn seal(
     let mut out = Zeroizing::new(Vec::with_capacity(sealed_len));
     if keys.sign_only {
         out.extend_from_slice(&[VERSION_SIGNED, key.id]);
+        out.extend_from_slice(&flow);
         out.extend_from_slice(header);
         out.extend_from_slice(locals);
         let tag = signed_mac(
@@ -263,16 +312,14 @@ pub(crate) fn seal(
         out.extend_from_slice(&tag);
         return Ok(URL_SAFE_NO_PAD.encode(out.as_slice()));
     }
-    let mut nonce = [0u8; NONCE_LEN];
-    getrandom::getrandom(&mut nonce).map_err(|_| SealError::Random)?;
     out.extend_from_slice(&[VERSION, key.id]);
-    out.extend_from_slice(&nonce);
+    out.extend_from_slice(&flow);
     out.extend_from_slice(header);
     out.extend_from_slice(locals);
     let aad = binding.associated_data(VERSION, key.id);
     let tag = key
         .state_cipher
-        .encrypt_in_place_detached(XNonce::from_slice(&nonce), &aad, &mut out[PREFIX_LEN..])
+        .encrypt_in_place_detached(Nonce::from_slice(&flow), &aad, &mut out[PREFIX_LEN..])
         .map_err(|_| SealError::Random)?;
     out.extend_from_slice(&tag);
     Ok(URL_SAFE_NO_PAD.encode(out.as_slice()))
@@ -316,7 +363,7 @@ pub(crate) fn open(
         .map_err(|_| OpenError::NotBase64)?;
     let (version, minimum) = match keys.sign_only {
         false => (VERSION, PREFIX_LEN + TAG_LEN),
-        true => (VERSION_SIGNED, 2 + MAC_LEN),
+        true => (VERSION_SIGNED, PREFIX_LEN + MAC_LEN),
     };
     if bytes.len() < minimum {
         return Err(OpenError::TooShort);
@@ -332,18 +379,21 @@ pub(crate) fn open(
         signed_mac(&key.state_mac, &aad, &bytes[2..tag_at])
             .verify_slice(&bytes[tag_at..])
             .map_err(|_| OpenError::Forged)?;
-        2..tag_at
+        PREFIX_LEN..tag_at
     } else {
         let tag_at = bytes.len() - TAG_LEN;
         let tag = *Tag::from_slice(&bytes[tag_at..]);
-        let nonce = *XNonce::from_slice(&bytes[2..PREFIX_LEN]);
+        let nonce = *Nonce::from_slice(&bytes[2..PREFIX_LEN]);
         key.state_cipher
             .decrypt_in_place_detached(&nonce, &aad, &mut bytes[PREFIX_LEN..tag_at], &tag)
             .map_err(|_| OpenError::Forged)?;
         PREFIX_LEN..tag_at
     };
-    let (header, rest) = postcard::take_from_bytes::<Header>(&bytes[plaintext.clone()])
+    let mut flow = FlowId::default();
+    flow.copy_from_slice(&bytes[2..PREFIX_LEN]);
+    let (header, rest) = postcard::take_from_bytes::<WireHeader>(&bytes[plaintext.clone()])
         .map_err(|_| OpenError::BadHeader)?;
+    let header = header.header(flow);
     let locals = plaintext.end - rest.len()..plaintext.end;
     let now = unix_seconds(now);
     let expires_at = header.expires_at.min(header.deadline);
@@ -360,7 +410,8 @@ pub(crate) fn open(
 }
 
 /// Seals a round's response for the replay store: `version | key id | nonce | ciphertext`,
-/// encrypted whatever the mode of states, bound to the call, the flow and the round.
+/// under a random nonce, encrypted whatever the mode of states, bound to the call, the flow
+/// and the round.
 pub(crate) fn seal_record(
     keys: &KeyRing,
     binding: &Binding<'_>,
@@ -377,7 +428,7 @@ pub(crate) fn seal_record(
     out.extend_from_slice(response);
     let tag = key
         .record_cipher
-        .encrypt_in_place_detached(XNonce::from_slice(&nonce), &aad, &mut out[PREFIX_LEN..])
+        .encrypt_in_place_detached(Nonce::from_slice(&nonce), &aad, &mut out[PREFIX_LEN..])
         .map_err(|_| SealError::Random)?;
     out.extend_from_slice(&tag);
     Ok(out)
@@ -402,7 +453,7 @@ pub(crate) fn open_record(
     let mut response = Zeroizing::new(sealed[PREFIX_LEN..tag_at].to_vec());
     key.record_cipher
         .decrypt_in_place_detached(
-            XNonce::from_slice(&sealed[2..PREFIX_LEN]),
+            Nonce::from_slice(&sealed[2..PREFIX_LEN]),
             &aad,
             &mut response,
             Tag::from_slice(&sealed[tag_at..]),
@@ -438,7 +489,7 @@ mod tests {
         resume: 2,
         expires_at: 2_000_000_000,
         round: 1,
-        flow: [9; 16],
+        flow: [9; 12],
         deadline: 2_000_000_100,
         max_rounds: 100,
     };
@@ -537,7 +588,7 @@ mod tests {
     fn records_open_only_for_their_call_flow_and_round() {
         let keys = ring(&[1]);
         let round = RoundKey {
-            flow: [5; 16],
+            flow: [5; 12],
             round: 2,
         };
         let sealed = seal_record(&keys, &binding("t"), &round, b"response").unwrap();
@@ -593,11 +644,11 @@ mod tests {
         let raw = URL_SAFE_NO_PAD.decode(&state).unwrap();
         let tag_at = raw.len() - TAG_LEN;
         let mut body = raw[PREFIX_LEN..tag_at].to_vec();
-        let with_master = XChaCha20Poly1305::new(Key::from_slice(&master));
+        let with_master = Aes256GcmSiv::new(Key::<Aes256GcmSiv>::from_slice(&master));
         assert!(
             with_master
                 .decrypt_in_place_detached(
-                    XNonce::from_slice(&raw[2..PREFIX_LEN]),
+                    Nonce::from_slice(&raw[2..PREFIX_LEN]),
                     &binding("t").associated_data(VERSION, 1),
                     &mut body,
                     Tag::from_slice(&raw[tag_at..]),
@@ -606,9 +657,9 @@ mod tests {
         );
         // The three derived keys differ from each other and from the master key.
         let derived = [
-            derive(&master, b"mrtr/state/xchacha20poly1305"),
+            derive(&master, STATE_CIPHER_INFO),
             derive(&master, b"mrtr/state/hmac-sha256"),
-            derive(&master, b"mrtr/record/xchacha20poly1305"),
+            derive(&master, RECORD_CIPHER_INFO),
         ];
         for (index, key) in derived.iter().enumerate() {
             assert_ne!(**key, master);
@@ -636,11 +687,58 @@ mod tests {
             OpenError::Forged
         );
         let round = RoundKey {
-            flow: [5; 16],
+            flow: [5; 12],
             round: 2,
         };
         let record = seal_record(&keys, &staging, &round, b"response").unwrap();
         assert!(open_record(&keys, &production, &round, &record).is_err());
+    }
+
+    #[test]
+    fn a_state_with_nothing_held_is_52_characters() {
+        // A flow that started in December 2026 with the default one-hour lifetime.
+        let deadline = EPOCH + 30_000_000;
+        let header = Header {
+            resume: 1,
+            expires_at: deadline - 3000,
+            round: 1,
+            flow: [1; 12],
+            deadline,
+            max_rounds: 100,
+        };
+        let state = seal(&ring(&[1]), &binding("t"), &header, b"", 4096).unwrap();
+        assert_eq!(state.len(), 52);
+        let sealed_at = UNIX_EPOCH + Duration::from_secs(deadline - 3600);
+        let (opened, _) = open(&ring(&[1]), &binding("t"), &state, sealed_at, 4096).unwrap();
+        assert_eq!(opened, header);
+    }
+
+    #[test]
+    fn the_states_of_one_flow_share_a_nonce_but_no_ciphertext() {
+        let keys = ring(&[1]);
+        let first = seal(&keys, &binding("t"), &HEADER, b"same locals", 4096).unwrap();
+        let next = Header { round: 2, ..HEADER };
+        let second = seal(&keys, &binding("t"), &next, b"same locals", 4096).unwrap();
+        let (first, second) = (
+            URL_SAFE_NO_PAD.decode(first).unwrap(),
+            URL_SAFE_NO_PAD.decode(second).unwrap(),
+        );
+        assert_eq!(first[2..PREFIX_LEN], second[2..PREFIX_LEN]);
+        assert_eq!(&first[2..PREFIX_LEN], &HEADER.flow);
+        assert_ne!(first[PREFIX_LEN..], second[PREFIX_LEN..]);
+    }
+
+    #[test]
+    fn times_before_the_epoch_still_round_trip() {
+        let header = Header {
+            expires_at: 1_000,
+            deadline: 2_000,
+            ..HEADER
+        };
+        let state = seal(&ring(&[1]), &binding("t"), &header, b"", 4096).unwrap();
+        let early = UNIX_EPOCH + Duration::from_secs(500);
+        let (opened, _) = open(&ring(&[1]), &binding("t"), &state, early, 4096).unwrap();
+        assert_eq!(opened, header);
     }
 
     #[test]
@@ -674,7 +772,7 @@ mod sign_only_tests {
         resume: 1,
         expires_at: 2_000_000_000,
         round: 1,
-        flow: [3; 16],
+        flow: [3; 12],
         deadline: 2_000_000_000,
         max_rounds: 100,
     };

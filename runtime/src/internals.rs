@@ -42,7 +42,7 @@ const HEADER: Header = Header {
     resume: 2,
     expires_at: 2_000_000_000,
     round: 1,
-    flow: [9; 16],
+    flow: [9; 12],
     deadline: 2_000_000_100,
     max_rounds: 100,
 };

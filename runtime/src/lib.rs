@@ -72,6 +72,7 @@ mod elicit;
 mod elicit_url;
 mod engine;
 mod envelope;
+mod for_items;
 mod form;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
@@ -99,6 +100,7 @@ pub use elicit_url::{ElicitUrl, UrlElicited, elicit_url};
 pub use engine::KeyError;
 pub use engine::{
     AUDIENCE_ENV, Clock, ConfigError, Engine, EngineBuilder, KEYS_ENV, REDIS_URL_ENV,
+    REPLAY_CAPACITY_ENV,
 };
 pub use form::{Form, FormChoice, FormField, FormParts};
 pub use mrtr_macros::{Form, mrtr_prompt, mrtr_resource, mrtr_tool};

@@ -26,7 +26,7 @@ use crate::{
     log::{Escaped, redacted},
     question::QuestionSet,
     replay::{
-        RoundKey,
+        FlowId, RoundKey,
         guard::{self, Entered},
         response::{RecordedResponse, Wire},
     },
@@ -96,11 +96,11 @@ impl Machine {
     /// Opens the round's state, if any. A state that does not verify is `-32602`.
     pub fn start(
         layout: &'static Layout,
-        round: Round,
+        mut round: Round,
         engine: &Engine,
     ) -> Result<Self, ErrorData> {
         let engine = engine.clone();
-        let principal = engine.principal(&round.context);
+        let principal = round.principal.take();
         if principal.is_none() && engine.inner.require_principal {
             tracing::info!(tool = %Escaped(&round.name), "mrtr: refused a call whose principal is unknown");
             return Err(ErrorData::invalid_request(
@@ -388,7 +388,7 @@ impl Machine {
                 opened.round.saturating_add(1),
             ),
             None => {
-                let mut flow = [0u8; 16];
+                let mut flow = FlowId::default();
                 getrandom::getrandom(&mut flow).map_err(|error| {
                     tracing::error!(%error, "mrtr: the system random source failed");
                     ErrorData::internal_error("the server could not run this request", None)

@@ -17,7 +17,7 @@ use rmcp::{
     service::RequestContext,
 };
 
-use crate::{args_digest::args_digest, log::Escaped};
+use crate::{Engine, MrtrServer, args_digest::args_digest, log::Escaped, server::engine_of};
 
 /// Everything one round needs besides the tool's own parameters and the server's engine.
 ///
@@ -30,11 +30,12 @@ pub struct Round {
     pub(crate) input_responses: Option<InputResponses>,
     pub(crate) request_state: Option<String>,
     pub(crate) capabilities: ClientCapabilities,
-    /// For the engine's principal hook.
-    pub(crate) context: RequestContext<RoleServer>,
+    /// Who is calling, from the engine's principal hook, asked while the request's context is
+    /// at hand (so the context need not be copied).
+    pub(crate) principal: Option<String>,
 }
 
-impl<S> FromContextPart<ToolCallContext<'_, S>> for Round {
+impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
         Ok(Self {
             method: "tools/call",
@@ -46,7 +47,7 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Round {
                 .request_context
                 .client_capabilities()
                 .unwrap_or_default(),
-            context: context.request_context.clone(),
+            principal: engine_of(context.service).principal(&context.request_context),
         })
     }
 }
@@ -90,7 +91,7 @@ pub async fn get_prompt<S: Send + Sync + 'static>(
         .await
 }
 
-impl<S> FromContextPart<PromptContext<'_, S>> for Round {
+impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
     fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
         let Some(retry) = context.context.extensions.remove::<PromptRetry>() else {
             tracing::error!(
@@ -110,7 +111,7 @@ impl<S> FromContextPart<PromptContext<'_, S>> for Round {
             input_responses: retry.input_responses,
             request_state: retry.request_state,
             capabilities: context.context.client_capabilities().unwrap_or_default(),
-            context: context.context.clone(),
+            principal: engine_of(context.server).principal(&context.context),
         })
     }
 }
@@ -120,6 +121,7 @@ impl Round {
     pub fn for_resource(
         request: &ReadResourceRequestParams,
         context: &RequestContext<RoleServer>,
+        engine: &Engine,
     ) -> Self {
         Self {
             method: "resources/read",
@@ -128,7 +130,7 @@ impl Round {
             input_responses: request.input_responses.clone(),
             request_state: request.request_state.clone(),
             capabilities: context.client_capabilities().unwrap_or_default(),
-            context: context.clone(),
+            principal: engine.principal(context),
         }
     }
 }

@@ -32,7 +32,10 @@ fn random16() -> [u8; 16] {
 }
 
 fn flow() -> FlowId {
-    random16()
+    let mut flow = FlowId::default();
+    let len = flow.len();
+    flow.copy_from_slice(&random16()[..len]);
+    flow
 }
 
 fn holder() -> Holder {

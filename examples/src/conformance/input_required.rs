@@ -126,7 +126,7 @@ impl Conformance {
         Ok(format!("{name} likes {color}"))
     }
 
-    /// `input-required-result-tampered-state`: the state is sealed with XChaCha20-Poly1305, so
+    /// `input-required-result-tampered-state`: the state is sealed with AES-256-GCM-SIV, so
     /// an altered one fails to open and the call is JSON-RPC `-32602`.
     #[mrtr_tool]
     #[tool(

@@ -447,7 +447,13 @@ impl Desugar<'_> {
                 };
             }
         };
-        let collect = quote_spanned! {e.expr.span()=> ::mrtr::__private::remaining(#iterable) };
+        // A range keeps only its bounds in the state; anything else, the items left.
+        let collect = match &*e.expr {
+            Expr::Range(range) if range.start.is_some() && range.end.is_some() => {
+                quote_spanned! {e.expr.span()=> ::mrtr::__private::range(#iterable) }
+            }
+            _ => quote_spanned! {e.expr.span()=> ::mrtr::__private::remaining(#iterable) },
+        };
         let items_stmt =
             self.diagnostics
                 .reparse(quote! { let mut #items = #collect; }, &*e, "`for` loop")?;

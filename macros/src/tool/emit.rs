@@ -74,7 +74,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         Kind::Prompt => (quote!(), quote!(PromptGet), quote!()),
         Kind::Resource => (
             quote! {
-                let #round = ::mrtr::__private::Round::for_resource(&request, &context);
+                let #round = ::mrtr::__private::Round::for_resource(&request, &context, #engine);
             },
             quote!(ResourceRead),
             quote!(.into_read_resource_response()),

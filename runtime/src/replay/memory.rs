@@ -241,7 +241,7 @@ mod tests {
 
     fn key(round: u32) -> RoundKey {
         RoundKey {
-            flow: [round as u8; 16],
+            flow: [round as u8; 12],
             round,
         }
     }

@@ -44,8 +44,8 @@ pub use memory::MemoryStore;
 pub use redis::RedisStore;
 pub use response::RecordedResponse;
 
-/// The random id a flow draws at its first round, sealed into each of its states.
-pub type FlowId = [u8; 16];
+/// The random 96-bit id a flow draws at its first round: the nonce of each of its states.
+pub type FlowId = [u8; 12];
 
 /// One round of one flow: what a [`ReplayStore`] keys its records by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
