@@ -58,7 +58,7 @@ fn assert_all_completed(report: &Report, asks: &[&str]) {
     );
     assert!(report.failures.is_empty(), "{report}");
 
-    let asked: Vec<Option<&str>> = report.requests.iter().map(|r| r.asks).collect();
+    let asked: Vec<Option<&str>> = report.requests.iter().map(|r| r.asks.as_deref()).collect();
     let mut expected: Vec<Option<&str>> = asks.iter().copied().map(Some).collect();
     expected.push(None);
     assert_eq!(asked, expected);
@@ -67,7 +67,7 @@ fn assert_all_completed(report: &Report, asks: &[&str]) {
         assert!(request.latency_us.p50 <= request.latency_us.p90);
         assert!(request.latency_us.p90 <= request.latency_us.p99);
         assert!(request.latency_us.p99 <= request.latency_us.max);
-        match (request.asks, request.state_bytes) {
+        match (request.asks.as_deref(), request.state_bytes) {
             (Some(_), Some(sizes)) => assert!(0 < sizes.min && sizes.min <= sizes.max),
             (None, None) => {}
             other => panic!("request {}: {other:?}", request.request),
@@ -118,6 +118,43 @@ async fn onboard_flows_all_complete() -> anyhow::Result<()> {
         let served = Served::start(wizard()).await?;
         let report = loadgen::run(&options(&served.url, Tool::Onboard)).await?;
         assert_all_completed(&report, &["profile", "role", "repo", "notify"]);
+        Ok(())
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wizard5_flows_all_complete() -> anyhow::Result<()> {
+    bounded(async {
+        let served = Served::start(wizard()).await?;
+        let report = loadgen::run(&options(&served.url, Tool::Wizard5)).await?;
+        assert_all_completed(&report, &["q1", "q2", "q3", "q4", "q5"]);
+        Ok(())
+    })
+    .await
+}
+
+/// `questions` asks under one key each round; the script takes any one key and checks the
+/// joined answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn questions_flows_all_complete_whatever_the_key() -> anyhow::Result<()> {
+    bounded(async {
+        let served = Served::start(wizard()).await?;
+        let report = loadgen::run(&options(&served.url, Tool::Questions(7))).await?;
+        assert_eq!((report.completed, report.failed), (40, 0), "{report}");
+        assert!(report.passed(), "{report}");
+        assert_eq!(report.rounds_per_flow, 7, "{report}");
+        for request in &report.requests[..7] {
+            assert_eq!(request.asks, None);
+            assert!(request.state_bytes.is_some_and(|sizes| sizes.min > 0));
+        }
+        assert_eq!(report.requests[7].state_bytes, None);
+        assert!(
+            report
+                .command_line
+                .contains("--tool questions --questions 7")
+        );
+        assert_eq!(Tool::Questions(3).script().text, "a1, a2, a3");
         Ok(())
     })
     .await
@@ -247,7 +284,23 @@ fn the_command_line_is_read_and_bounded() {
         Options::default().command_line(),
         "--url http://127.0.0.1:8080/mcp --tool signup --flows 200 --concurrency 4 --seconds 20"
     );
+    for (args, count) in [
+        (&["--tool", "questions", "--questions", "7"][..], 7),
+        (&["--questions=3", "--tool=questions"], 3),
+        (&["--tool", "questions"], loadgen::DEFAULT_QUESTIONS),
+    ] {
+        let options = Options::from_args(args.iter().copied()).unwrap();
+        assert_eq!(options.tool, Tool::Questions(count), "{args:?}");
+        assert_eq!(
+            Options::from_args(options.command_line().split(' ')).unwrap(),
+            options
+        );
+    }
     for args in [
+        &["--tool", "questions", "--questions", "0"][..],
+        &["--tool", "questions", "--questions", "101"],
+        &["--questions", "5"],
+        &["--tool", "signup", "--questions", "5"],
         &["--flows", "0"][..],
         &["--flows", "many"],
         &["--concurrency", "0"],

@@ -1,6 +1,7 @@
 //! Servers built with mrtr, shared by the runnable examples and the end-to-end tests.
 //!
-//! - [`wizard`]: the `signup` tool, three questions in three rounds.
+//! - [`wizard`]: the `signup` tool, three questions in three rounds, and `onboard`.
+//! - [`questions`]: the wizard's benchmark tools, `wizard5` and `questions` (any number).
 //! - [`conformance`]: the fixtures of the official conformance suite's 2026-07-28 server
 //!   scenarios.
 //! - [`serve`]: Streamable HTTP and stdio on rmcp, as every example serves them.
@@ -11,5 +12,6 @@
 pub mod conformance;
 pub mod demo;
 pub mod loadgen;
+pub mod questions;
 pub mod serve;
 pub mod wizard;

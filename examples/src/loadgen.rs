@@ -61,12 +61,15 @@ pub const MAX_REASONS: usize = 5;
 
 /// The command line, for `--help` and usage errors.
 pub const USAGE: &str = "\
-usage: loadgen [--url URL] [--tool signup|onboard] [--flows N] [--concurrency N] [--seconds S] [--json]
+usage: loadgen [--url URL] [--tool signup|onboard|wizard5|questions] [--questions N] [--flows N]
+               [--concurrency N] [--seconds S] [--json]
 
   --url URL          the server's Streamable HTTP endpoint, on 127.0.0.1, localhost or [::1]
                      (default http://127.0.0.1:8080/mcp)
-  --tool NAME        signup (3 questions) or onboard (4 questions: a developer, one repository)
-                     (default signup)
+  --tool NAME        signup (3 questions), onboard (4 questions: a developer, one repository),
+                     wizard5 (q1 to q5) or questions (--questions of them, each answered
+                     a<round>, under whatever key the server gives it) (default signup)
+  --questions N      how many questions a questions flow asks, 1 to 100 (default 10)
   --flows N          start at most N flows, 1 to 1000000 (default 200)
   --concurrency N    N workers, each with its own client, 1 to 256 (default 4)
   --seconds S        stop after S seconds, more than 0 and at most 3600 (default 20)
@@ -83,7 +86,17 @@ pub enum Tool {
     Signup,
     /// `onboard`: a developer (no admin confirmation) who watches one repository.
     Onboard,
+    /// `wizard5`: five questions, `q1` to `q5`.
+    Wizard5,
+    /// `questions` with this many questions, one per round. Each round may name its one
+    /// question as it likes (servers written with other SDKs do), and is answered `a<round>`.
+    Questions(u32),
 }
+
+/// `--questions` when none is given.
+pub const DEFAULT_QUESTIONS: u32 = 10;
+/// The most questions a `questions` flow may ask, as the tool allows.
+pub const MAX_QUESTIONS: u32 = crate::questions::MAX_QUESTIONS;
 
 impl Tool {
     /// The tool's name on the wire.
@@ -91,6 +104,8 @@ impl Tool {
         match self {
             Tool::Signup => "signup",
             Tool::Onboard => "onboard",
+            Tool::Wizard5 => "wizard5",
+            Tool::Questions(_) => "questions",
         }
     }
 
@@ -99,6 +114,8 @@ impl Tool {
         match name {
             "signup" => Some(Tool::Signup),
             "onboard" => Some(Tool::Onboard),
+            "wizard5" => Some(Tool::Wizard5),
+            "questions" => Some(Tool::Questions(DEFAULT_QUESTIONS)),
             _ => None,
         }
     }
@@ -107,37 +124,70 @@ impl Tool {
     /// [`crate::wizard`].
     pub fn script(self) -> Script {
         let accept = |content: Value| json!({"action": "accept", "content": content});
+        let named = |rounds: Vec<(&str, Value)>| {
+            rounds
+                .into_iter()
+                .map(|(key, answer)| (Some(key.to_owned()), answer))
+                .collect()
+        };
+        let answers = |count: u32| (1..=count).map(|round| format!("a{round}"));
         match self {
             Tool::Signup => Script {
                 tool: "signup",
                 arguments: json!({"team": "Analytical Engines"}),
-                rounds: vec![
+                rounds: named(vec![
                     (
                         "profile",
                         accept(json!({"name": "Ada", "email": "ada@example.com"})),
                     ),
                     ("plan", accept(json!({"plan": "pro"}))),
                     ("confirm", accept(json!({"confirm": true}))),
-                ],
+                ]),
                 text: "Signed up Ada to Analytical Engines on the pro plan".to_owned(),
-                structured: json!({"name": "Ada", "plan": "pro", "team": "Analytical Engines"}),
+                structured: Some(
+                    json!({"name": "Ada", "plan": "pro", "team": "Analytical Engines"}),
+                ),
             },
             Tool::Onboard => Script {
                 tool: "onboard",
                 arguments: json!({"team": "Navy"}),
-                rounds: vec![
+                rounds: named(vec![
                     ("profile", accept(json!({"name": "Grace"}))),
                     ("role", accept(json!({"role": "developer"}))),
                     ("repo", accept(json!({"repo": "cobol", "more": false}))),
                     ("notify", accept(json!({"level": "mentions"}))),
-                ],
+                ]),
                 text: "Onboarded Grace as developer to Navy: cobol=mentions".to_owned(),
-                structured: json!({
+                structured: Some(json!({
                     "name": "Grace",
                     "role": "developer",
                     "team": "Navy",
                     "repos": [{"repo": "cobol", "level": "mentions"}],
-                }),
+                })),
+            },
+            Tool::Wizard5 => Script {
+                tool: "wizard5",
+                arguments: json!({}),
+                rounds: answers(5)
+                    .enumerate()
+                    .map(|(index, answer)| {
+                        (
+                            Some(format!("q{}", index + 1)),
+                            accept(json!({ "answer": answer })),
+                        )
+                    })
+                    .collect(),
+                text: answers(5).collect::<Vec<_>>().join(", "),
+                structured: None,
+            },
+            Tool::Questions(count) => Script {
+                tool: "questions",
+                arguments: json!({ "questions": count }),
+                rounds: answers(count)
+                    .map(|answer| (None, accept(json!({ "answer": answer }))))
+                    .collect(),
+                text: answers(count).collect::<Vec<_>>().join(", "),
+                structured: None,
             },
         }
     }
@@ -145,7 +195,10 @@ impl Tool {
 
 impl fmt::Display for Tool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Tool::Questions(count) => write!(f, "questions --questions {count}"),
+            _ => f.write_str(self.name()),
+        }
     }
 }
 
@@ -154,13 +207,14 @@ impl fmt::Display for Tool {
 pub struct Script {
     pub tool: &'static str,
     pub arguments: Value,
-    /// Round `i` (an `InputRequiredResult`) must ask exactly `rounds[i].0`; the next request
+    /// Round `i` (an `InputRequiredResult`) must ask one question: exactly the key
+    /// `rounds[i].0` when that is given, any one key when it is `None`. The next request
     /// answers it with `rounds[i].1`. The request after the last round must complete.
-    pub rounds: Vec<(&'static str, Value)>,
+    pub rounds: Vec<(Option<String>, Value)>,
     /// The text of the result's first content block.
     pub text: String,
-    /// The result's `structuredContent`.
-    pub structured: Value,
+    /// The result's `structuredContent`, when the tool gives one.
+    pub structured: Option<Value>,
 }
 
 /// What a run does; [`Options::from_args`] reads it from a command line.
@@ -201,6 +255,7 @@ impl Options {
         S: Into<String>,
     {
         let mut options = Options::default();
+        let mut questions = None;
         let mut args = args.into_iter().map(Into::into);
         while let Some(arg) = args.next() {
             let (flag, inline) = match arg.split_once('=') {
@@ -221,7 +276,7 @@ impl Options {
             }
             if !matches!(
                 flag.as_str(),
-                "--url" | "--tool" | "--flows" | "--concurrency" | "--seconds"
+                "--url" | "--tool" | "--questions" | "--flows" | "--concurrency" | "--seconds"
             ) {
                 return Err(Error::Usage(format!("unknown argument `{flag}`")));
             }
@@ -232,9 +287,10 @@ impl Options {
             match flag.as_str() {
                 "--url" => options.url = value.clone(),
                 "--tool" => {
-                    options.tool =
-                        Tool::from_name(&value).ok_or_else(|| bad("give signup or onboard"))?
+                    options.tool = Tool::from_name(&value)
+                        .ok_or_else(|| bad("give signup, onboard, wizard5 or questions"))?
                 }
+                "--questions" => questions = Some(value.parse().map_err(|_| bad("not a count"))?),
                 "--flows" => options.flows = value.parse().map_err(|_| bad("not a count"))?,
                 "--concurrency" => {
                     options.concurrency = value.parse().map_err(|_| bad("not a count"))?
@@ -246,12 +302,28 @@ impl Options {
                 }
             }
         }
+        match (questions, options.tool) {
+            (Some(count), Tool::Questions(_)) => options.tool = Tool::Questions(count),
+            (Some(_), tool) => {
+                return Err(Error::Usage(format!(
+                    "--questions goes with --tool questions, not --tool {tool}"
+                )));
+            }
+            (None, _) => {}
+        }
         options.validate()?;
         Ok(options)
     }
 
     /// Checks the bounds and that the URL is loopback ([`check_loopback`]).
     pub fn validate(&self) -> Result<(), Error> {
+        if let Tool::Questions(count) = self.tool
+            && !(1..=MAX_QUESTIONS).contains(&count)
+        {
+            return Err(Error::Usage(format!(
+                "--questions {count}: give 1 to {MAX_QUESTIONS}"
+            )));
+        }
         if !(1..=MAX_FLOWS).contains(&self.flows) {
             return Err(Error::Usage(format!(
                 "--flows {}: give 1 to {MAX_FLOWS}",
@@ -398,9 +470,9 @@ pub struct Sizes {
 pub struct RequestStats {
     pub request: usize,
     /// The key this request answers (none for the first call).
-    pub answers: Option<&'static str>,
+    pub answers: Option<String>,
     /// The key the response asks (none for the final request, which must complete).
-    pub asks: Option<&'static str>,
+    pub asks: Option<String>,
     pub latency_us: Percentiles,
     /// The `requestState` the response carried (none for the final request).
     pub state_bytes: Option<Sizes>,
@@ -511,8 +583,14 @@ impl fmt::Display for Report {
                 f,
                 "{:>7}  {:<9} {:<9} {:>8} {:>8} {:>8} {:>8}  {}",
                 r.request,
-                r.answers.unwrap_or("-"),
-                r.asks.unwrap_or("(result)"),
+                r.answers.as_deref().unwrap_or(match r.request {
+                    1 => "-",
+                    _ => "(a key)",
+                }),
+                r.asks.as_deref().unwrap_or(match r.state_bytes {
+                    Some(_) => "(a key)",
+                    None => "(result)",
+                }),
                 r.latency_us.p50,
                 r.latency_us.p90,
                 r.latency_us.p99,
@@ -754,13 +832,13 @@ async fn one_flow(client: &Client, shared: &Shared) -> Result<Flow, String> {
         total_us: 0,
     };
     let flow_start = Instant::now();
-    let mut answer: Option<(&str, &Value, String)> = None;
+    let mut answer: Option<(String, &Value, String)> = None;
     for request in 1..=rounds + 1 {
         let mut params =
             CallToolRequestParams::new(script.tool).with_arguments(shared.arguments.clone());
         if let Some((key, value, state)) = answer.take() {
             let mut responses = InputResponses::new();
-            responses.insert(key.to_owned(), value.clone());
+            responses.insert(key, value.clone());
             params.input_responses = Some(responses);
             params.request_state = Some(state);
         }
@@ -775,7 +853,10 @@ async fn one_flow(client: &Client, shared: &Shared) -> Result<Flow, String> {
                 if request <= rounds {
                     return Err(format!(
                         "request {request}: a result where `{}` should be asked: {}",
-                        script.rounds[request - 1].0,
+                        script.rounds[request - 1]
+                            .0
+                            .as_deref()
+                            .unwrap_or("a question"),
                         describe(&result)
                     ));
                 }
@@ -788,16 +869,25 @@ async fn one_flow(client: &Client, shared: &Shared) -> Result<Flow, String> {
                     .input_requests
                     .map(|requests| requests.into_keys().collect())
                     .unwrap_or_default();
-                let Some((key, value)) = script.rounds.get(request - 1) else {
+                let Some((expected, value)) = script.rounds.get(request - 1) else {
                     return Err(format!(
                         "request {request}: asks {keys:?} after the scripted {rounds} rounds"
                     ));
                 };
-                if keys.len() != 1 || keys[0] != *key {
-                    return Err(format!(
-                        "request {request}: asks {keys:?}, the script expects [\"{key}\"]"
-                    ));
-                }
+                let key = match (keys.as_slice(), expected) {
+                    ([key], Some(expected)) if key == expected => key.clone(),
+                    ([key], None) => key.clone(),
+                    (_, Some(expected)) => {
+                        return Err(format!(
+                            "request {request}: asks {keys:?}, the script expects [\"{expected}\"]"
+                        ));
+                    }
+                    (_, None) => {
+                        return Err(format!(
+                            "request {request}: asks {keys:?}, the script expects one question"
+                        ));
+                    }
+                };
                 let state = input
                     .request_state
                     .filter(|state| !state.is_empty())
@@ -822,14 +912,16 @@ fn check_result(script: &Script, result: &CallToolResult) -> Result<(), String> 
     if text != script.text {
         return Err(format!("result {text:?}, expected {:?}", script.text));
     }
-    if result.structured_content.as_ref() != Some(&script.structured) {
+    if let Some(structured) = &script.structured
+        && result.structured_content.as_ref() != Some(structured)
+    {
         return Err(format!(
             "structuredContent {}, expected {}",
             result
                 .structured_content
                 .as_ref()
                 .map_or("none".to_owned(), Value::to_string),
-            script.structured
+            structured
         ));
     }
     Ok(())
@@ -878,8 +970,10 @@ fn report(
         .enumerate()
         .map(|(index, samples)| RequestStats {
             request: index + 1,
-            answers: index.checked_sub(1).map(|i| script.rounds[i].0),
-            asks: script.rounds.get(index).map(|(key, _)| *key),
+            answers: index
+                .checked_sub(1)
+                .and_then(|i| script.rounds[i].0.clone()),
+            asks: script.rounds.get(index).and_then(|(key, _)| key.clone()),
             latency_us: Percentiles::of(samples),
             state_bytes: tally.state_bytes.get(index).copied().flatten(),
         })

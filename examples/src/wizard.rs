@@ -134,7 +134,7 @@ impl Wizard {
     /// A wizard that seals its state with `engine`.
     pub fn new(engine: Engine) -> Self {
         Self {
-            tool_router: Self::tool_router() + Self::onboard_router(),
+            tool_router: Self::tool_router() + Self::onboard_router() + Self::questions_router(),
             engine,
         }
     }

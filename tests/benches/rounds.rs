@@ -1,20 +1,23 @@
-//! What mrtr costs per round, against a hand-written rmcp MRTR tool in the same run.
+//! What mrtr costs per round, against tools hand-written on rmcp, in the same run.
 //!
-//! Both servers run `signup`'s three questions over rmcp on an in-memory duplex. The baseline
-//! is what a careful author writes with rmcp alone: a `requestState` enum sealed with rmcp's
-//! HMAC `RequestStateCodec`, bound to the arguments, with typed answer parsing. mrtr encrypts
-//! as well (XChaCha20-Poly1305), so the ratio includes that. State sizes are printed too.
+//! - **Against hand-written tools** (P1, P2): `signup` (three questions) and `wizard5` (five)
+//!   run on two servers over rmcp on an in-memory duplex: the wizard, and
+//!   [`HandWritten`], what a careful author writes with rmcp alone (a step enum sealed with
+//!   rmcp's HMAC `RequestStateCodec`, bound to the arguments). mrtr encrypts as well
+//!   (AES-256-GCM-SIV) and guards single use, so the ratio includes both. State sizes too.
+//! - **Single use**: the same three rounds on a tool that allows replay (no guard), on a
+//!   single-use tool with the in-memory replay store, and with a Redis store on a
+//!   `redis-server` the benchmark starts on loopback (skipped, with a note, if not installed).
+//! - **Seal and open** (P3): a state with 256 B of locals, both modes, beside rmcp's codec.
+//! - **A long flow** (P4): one round of a 51-question flow at round 2 and at round 50.
 //!
-//! A second group measures single use: the same three rounds on a tool that allows replay
-//! (no guard), on a single-use tool with the in-memory replay store, and with a Redis store on a
-//! `redis-server` the benchmark starts on loopback (skipped, with a note, if it is not installed).
-//!
-//! With valgrind installed, it also counts the instructions of 300 calls with and without the
-//! guard in two copies of itself under callgrind, a ratio that noise cannot move.
+//! Ratios come from alternating blocks in the same run, and, with valgrind installed, from
+//! instruction counts of copies of this benchmark under callgrind, which noise cannot move.
+//! Everything is also written to `target/bench-results/rounds.json` for the plots.
 //!
 //! `cargo bench -p mrtr-tests --bench rounds`
 
-use std::{collections::BTreeMap, time::Duration};
+use std::{collections::BTreeMap, sync::Mutex, time::Duration};
 
 use criterion::{Criterion, criterion_group};
 use mrtr::{
@@ -22,7 +25,9 @@ use mrtr::{
     replay::{MemoryStore, RedisStore},
 };
 use mrtr_examples::wizard::Wizard;
-use mrtr_tests::{baseline::HandWritten, services::RedisServer, signups::Signups};
+use mrtr_tests::{
+    baseline::HandWritten, long_flow::LongFlow, services::RedisServer, signups::Signups,
+};
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt, ServerHandler, ServiceExt,
     model::{
@@ -53,33 +58,54 @@ async fn connect<S: ServerHandler + Send + 'static>(server: S) -> Client {
         .expect("client connects")
 }
 
-fn answers() -> BTreeMap<&'static str, Value> {
-    BTreeMap::from([
-        (
-            "profile",
-            json!({"action": "accept", "content": {"name": "Ada", "email": "ada@example.com"}}),
-        ),
-        (
-            "plan",
-            json!({"action": "accept", "content": {"plan": "pro"}}),
-        ),
-        (
-            "confirm",
-            json!({"action": "accept", "content": {"confirm": true}}),
-        ),
-    ])
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
 }
 
-/// One whole signup, round by round; returns the size of each round's state.
-async fn signup(client: &Client) -> Vec<usize> {
-    signup_with(client, "signup", "Signed up Ada to Rust on the pro plan").await
+/// A tool, its arguments and the text it must end with.
+#[derive(Clone, Copy)]
+struct Flow {
+    tool: &'static str,
+    arguments: fn() -> Value,
+    expected: &'static str,
 }
 
-/// One whole call of `tool`, a three-question signup, round by round.
-async fn signup_with(client: &Client, tool: &'static str, expected: &str) -> Vec<usize> {
-    let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"})).unwrap();
-    let mut params = CallToolRequestParams::new(tool).with_arguments(arguments);
-    let answers = answers();
+const SIGNED_UP: &str = "Signed up Ada to Rust on the pro plan";
+const SIGNUP: Flow = Flow {
+    tool: "signup",
+    arguments: || json!({"team": "Rust"}),
+    expected: SIGNED_UP,
+};
+const SIGNUP_REPLAYABLE: Flow = Flow {
+    tool: "signup_replayable",
+    ..SIGNUP
+};
+const WIZARD5: Flow = Flow {
+    tool: "wizard5",
+    arguments: || json!({}),
+    expected: "a1, a2, a3, a4, a5",
+};
+
+/// The answer the benchmarks give to each question they are asked.
+fn answer(key: &str) -> Value {
+    let content = match key {
+        "profile" => json!({"name": "Ada", "email": "ada@example.com"}),
+        "plan" => json!({"plan": "pro"}),
+        "confirm" => json!({"confirm": true}),
+        // `wizard5`'s q1..q5: the answer names its question.
+        _ => json!({"answer": format!("a{}", key.trim_start_matches('q'))}),
+    };
+    json!({"action": "accept", "content": content})
+}
+
+/// One whole call, round by round, answering each question with [`answer`]; returns the size
+/// of each round's state.
+async fn run(client: &Client, flow: Flow) -> Vec<usize> {
+    let arguments: JsonObject = serde_json::from_value((flow.arguments)()).unwrap();
+    let mut params = CallToolRequestParams::new(flow.tool).with_arguments(arguments);
     let mut sizes = Vec::new();
     loop {
         match client
@@ -88,16 +114,14 @@ async fn signup_with(client: &Client, tool: &'static str, expected: &str) -> Vec
             .expect("round succeeds")
         {
             CallToolResponse::Complete(result) => {
-                assert_eq!(mrtr_examples::demo::text_of(&result), expected);
+                assert_eq!(mrtr_examples::demo::text_of(&result), flow.expected);
                 return sizes;
             }
             CallToolResponse::InputRequired(input) => {
                 let key = input.input_requests.unwrap().into_keys().next().unwrap();
                 sizes.push(input.request_state.as_ref().map_or(0, String::len));
-                params.input_responses = Some(InputResponses::from([(
-                    key.clone(),
-                    answers[key.as_str()].clone(),
-                )]));
+                let answer = answer(&key);
+                params.input_responses = Some(InputResponses::from([(key, answer)]));
                 params.request_state = input.request_state;
             }
             other => panic!("unexpected {other:?}"),
@@ -105,28 +129,55 @@ async fn signup_with(client: &Client, tool: &'static str, expected: &str) -> Vec
     }
 }
 
-fn rounds(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+/// What this run measured, written to `target/bench-results/rounds.json` at the end.
+static RESULTS: Mutex<BTreeMap<String, Value>> = Mutex::new(BTreeMap::new());
+
+fn record(key: impl Into<String>, value: Value) {
+    RESULTS.lock().unwrap().insert(key.into(), value);
+}
+
+/// P1 and P2: each flow on the wizard and on the hand-written server.
+fn against_hand_written(c: &mut Criterion) {
+    let runtime = runtime();
     let (mrtr, by_hand) = runtime.block_on(async {
         (
             connect(Wizard::new(steady_engine().build().unwrap())).await,
             connect(HandWritten::new()).await,
         )
     });
-    let mrtr_sizes = runtime.block_on(signup(&mrtr));
-    let hand_sizes = runtime.block_on(signup(&by_hand));
-    println!("requestState bytes per round: mrtr {mrtr_sizes:?}, hand-written {hand_sizes:?}");
-
-    let mut group = c.benchmark_group(GROUP);
-    group.measurement_time(Duration::from_secs(5));
-    group.bench_function(BASELINE, |b| b.to_async(&runtime).iter(|| signup(&by_hand)));
-    group.bench_function(MRTR, |b| b.to_async(&runtime).iter(|| signup(&mrtr)));
-    group.finish();
-    let paired = paired_ratio(&runtime, (&by_hand, "signup"), (&mrtr, "signup"));
-    println!("paired ratio mrtr / hand-written: {paired:.3}");
+    for flow in [SIGNUP, WIZARD5] {
+        let mrtr_sizes = runtime.block_on(run(&mrtr, flow));
+        let hand_sizes = runtime.block_on(run(&by_hand, flow));
+        println!(
+            "{}: requestState bytes per round: mrtr {mrtr_sizes:?}, hand-written {hand_sizes:?}",
+            flow.tool
+        );
+        let group_name = format!("{} rounds", flow.tool);
+        let mut group = c.benchmark_group(&group_name);
+        group.measurement_time(Duration::from_secs(5));
+        group.bench_function(BASELINE, |b| {
+            b.to_async(&runtime).iter(|| run(&by_hand, flow))
+        });
+        group.bench_function(MRTR, |b| b.to_async(&runtime).iter(|| run(&mrtr, flow)));
+        group.finish();
+        let paired = paired_ratio(&runtime, (&by_hand, flow), (&mrtr, flow));
+        println!(
+            "{}: paired ratio mrtr / hand-written: {paired:.3}",
+            flow.tool
+        );
+        record(
+            format!("duplex/{}", flow.tool),
+            json!({
+                "state_bytes": {"mrtr": mrtr_sizes, "hand_written": hand_sizes},
+                "paired_ratio": paired,
+                "mean_ns": {
+                    "mrtr": mean_ns(&group_name, MRTR),
+                    "hand_written": mean_ns(&group_name, BASELINE),
+                },
+                "rounds": mrtr_sizes.len() + 1,
+            }),
+        );
+    }
 }
 
 /// An engine whose replay store stays at its steady size during the run: records live as
@@ -136,6 +187,7 @@ fn rounds(c: &mut Criterion) {
 fn steady_engine() -> mrtr::EngineBuilder {
     Engine::builder()
         .key(1, mrtr_tests::keys::test_key(7))
+        .without_principal()
         .ttl(Duration::from_secs(2))
         .clock_skew(Duration::ZERO)
         .replay_store(MemoryStore::with_capacity(10_000_000))
@@ -143,10 +195,7 @@ fn steady_engine() -> mrtr::EngineBuilder {
 
 /// The same three rounds without the guard, with the memory store and with Redis.
 fn single_use(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let redis = runtime.block_on(RedisServer::start());
     let (memory, on_redis) = runtime.block_on(async {
         let memory = connect(Signups::new(steady_engine().build().unwrap())).await;
@@ -171,45 +220,53 @@ fn single_use(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(5));
     group.bench_function(NO_GUARD, |b| {
         b.to_async(&runtime)
-            .iter(|| signup_with(&memory, "signup_replayable", SIGNED_UP))
+            .iter(|| run(&memory, SIGNUP_REPLAYABLE))
     });
     group.bench_function(MEMORY_STORE, |b| {
-        b.to_async(&runtime)
-            .iter(|| signup_with(&memory, "signup", SIGNED_UP))
+        b.to_async(&runtime).iter(|| run(&memory, SIGNUP))
     });
     if let Some(on_redis) = &on_redis {
         group.bench_function(REDIS_STORE, |b| {
-            b.to_async(&runtime)
-                .iter(|| signup_with(on_redis, "signup", SIGNED_UP))
+            b.to_async(&runtime).iter(|| run(on_redis, SIGNUP))
         });
     }
     group.finish();
 
     // The ratios, from blocks that alternate, so that noise on a shared machine falls on both
     // sides alike.
-    let no_guard = (&memory, "signup_replayable");
-    let memory_ratio = paired_ratio(&runtime, no_guard, (&memory, "signup"));
+    let no_guard = (&memory, SIGNUP_REPLAYABLE);
+    let memory_ratio = paired_ratio(&runtime, no_guard, (&memory, SIGNUP));
     println!("paired ratio single use with {MEMORY_STORE} / no guard: {memory_ratio:.3}");
+    let mut guard = json!({
+        "paired_ratio": {MEMORY_STORE: memory_ratio},
+        "mean_ns": {
+            NO_GUARD: mean_ns(GUARD_GROUP, NO_GUARD),
+            MEMORY_STORE: mean_ns(GUARD_GROUP, MEMORY_STORE),
+        },
+    });
     if let Some(on_redis) = &on_redis {
-        let redis_ratio = paired_ratio(&runtime, no_guard, (on_redis, "signup"));
+        let redis_ratio = paired_ratio(&runtime, no_guard, (on_redis, SIGNUP));
         println!("paired ratio single use with {REDIS_STORE} / no guard: {redis_ratio:.3}");
+        guard["paired_ratio"][REDIS_STORE] = json!(redis_ratio);
+        guard["mean_ns"][REDIS_STORE] = json!(mean_ns(GUARD_GROUP, REDIS_STORE));
     }
+    record("guard", guard);
     drop(redis);
 }
 
 /// The median, over alternating blocks of calls, of the time of `other`'s calls over `base`'s.
 fn paired_ratio(
     runtime: &tokio::runtime::Runtime,
-    base: (&Client, &'static str),
-    other: (&Client, &'static str),
+    base: (&Client, Flow),
+    other: (&Client, Flow),
 ) -> f64 {
     const BLOCKS: usize = 41;
     const CALLS: usize = 40;
-    let time = |(client, tool): (&Client, &'static str)| {
+    let time = |(client, flow): (&Client, Flow)| {
         let start = std::time::Instant::now();
         runtime.block_on(async {
             for _ in 0..CALLS {
-                signup_with(client, tool, SIGNED_UP).await;
+                run(client, flow).await;
             }
         });
         start.elapsed().as_secs_f64()
@@ -230,26 +287,17 @@ fn paired_ratio(
     ratios[BLOCKS / 2]
 }
 
-const SIGNED_UP: &str = "Signed up Ada to Rust on the pro plan";
-
-/// Whether this run measured Redis: an earlier run's estimates may still be on disk.
-static REDIS_MEASURED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 const GUARD_GROUP: &str = "single_use_three_rounds";
 const NO_GUARD: &str = "no_guard";
 const MEMORY_STORE: &str = "memory_store";
 const REDIS_STORE: &str = "redis_store";
 
-const GROUP: &str = "signup_three_rounds";
 const BASELINE: &str = "hand_written_rmcp";
 const MRTR: &str = "mrtr";
 
 /// The mean time of one benchmark of this run, from criterion's own estimates.
 fn mean_ns(group: &str, function: &str) -> Option<f64> {
-    let target = std::env::var("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let path = target
+    let path = target_dir()
         .join("criterion")
         .join(group)
         .join(function)
@@ -258,8 +306,14 @@ fn mean_ns(group: &str, function: &str) -> Option<f64> {
     estimates["mean"]["point_estimate"].as_f64()
 }
 
+fn target_dir() -> std::path::PathBuf {
+    std::env::var("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+}
+
 const ENVELOPE_GROUP: &str = "seal and open a 256 B state";
-const ENCRYPTED: &str = "mrtr, XChaCha20-Poly1305";
+const ENCRYPTED: &str = "mrtr, AES-256-GCM-SIV";
 const SIGNED: &str = "mrtr, sign-only HMAC-SHA256";
 const RMCP_CODEC: &str = "rmcp RequestStateCodec, HMAC";
 
@@ -286,40 +340,128 @@ fn envelope(c: &mut Criterion) {
         b.iter(|| signed.round_trip(std::hint::black_box(&locals)))
     });
     group.finish();
+    let mut times = serde_json::Map::new();
+    for mode in [RMCP_CODEC, ENCRYPTED, SIGNED] {
+        times.insert(mode.to_owned(), json!(mean_ns(ENVELOPE_GROUP, mode)));
+    }
+    record("seal_and_open_256_bytes_ns", Value::Object(times));
 }
 
-criterion_group!(benches, rounds, single_use, envelope);
+const LONG_GROUP: &str = "one round of a 51-question flow";
+const LONG_QUESTIONS: u32 = 51;
+/// The rounds of the long flow that are timed: the request that answers question `n - 1`.
+const LONG_ROUNDS: [usize; 2] = [2, 50];
 
-/// Set in a copy of this benchmark that only counts: the tool to call, `CALLS` times.
-const COUNT_TOOL_ENV: &str = "MRTR_BENCH_COUNT_TOOL";
-const CALLS: usize = 300;
+/// The request of each round of a `questions_replayable` flow of [`LONG_QUESTIONS`], each with
+/// the state and answer it carries; and each round's state size.
+async fn long_flow_requests(client: &Client) -> (Vec<CallToolRequestParams>, Vec<usize>) {
+    let arguments: JsonObject =
+        serde_json::from_value(json!({ "questions": LONG_QUESTIONS })).unwrap();
+    let mut params = CallToolRequestParams::new("questions_replayable").with_arguments(arguments);
+    let (mut requests, mut sizes) = (Vec::new(), Vec::new());
+    loop {
+        requests.push(params.clone());
+        match client.call_tool_once(params.clone()).await.unwrap() {
+            CallToolResponse::InputRequired(input) => {
+                let key = input.input_requests.unwrap().into_keys().next().unwrap();
+                sizes.push(input.request_state.as_ref().map_or(0, String::len));
+                let answer = json!({"action": "accept", "content": {"answer": format!("a{}", requests.len())}});
+                params.input_responses = Some(InputResponses::from([(key, answer)]));
+                params.request_state = input.request_state;
+            }
+            CallToolResponse::Complete(_) => return (requests, sizes),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
 
-/// Calls `tool` of a [`Signups`] server `CALLS` times, for callgrind to count.
-fn count_calls(tool: &str) {
-    let tool: &'static str = if tool == "signup" {
-        "signup"
-    } else {
-        "signup_replayable"
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
+/// P4: one round at round 2 and at round 50 of a long flow. The tool allows replay, so the
+/// same request resumes the flow afresh each time.
+fn long_flow(c: &mut Criterion) {
+    let runtime = runtime();
+    // The default TTL: the same states are sent again for the whole measurement.
+    let engine = Engine::builder()
+        .key(1, mrtr_tests::keys::test_key(7))
+        .without_principal()
         .build()
         .unwrap();
+    let client = runtime.block_on(connect(LongFlow::new(engine)));
+    let (requests, sizes) = runtime.block_on(long_flow_requests(&client));
+    let one_round = |round: usize| {
+        let request = requests[round - 1].clone();
+        let client = &client;
+        async move {
+            match client.call_tool_once(request).await.unwrap() {
+                CallToolResponse::InputRequired(input) => {
+                    input.request_state.map_or(0, |s| s.len())
+                }
+                other => panic!("round {round}: {other:?}"),
+            }
+        }
+    };
+    let mut group = c.benchmark_group(LONG_GROUP);
+    group.measurement_time(Duration::from_secs(3));
+    for round in LONG_ROUNDS {
+        group.bench_function(format!("round {round}"), |b| {
+            b.to_async(&runtime).iter(|| one_round(round))
+        });
+    }
+    group.finish();
+    let [early, late] = LONG_ROUNDS.map(|round| mean_ns(LONG_GROUP, &format!("round {round}")));
+    let ratio = late.zip(early).map(|(late, early)| late / early);
+    if let Some(ratio) = ratio {
+        println!(
+            "round 50 / round 2 of a {LONG_QUESTIONS}-question flow: {ratio:.3} (goal: at most 1.2)"
+        );
+    }
+    record(
+        "long_flow",
+        json!({"state_bytes": sizes, "round_ns": {"2": early, "50": late}, "ratio_50_to_2": ratio}),
+    );
+}
+
+criterion_group!(
+    benches,
+    against_hand_written,
+    single_use,
+    envelope,
+    long_flow
+);
+
+/// Set in a copy of this benchmark that only counts: `server:tool`, to call `CALLS` times.
+const COUNT_ENV: &str = "MRTR_BENCH_COUNT";
+const CALLS: usize = 300;
+
+/// What a counting copy runs: `CALLS` whole flows of one tool on one server.
+fn count_calls(spec: &str) {
+    let flow = match spec.split_once(':').map(|(_, tool)| tool) {
+        Some("signup") => SIGNUP,
+        Some("signup_replayable") => SIGNUP_REPLAYABLE,
+        Some("wizard5") => WIZARD5,
+        _ => panic!("{COUNT_ENV}={spec}: unknown tool"),
+    };
+    let runtime = runtime();
     runtime.block_on(async {
-        let client = connect(Signups::new(steady_engine().build().unwrap())).await;
+        let engine = || steady_engine().build().unwrap();
+        let client = match spec.split_once(':').map(|(server, _)| server) {
+            Some("signups") => connect(Signups::new(engine())).await,
+            Some("wizard") => connect(Wizard::new(engine())).await,
+            Some("hand") => connect(HandWritten::new()).await,
+            _ => panic!("{COUNT_ENV}={spec}: unknown server"),
+        };
         for _ in 0..CALLS {
-            signup_with(&client, tool, SIGNED_UP).await;
+            run(&client, flow).await;
         }
     });
 }
 
-/// Instructions a copy of this benchmark executes calling `tool` [`CALLS`] times, counted by
-/// callgrind: exact and repeatable, whatever else the machine is doing.
-fn instructions(tool: &str) -> Option<u64> {
+/// Instructions a copy of this benchmark executes for `spec` (see [`count_calls`]), counted
+/// by callgrind: exact and repeatable, whatever else the machine is doing.
+fn instructions(spec: &str) -> Option<u64> {
     let output = std::process::Command::new("valgrind")
         .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
         .arg(std::env::current_exe().ok()?)
-        .env(COUNT_TOOL_ENV, tool)
+        .env(COUNT_ENV, spec)
         .output()
         .ok()?;
     let log = String::from_utf8_lossy(&output.stderr);
@@ -327,19 +469,43 @@ fn instructions(tool: &str) -> Option<u64> {
     line.rsplit(' ').next()?.replace(',', "").parse().ok()
 }
 
+/// The ratio of instructions of `ours` over `base`, printed and recorded under `name`.
+fn instruction_ratio(name: &str, base: &str, ours: &str) {
+    match (instructions(base), instructions(ours)) {
+        (Some(base_count), Some(our_count)) => {
+            let ratio = our_count as f64 / base_count as f64;
+            println!(
+                "instructions {ours} / {base} (callgrind, {CALLS} flows each): {ratio:.4} \
+                 ({} vs {} per flow)",
+                our_count / CALLS as u64,
+                base_count / CALLS as u64
+            );
+            record(
+                format!("instructions/{name}"),
+                json!({"ratio": ratio, "per_flow": {ours: our_count / CALLS as u64, base: base_count / CALLS as u64}}),
+            );
+        }
+        _ => println!("no instruction counts for {name}: valgrind is not installed"),
+    }
+}
+
 fn main() {
-    if let Ok(tool) = std::env::var(COUNT_TOOL_ENV) {
-        return count_calls(&tool);
+    if let Ok(spec) = std::env::var(COUNT_ENV) {
+        return count_calls(&spec);
     }
     benches();
     Criterion::default().configure_from_args().final_summary();
-    if let (Some(baseline), Some(ours)) = (mean_ns(GROUP, BASELINE), mean_ns(GROUP, MRTR)) {
-        println!(
-            "ratio mrtr / hand-written: {:.2} ({:.1} us vs {:.1} us per three-round signup)",
-            ours / baseline,
-            ours / 1000.0,
-            baseline / 1000.0
-        );
+    for flow in [SIGNUP, WIZARD5] {
+        let group = format!("{} rounds", flow.tool);
+        if let (Some(baseline), Some(ours)) = (mean_ns(&group, BASELINE), mean_ns(&group, MRTR)) {
+            println!(
+                "ratio mrtr / hand-written, {}: {:.3} ({:.1} us vs {:.1} us per flow)",
+                flow.tool,
+                ours / baseline,
+                ours / 1000.0,
+                baseline / 1000.0
+            );
+        }
     }
     if let Some(codec) = mean_ns(ENVELOPE_GROUP, RMCP_CODEC) {
         for mode in [ENCRYPTED, SIGNED] {
@@ -352,31 +518,19 @@ fn main() {
             }
         }
     }
-    match (instructions("signup_replayable"), instructions("signup")) {
-        (Some(unguarded), Some(guarded)) => println!(
-            "instructions single use with {MEMORY_STORE} / no guard (callgrind, {CALLS} calls \
-             each): {:.4} ({} more per call)",
-            guarded as f64 / unguarded as f64,
-            (guarded.saturating_sub(unguarded)) / CALLS as u64
-        ),
-        _ => println!("no instruction counts: valgrind is not installed"),
-    }
-    let Some(unguarded) = mean_ns(GUARD_GROUP, NO_GUARD) else {
-        return;
-    };
-    let redis = REDIS_MEASURED.load(std::sync::atomic::Ordering::Relaxed);
-    let stores = [MEMORY_STORE]
-        .into_iter()
-        .chain(redis.then_some(REDIS_STORE));
-    for store in stores {
-        if let Some(guarded) = mean_ns(GUARD_GROUP, store) {
-            println!(
-                "ratio single use with {store} / no guard: {:.3} ({:.1} us vs {:.1} us per \
-                 three-round signup)",
-                guarded / unguarded,
-                guarded / 1000.0,
-                unguarded / 1000.0
-            );
-        }
+    instruction_ratio("signup", "hand:signup", "wizard:signup");
+    instruction_ratio("wizard5", "hand:wizard5", "wizard:wizard5");
+    instruction_ratio("guard", "signups:signup_replayable", "signups:signup");
+    let results = RESULTS.lock().unwrap();
+    let dir = target_dir().join("bench-results");
+    let written = std::fs::create_dir_all(&dir).and_then(|()| {
+        std::fs::write(
+            dir.join("rounds.json"),
+            serde_json::to_string_pretty(&*results).unwrap(),
+        )
+    });
+    match written {
+        Ok(()) => println!("results: {}", dir.join("rounds.json").display()),
+        Err(error) => println!("results not written: {error}"),
     }
 }

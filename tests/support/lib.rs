@@ -1,9 +1,11 @@
 //! Shared pieces of the end-to-end tests: servers on loopback, clients, clocks.
 
 pub mod baseline;
+pub mod bench_servers;
 pub mod clock;
 pub mod driver_output;
 pub mod keys;
+pub mod long_flow;
 pub mod loopback;
 pub mod peers;
 pub mod rounds;

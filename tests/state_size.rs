@@ -1,0 +1,161 @@
+//! How big `requestState` is: no larger than a hand-written tool's at any round, and growing
+//! only with what the tool holds.
+
+use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
+use mrtr::{
+    Engine,
+    testing::{Answer, Harness},
+};
+use mrtr_examples::wizard::Wizard;
+use mrtr_tests::baseline::HandWritten;
+use serde_json::json;
+
+fn engine() -> Engine {
+    Engine::builder()
+        .key(1, mrtr_tests::keys::test_key(7))
+        .without_principal()
+        .build()
+        .unwrap()
+}
+
+/// The bytes a state carries before base64.
+fn raw_len(state: &str) -> usize {
+    URL_SAFE_NO_PAD.decode(state).expect("base64url").len()
+}
+
+/// Over 50 rounds of `questions`, each state is the one before plus the answer it now holds:
+/// a length byte and the text. Nothing else grows.
+#[tokio::test]
+async fn a_50_round_state_grows_only_with_the_answers_it_holds() {
+    let harness = Harness::start(Wizard::new(engine())).await;
+    let answers: Vec<String> = (1..=50).map(|round| format!("answer {round}")).collect();
+    let run = harness
+        .call("questions")
+        .arguments(json!({"questions": 50}))
+        .answers(
+            "q",
+            answers
+                .iter()
+                .map(|answer| Answer::accept(json!({ "answer": answer }))),
+        )
+        .run()
+        .await
+        .unwrap();
+    assert_eq!(run.text(), answers.join(", "));
+    let sizes: Vec<usize> = run.rounds().iter().map(|r| raw_len(&r.state)).collect();
+    eprintln!(
+        "{:?}",
+        run.rounds()
+            .iter()
+            .take(3)
+            .map(|r| r.state.clone())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(sizes.len(), 50);
+    for (round, pair) in sizes.windows(2).enumerate() {
+        let held = 1 + answers[round].len();
+        assert_eq!(
+            pair[1] - pair[0],
+            held,
+            "round {} to {}: {sizes:?}",
+            round + 1,
+            round + 2
+        );
+    }
+    // Round 1 holds no answer yet: the envelope, the header, the loop's counters and an empty
+    // list, and the 4-byte type check of what is held.
+    assert!(sizes[0] <= 52, "{sizes:?}");
+}
+
+/// A tool's rounds on both servers with the same answers: every round's state from mrtr is no
+/// larger than the hand-written one's (sealed with rmcp's HMAC codec, which signs and does not
+/// encrypt), and both end alike.
+async fn no_larger_than_by_hand(
+    tool: &str,
+    arguments: serde_json::Value,
+    answers: &[(&str, Answer)],
+) {
+    let run = async |harness: Harness| {
+        let mut call = harness.call(tool).arguments(arguments.clone());
+        for (key, answer) in answers {
+            call = call.answer(*key, answer.clone());
+        }
+        call.run().await.unwrap()
+    };
+    let ours = run(Harness::start(Wizard::new(engine())).await).await;
+    let theirs = run(Harness::start(HandWritten::new()).await).await;
+    assert_eq!(ours.keys(), theirs.keys(), "{tool}");
+    assert_eq!(ours.text(), theirs.text(), "{tool}");
+    let sizes = |run: &mrtr::testing::Run| -> Vec<usize> {
+        run.rounds()
+            .iter()
+            .map(|round| round.state_bytes())
+            .collect()
+    };
+    let (ours, theirs) = (sizes(&ours), sizes(&theirs));
+    for (round, (ours, theirs)) in ours.iter().zip(&theirs).enumerate() {
+        assert!(
+            ours <= theirs,
+            "{tool} round {}: mrtr {ours} B, hand-written {theirs} B",
+            round + 1
+        );
+    }
+}
+
+fn accept(content: serde_json::Value) -> Answer {
+    Answer::accept(content)
+}
+
+#[tokio::test]
+async fn signup_states_are_no_larger_than_hand_written_ones() {
+    no_larger_than_by_hand(
+        "signup",
+        json!({"team": "Analytical Engines"}),
+        &[
+            (
+                "profile",
+                accept(json!({"name": "Ada", "email": "ada@example.com"})),
+            ),
+            ("plan", accept(json!({"plan": "enterprise"}))),
+            ("confirm", accept(json!({"confirm": true}))),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn onboard_states_are_no_larger_than_hand_written_ones() {
+    no_larger_than_by_hand(
+        "onboard",
+        json!({"team": "Navy"}),
+        &[
+            ("profile", accept(json!({"name": "Grace Hopper"}))),
+            ("role", accept(json!({"role": "admin"}))),
+            ("confirm_admin", accept(json!({"confirm": true}))),
+            ("repo", accept(json!({"repo": "cobol", "more": true}))),
+            ("repo", accept(json!({"repo": "flow-matic", "more": true}))),
+            ("repo", accept(json!({"repo": "a-0", "more": false}))),
+            ("notify", accept(json!({"level": "all"}))),
+            ("notify", accept(json!({"level": "mentions"}))),
+            ("notify", accept(json!({"level": "none"}))),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn wizard5_states_are_no_larger_than_hand_written_ones() {
+    let answers: Vec<(String, Answer)> = (1..=5)
+        .map(|n| {
+            (
+                format!("q{n}"),
+                accept(json!({"answer": format!("answer number {n}")})),
+            )
+        })
+        .collect();
+    let answers: Vec<(&str, Answer)> = answers
+        .iter()
+        .map(|(key, answer)| (key.as_str(), answer.clone()))
+        .collect();
+    no_larger_than_by_hand("wizard5", json!({}), &answers).await;
+}
