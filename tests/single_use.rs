@@ -300,11 +300,12 @@ async fn a_duplicate_of_a_question_round_gets_the_same_next_state() -> anyhow::R
         let again = asked(&client, pay("bob", Some(&first.state), json!({}))).await?;
         assert_eq!(again.key, "confirm");
         assert_ne!(again.state, first.state);
-        // ...and every later copy of the same request gets that same state, answered or not:
-        // a re-sent state never comes back with a fresh expiry, and answers cannot fork it.
+        // ...and every later copy of the same request gets that same question and state,
+        // answered or not: a re-sent state never comes back with a fresh expiry, and answers
+        // cannot fork it.
         for answers in [json!({}), yes(), no()] {
             let copy = asked(&client, pay("bob", Some(&first.state), answers)).await?;
-            assert_eq!(copy.state, again.state);
+            assert_eq!(copy, again);
         }
         assert!(effects.all().is_empty());
 

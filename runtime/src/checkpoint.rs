@@ -35,4 +35,8 @@ impl Question for Checkpoint {
     fn read_answer(_: &str, _: &Value) -> Result<(), String> {
         Ok(())
     }
+
+    fn keep(&self) -> Option<crate::question::Kept> {
+        crate::question::kept(self)
+    }
 }

@@ -26,13 +26,24 @@ pub fn elicit<T: Form + 'static>(message: impl Into<String>) -> Elicit<T> {
 }
 
 /// A form elicitation question; see [`elicit`].
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Elicit<T> {
     message: String,
     /// Taken while `T: Form` is known, so that a type that is not a form is reported once, at
     /// `elicit::<T>`.
     schema: fn() -> Result<ElicitationSchema, serde_json::Error>,
     form: PhantomData<fn() -> T>,
+}
+
+// Not derived: the form type itself need not be `Clone`.
+impl<T> Clone for Elicit<T> {
+    fn clone(&self) -> Self {
+        Self {
+            message: self.message.clone(),
+            schema: self.schema,
+            form: PhantomData,
+        }
+    }
 }
 
 /// The user's reply to a form: the filled form, or a refusal that names the question.
@@ -147,7 +158,7 @@ pub(crate) fn form_schema<T: Form>() -> Result<ElicitationSchema, serde_json::Er
     ElicitationSchema::from_json_schema(object)
 }
 
-impl<T: DeserializeOwned> Question for Elicit<T> {
+impl<T: DeserializeOwned + 'static> Question for Elicit<T> {
     type Answer = Elicited<T>;
 
     fn missing_capability(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities> {
@@ -209,6 +220,10 @@ impl<T: DeserializeOwned> Question for Elicit<T> {
             _ => Err("unknown elicitation action".to_owned()),
         }
     }
+
+    fn keep(&self) -> Option<crate::question::Kept> {
+        crate::question::kept(self)
+    }
 }
 
 #[cfg(test)]
@@ -231,6 +246,59 @@ mod tests {
     enum Plan {
         Free,
         Pro,
+    }
+
+    /// Duplicates of a single-use round get its questions built again from what the replay
+    /// store kept; they must be the very requests first sent.
+    #[test]
+    fn a_rounds_questions_are_built_again_as_first_sent() {
+        use crate::question::{All, QuestionSet};
+        const KEYS: &[&str] = &["profile", "model", "roots", "go"];
+        let questions = || {
+            All((
+                elicit::<Profile>("Who?"),
+                crate::sample("Hello").max_tokens(5),
+                crate::roots(),
+                crate::checkpoint(),
+            ))
+        };
+        let json = |requests: Vec<(&str, InputRequest)>| {
+            let requests: std::collections::BTreeMap<_, _> = requests.into_iter().collect();
+            serde_json::to_value(requests).unwrap()
+        };
+        let first = json(questions().into_input_requests(KEYS).unwrap());
+        assert_eq!(first.as_object().unwrap().len(), 3, "{first}");
+        let rebuild = questions().rebuild(KEYS).expect("built-in questions keep");
+        assert_eq!(json(rebuild.requests().unwrap()), first);
+        assert_eq!(json(rebuild.requests().unwrap()), first);
+    }
+
+    /// A question of the user's own that does not keep makes the store copy the requests.
+    #[test]
+    fn a_question_that_does_not_keep_is_not_rebuilt() {
+        use crate::question::{All, QuestionSet};
+        struct Custom;
+        impl Question for Custom {
+            type Answer = ();
+            fn missing_capability(&self, _: &ClientCapabilities) -> Option<ClientCapabilities> {
+                None
+            }
+            fn into_input_request(self) -> Result<Option<InputRequest>, ErrorData> {
+                Ok(None)
+            }
+            fn read_answer(_: &str, _: &Value) -> Result<(), String> {
+                Ok(())
+            }
+        }
+        assert!(Custom.rebuild(&["a"]).is_none());
+        // A URL elicitation's id is fresh each time it is built, so it is copied too.
+        let url = crate::elicit_url("Sign in", "https://example.com/login");
+        assert!(url.rebuild(&["a"]).is_none());
+        assert!(
+            All((elicit::<Profile>("Who?"), Custom))
+                .rebuild(&["a", "b"])
+                .is_none()
+        );
     }
 
     fn request_json() -> Value {

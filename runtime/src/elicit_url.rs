@@ -109,4 +109,6 @@ impl Question for ElicitUrl {
             _ => Err("unknown elicitation action".to_owned()),
         }
     }
+
+    // Not kept: each request carries a fresh elicitation id, so the replay store copies it.
 }

@@ -24,7 +24,7 @@ use crate::{
     Engine, Outcome,
     envelope::{self, Binding, Header, SealError, unix_seconds},
     log::{Escaped, redacted},
-    question::QuestionSet,
+    question::{QuestionSet, Rebuild},
     replay::{
         FlowId, RoundKey,
         guard::{self, Entered},
@@ -67,10 +67,12 @@ struct Cursor {
     /// The header of the state this round opened; `None` on a first call.
     opened: Option<Header>,
     halt: Option<Halt>,
+    /// What builds the last questions asked again, for the replay store's record.
+    rebuild: Option<Rebuild>,
 }
 
 enum Halt {
-    Ask(InputRequiredResult),
+    Ask(InputRequiredResult, Option<Rebuild>),
     Fail(ErrorData),
 }
 
@@ -115,6 +117,7 @@ impl Machine {
             saved: SavedLocals::new(Default::default()),
             opened: None,
             halt: None,
+            rebuild: None,
         };
         let mut round = round;
         cursor.answers = round.input_responses.take();
@@ -324,8 +327,13 @@ impl Machine {
         saver: Saver,
         questions: Qs,
     ) -> Halt {
+        // A single-use round's record keeps what builds the questions, not the questions.
+        let rebuild = match self.layout.single_use {
+            true => questions.rebuild(keys),
+            false => None,
+        };
         match self.seal_questions(id, keys, saver, questions) {
-            Ok(input) => Halt::Ask(input),
+            Ok(input) => Halt::Ask(input, rebuild),
             Err(error) => Halt::Fail(error),
         }
     }
@@ -456,7 +464,8 @@ impl Machine {
             Outcome::Failed(error) => RecordedResponse::Error(error),
             Outcome::Recorded(response) => response,
         };
-        guard::record(&self.engine, &binding, held, &response).await;
+        let rebuild = self.cursor().rebuild.take();
+        guard::record(&self.engine, &binding, held, &response, rebuild).await;
         Outcome::Recorded(response)
     }
 
@@ -472,11 +481,17 @@ impl Machine {
                     Outcome::Failed(invalid_state())
                 }
             }),
-            Poll::Pending => match self.cursor().halt.take() {
-                Some(Halt::Ask(input)) => Poll::Ready(Outcome::InputRequired(input)),
-                Some(Halt::Fail(error)) => Poll::Ready(Outcome::Failed(error)),
-                None => Poll::Pending,
-            },
+            Poll::Pending => {
+                let mut cursor = self.cursor();
+                match cursor.halt.take() {
+                    Some(Halt::Ask(input, rebuild)) => {
+                        cursor.rebuild = rebuild;
+                        Poll::Ready(Outcome::InputRequired(input))
+                    }
+                    Some(Halt::Fail(error)) => Poll::Ready(Outcome::Failed(error)),
+                    None => Poll::Pending,
+                }
+            }
         })
         .await
     }

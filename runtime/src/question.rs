@@ -5,6 +5,47 @@ use rmcp::{
     model::{ClientCapabilities, InputRequest, InputResponses},
 };
 use serde_json::Value;
+use std::sync::Arc;
+
+/// Builds one question's request again, as it was first sent.
+#[doc(hidden)]
+pub type Kept = Arc<dyn Fn() -> Result<Option<InputRequest>, ErrorData> + Send + Sync>;
+
+/// Builds a round's requests again, as they were first sent: what the replay store keeps for a
+/// duplicate of the round, far smaller than the requests themselves.
+#[doc(hidden)]
+#[derive(Clone)]
+pub enum Rebuild {
+    One(&'static str, Kept),
+    Many(Arc<[(&'static str, Kept)]>),
+}
+
+impl Rebuild {
+    /// The requests, built again.
+    pub fn requests(&self) -> Result<Vec<(&'static str, InputRequest)>, ErrorData> {
+        let one;
+        let kept = match self {
+            Self::One(key, kept) => {
+                one = [(*key, kept.clone())];
+                &one[..]
+            }
+            Self::Many(kept) => &kept[..],
+        };
+        let mut requests = Vec::with_capacity(kept.len());
+        for (key, kept) in kept {
+            if let Some(request) = kept()? {
+                requests.push((*key, request));
+            }
+        }
+        Ok(requests)
+    }
+}
+
+/// [`Question::keep`] for a question that is cheap to clone.
+pub(crate) fn kept<Q: Question + Clone + Send + Sync + 'static>(question: &Q) -> Option<Kept> {
+    let question = question.clone();
+    Some(Arc::new(move || question.clone().into_input_request()))
+}
 
 /// Something `ask!` can send to the client, and the typed answer that comes back.
 ///
@@ -32,6 +73,14 @@ pub trait Question {
     /// Reads the client's answer (`Value::Null` when none is needed). `Err` says why it does not
     /// fit; the question is asked again.
     fn read_answer(key: &str, response: &Value) -> Result<Self::Answer, String>;
+
+    /// Keeps this question, so that a duplicate of the round can be sent the same request
+    /// without the replay store holding the request itself. `None`, the default, makes the
+    /// store hold a copy of the request.
+    #[doc(hidden)]
+    fn keep(&self) -> Option<Kept> {
+        None
+    }
 }
 
 /// Several questions asked in one round: `ask!(a = q1, b = q2)` answers `(A1, A2)`.
@@ -54,6 +103,9 @@ pub trait QuestionSet {
         responses: &InputResponses,
         resumed: bool,
     ) -> Result<Self::Answers, String>;
+    /// What builds [`into_input_requests`](QuestionSet::into_input_requests) again, if every
+    /// question [keeps](Question::keep).
+    fn rebuild(&self, keys: &'static [&'static str]) -> Option<Rebuild>;
 }
 
 fn read_one<Q: Question>(
@@ -97,6 +149,10 @@ impl<Q: Question> QuestionSet for Q {
         resumed: bool,
     ) -> Result<Self::Answers, String> {
         read_one::<Q>(keys[0], responses, resumed)
+    }
+
+    fn rebuild(&self, keys: &'static [&'static str]) -> Option<Rebuild> {
+        Some(Rebuild::One(keys[0], self.keep()?))
     }
 }
 
@@ -143,6 +199,10 @@ macro_rules! question_tuples {
 
             fn read_answers(keys: &[&'static str], responses: &InputResponses, resumed: bool) -> Result<Self::Answers, String> {
                 Ok(($(read_one::<$q>(keys[$i], responses, resumed)?,)+))
+            }
+
+            fn rebuild(&self, keys: &'static [&'static str]) -> Option<Rebuild> {
+                Some(Rebuild::Many(Arc::new([$((keys[$i], self.0.$i.keep()?)),+])))
             }
         }
     )+};

@@ -56,4 +56,8 @@ impl Question for ClientRoots {
             .map(|result| result.roots)
             .map_err(|e| format!("not a ListRootsResult: {e}"))
     }
+
+    fn keep(&self) -> Option<crate::question::Kept> {
+        crate::question::kept(self)
+    }
 }

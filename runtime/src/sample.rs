@@ -166,4 +166,8 @@ impl Question for Sample {
             .map(|result| Sampled::from_result(result, response))
             .map_err(|e| format!("not a CreateMessageResult: {e}"))
     }
+
+    fn keep(&self) -> Option<crate::question::Kept> {
+        crate::question::kept(self)
+    }
 }

@@ -15,7 +15,8 @@
 //! instruction counts of copies of this benchmark under callgrind, which noise cannot move.
 //! Everything is also written to `target/bench-results/rounds.json` for the plots.
 //!
-//! `cargo bench -p mrtr-tests --bench rounds`
+//! `cargo bench -p mrtr-tests --bench rounds`; for a quick before-and-after check of a change,
+//! `MRTR_BENCH_PAIRED=wizard5` (or `signup`) runs only that tool's paired ratio, nine times.
 
 use std::{collections::BTreeMap, sync::Mutex, time::Duration};
 
@@ -431,6 +432,8 @@ criterion_group!(
 /// Set in a copy of this benchmark that only counts: `server:tool`, to call `CALLS` times.
 const COUNT_ENV: &str = "MRTR_BENCH_COUNT";
 const CALLS: usize = 300;
+/// How many calls a counting copy makes instead, for profiling it under `perf`.
+const CALLS_ENV: &str = "MRTR_BENCH_CALLS";
 
 /// What a counting copy runs: `CALLS` whole flows of one tool on one server.
 fn count_calls(spec: &str) {
@@ -449,7 +452,11 @@ fn count_calls(spec: &str) {
             Some("hand") => connect(HandWritten::new()).await,
             _ => panic!("{COUNT_ENV}={spec}: unknown server"),
         };
-        for _ in 0..CALLS {
+        let calls = std::env::var(CALLS_ENV)
+            .ok()
+            .and_then(|calls| calls.parse().ok())
+            .unwrap_or(CALLS);
+        for _ in 0..calls {
             run(&client, flow).await;
         }
     });
@@ -489,7 +496,41 @@ fn instruction_ratio(name: &str, base: &str, ours: &str) {
     }
 }
 
+/// Set to `signup` or `wizard5` to measure only that tool's paired ratio, nine times over:
+/// a quick before-and-after check of a change.
+const PAIRED_ENV: &str = "MRTR_BENCH_PAIRED";
+
+fn paired_only(tool: &str) {
+    let flow = match tool {
+        "signup" => SIGNUP,
+        "wizard5" => WIZARD5,
+        _ => panic!("{PAIRED_ENV}={tool}: use signup or wizard5"),
+    };
+    let runtime = runtime();
+    let (mrtr, by_hand) = runtime.block_on(async {
+        (
+            connect(Wizard::new(steady_engine().build().unwrap())).await,
+            connect(HandWritten::new()).await,
+        )
+    });
+    // Three seconds of flows first, so that the replay store is at its steady size.
+    let start = std::time::Instant::now();
+    while start.elapsed() < Duration::from_secs(3) {
+        runtime.block_on(run(&mrtr, flow));
+        runtime.block_on(run(&by_hand, flow));
+    }
+    let mut ratios: Vec<f64> = (0..9)
+        .map(|_| paired_ratio(&runtime, (&by_hand, flow), (&mrtr, flow)))
+        .collect();
+    println!("{tool}: paired ratios mrtr / hand-written: {ratios:.3?}");
+    ratios.sort_by(f64::total_cmp);
+    println!("{tool}: median {:.3}", ratios[4]);
+}
+
 fn main() {
+    if let Ok(tool) = std::env::var(PAIRED_ENV) {
+        return paired_only(&tool);
+    }
     if let Ok(spec) = std::env::var(COUNT_ENV) {
         return count_calls(&spec);
     }

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::transports::Client;
 
 /// One question the server sent back.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Asked {
     pub keys: Vec<String>,
     pub key: String,

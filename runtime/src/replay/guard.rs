@@ -13,6 +13,7 @@ use crate::{
     Engine,
     envelope::{self, Binding},
     log::Escaped,
+    question::Rebuild,
 };
 
 /// A round this request holds: it runs it, then records the response.
@@ -135,8 +136,12 @@ fn replayed(
     key: &RoundKey,
     recorded: &Recorded,
 ) -> Result<RecordedResponse, ErrorData> {
-    let sealed = match (recorded.as_response(), recorded.as_sealed()) {
-        (Some(response), _) => return Ok(response.clone()),
+    let sealed = match (recorded.response(), recorded.as_sealed()) {
+        (Some(Ok(response)), _) => return Ok(response),
+        (Some(Err(error)), _) => {
+            tracing::error!(tool = %Escaped(binding.name), round = %key, error = %error.message, "mrtr: a recorded round's questions could not be built again");
+            return Err(internal());
+        }
         (None, Some(sealed)) => sealed,
         (None, None) => return Err(internal()),
     };
@@ -171,14 +176,15 @@ pub(crate) async fn keep_alive(engine: &Engine, held: &Held) -> Infallible {
     }
 }
 
-/// Stores the response of `held` for its duplicates: as it is in a store in this process,
-/// else serialized and sealed. A failure is logged: the response still goes to this client,
+/// Stores the response of `held` for its duplicates: as it is in a store in this process (its
+/// questions as what `rebuild`s them, when there is that), else serialized and sealed. A failure is logged: the response still goes to this client,
 /// and a retry runs the round again once the lease lapses.
 pub(crate) async fn record(
     engine: &Engine,
     binding: &Binding<'_>,
     held: Held,
     response: &RecordedResponse,
+    rebuild: Option<Rebuild>,
 ) {
     let store = &engine.inner.store;
     let recorded = if store.keeps_sealed_bytes() {
@@ -196,7 +202,7 @@ pub(crate) async fn record(
             }
         }
     } else {
-        Recorded::in_process(response.clone())
+        Recorded::in_process(response, rebuild)
     };
     let stored = store
         .complete(held.key, held.holder, recorded, held.expires_at)

@@ -30,6 +30,13 @@ use std::{
     time::{Duration, SystemTime},
 };
 
+use rmcp::{
+    ErrorData,
+    model::{InputRequiredResult, MetaObject},
+};
+
+use crate::question::Rebuild;
+
 pub(crate) mod guard;
 mod memory;
 #[cfg(feature = "redis")]
@@ -102,10 +109,30 @@ impl fmt::Display for Holder {
 #[derive(Debug, Clone)]
 pub struct Recorded(RecordedForm);
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 enum RecordedForm {
     Sealed(Vec<u8>),
     InProcess(Arc<RecordedResponse>),
+    /// Questions, kept as what builds them again (see [`Question::keep`](crate::Question::keep)),
+    /// and the rest of the response without them.
+    Asked {
+        rebuild: Rebuild,
+        request_state: Option<String>,
+        meta: Option<MetaObject>,
+    },
+}
+
+impl fmt::Debug for RecordedForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Sealed(bytes) => f.debug_tuple("Sealed").field(&bytes.len()).finish(),
+            Self::InProcess(response) => f.debug_tuple("InProcess").field(response).finish(),
+            Self::Asked { request_state, .. } => f
+                .debug_struct("Asked")
+                .field("request_state", request_state)
+                .finish_non_exhaustive(),
+        }
+    }
 }
 
 impl Recorded {
@@ -119,17 +146,42 @@ impl Recorded {
     pub fn as_sealed(&self) -> Option<&[u8]> {
         match &self.0 {
             RecordedForm::Sealed(bytes) => Some(bytes),
-            RecordedForm::InProcess(_) => None,
+            RecordedForm::InProcess(_) | RecordedForm::Asked { .. } => None,
         }
     }
 
-    pub(crate) fn in_process(response: RecordedResponse) -> Self {
-        Self(RecordedForm::InProcess(Arc::new(response)))
+    /// `response` as it is, for a store in this process. Questions whose round `rebuild`
+    /// builds again are kept as `rebuild`, not copied.
+    pub(crate) fn in_process(response: &RecordedResponse, rebuild: Option<Rebuild>) -> Self {
+        match (response, rebuild) {
+            (RecordedResponse::InputRequired(input), Some(rebuild)) => Self(RecordedForm::Asked {
+                rebuild,
+                request_state: input.request_state.clone(),
+                meta: input.meta.clone(),
+            }),
+            _ => Self(RecordedForm::InProcess(Arc::new(response.clone()))),
+        }
     }
 
-    pub(crate) fn as_response(&self) -> Option<&RecordedResponse> {
+    /// The response, for a store in this process; `None` for sealed bytes.
+    pub(crate) fn response(&self) -> Option<Result<RecordedResponse, ErrorData>> {
         match &self.0 {
-            RecordedForm::InProcess(response) => Some(response),
+            RecordedForm::InProcess(response) => Some(Ok(RecordedResponse::clone(response))),
+            RecordedForm::Asked {
+                rebuild,
+                request_state,
+                meta,
+            } => Some(rebuild.requests().map(|requests| {
+                let requests = (!requests.is_empty()).then(|| {
+                    requests
+                        .into_iter()
+                        .map(|(key, request)| (key.to_owned(), request))
+                        .collect()
+                });
+                let mut input = InputRequiredResult::new(requests, request_state.clone());
+                input.meta = meta.clone();
+                RecordedResponse::InputRequired(input)
+            })),
             RecordedForm::Sealed(_) => None,
         }
     }
@@ -141,6 +193,14 @@ impl PartialEq for Recorded {
         match (&self.0, &other.0) {
             (RecordedForm::Sealed(a), RecordedForm::Sealed(b)) => a == b,
             (RecordedForm::InProcess(a), RecordedForm::InProcess(b)) => Arc::ptr_eq(a, b),
+            (
+                RecordedForm::Asked {
+                    request_state: a, ..
+                },
+                RecordedForm::Asked {
+                    request_state: b, ..
+                },
+            ) => a == b,
             _ => false,
         }
     }
