@@ -262,11 +262,10 @@ mod tests {
                 crate::checkpoint(),
             ))
         };
-        let json = |requests: Vec<(&str, InputRequest)>| {
-            let requests: std::collections::BTreeMap<_, _> = requests.into_iter().collect();
-            serde_json::to_value(requests).unwrap()
-        };
-        let first = json(questions().into_input_requests(KEYS).unwrap());
+        let json = |requests| serde_json::to_value(requests).unwrap();
+        let first = json(crate::question::keyed(
+            questions().into_input_requests(KEYS).unwrap(),
+        ));
         assert_eq!(first.as_object().unwrap().len(), 3, "{first}");
         let rebuild = questions().rebuild(KEYS).expect("built-in questions keep");
         assert_eq!(json(rebuild.requests().unwrap()), first);

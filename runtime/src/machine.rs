@@ -17,14 +17,14 @@ use std::{
 
 use rmcp::{
     ErrorData,
-    model::{InputRequests, InputRequiredResult, InputResponses},
+    model::{InputRequiredResult, InputResponses},
 };
 
 use crate::{
     Engine, Outcome,
     envelope::{self, Binding, Header, SealError, unix_seconds},
     log::{Escaped, redacted},
-    question::{QuestionSet, Rebuild},
+    question::{QuestionSet, Rebuild, keyed},
     replay::{
         FlowId, RoundKey,
         guard::{self, Entered},
@@ -327,8 +327,10 @@ impl Machine {
         saver: Saver,
         questions: Qs,
     ) -> Halt {
-        // A single-use round's record keeps what builds the questions, not the questions.
-        let rebuild = match self.layout.single_use {
+        // A single-use round's record in this process keeps what builds the questions, not
+        // the questions; a store that takes sealed bytes needs neither.
+        let in_process = !self.engine.inner.store.keeps_sealed_bytes();
+        let rebuild = match self.layout.single_use && in_process {
             true => questions.rebuild(keys),
             false => None,
         };
@@ -374,12 +376,7 @@ impl Machine {
                 }
                 ErrorData::internal_error("the tool's progress is too large to hand back", None)
             })?;
-        let requests: InputRequests = requests
-            .into_iter()
-            .map(|(key, request)| (key.to_owned(), request))
-            .collect();
-        let requests = (!requests.is_empty()).then_some(requests);
-        Ok(InputRequiredResult::new(requests, Some(state)))
+        Ok(InputRequiredResult::new(keyed(requests), Some(state)))
     }
 
     /// The header of the state this round hands out for ask point `id`: the flow's id,

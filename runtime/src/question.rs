@@ -2,7 +2,7 @@
 
 use rmcp::{
     ErrorData,
-    model::{ClientCapabilities, InputRequest, InputResponses},
+    model::{ClientCapabilities, InputRequest, InputRequests, InputResponses},
 };
 use serde_json::Value;
 use std::sync::Arc;
@@ -16,20 +16,16 @@ pub type Kept = Arc<dyn Fn() -> Result<Option<InputRequest>, ErrorData> + Send +
 #[doc(hidden)]
 #[derive(Clone)]
 pub enum Rebuild {
-    One(&'static str, Kept),
+    One([(&'static str, Kept); 1]),
     Many(Arc<[(&'static str, Kept)]>),
 }
 
 impl Rebuild {
-    /// The requests, built again.
-    pub fn requests(&self) -> Result<Vec<(&'static str, InputRequest)>, ErrorData> {
-        let one;
+    /// The requests, built again, as `inputRequests`.
+    pub fn requests(&self) -> Result<Option<InputRequests>, ErrorData> {
         let kept = match self {
-            Self::One(key, kept) => {
-                one = [(*key, kept.clone())];
-                &one[..]
-            }
-            Self::Many(kept) => &kept[..],
+            Self::One(one) => &one[..],
+            Self::Many(many) => &many[..],
         };
         let mut requests = Vec::with_capacity(kept.len());
         for (key, kept) in kept {
@@ -37,8 +33,17 @@ impl Rebuild {
                 requests.push((*key, request));
             }
         }
-        Ok(requests)
+        Ok(keyed(requests))
     }
+}
+
+/// A round's requests as `inputRequests`: `None` when there are none (a checkpoint).
+pub(crate) fn keyed(requests: Vec<(&'static str, InputRequest)>) -> Option<InputRequests> {
+    let requests: InputRequests = requests
+        .into_iter()
+        .map(|(key, request)| (key.to_owned(), request))
+        .collect();
+    (!requests.is_empty()).then_some(requests)
 }
 
 /// [`Question::keep`] for a question that is cheap to clone.
@@ -152,7 +157,7 @@ impl<Q: Question> QuestionSet for Q {
     }
 
     fn rebuild(&self, keys: &'static [&'static str]) -> Option<Rebuild> {
-        Some(Rebuild::One(keys[0], self.keep()?))
+        Some(Rebuild::One([(keys[0], self.keep()?)]))
     }
 }
 

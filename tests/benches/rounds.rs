@@ -137,15 +137,18 @@ fn record(key: impl Into<String>, value: Value) {
     RESULTS.lock().unwrap().insert(key.into(), value);
 }
 
+/// Clients of the wizard and of the hand-written server.
+async fn wizard_and_hand_written() -> (Client, Client) {
+    (
+        connect(Wizard::new(steady_engine().build().unwrap())).await,
+        connect(HandWritten::new()).await,
+    )
+}
+
 /// P1 and P2: each flow on the wizard and on the hand-written server.
 fn against_hand_written(c: &mut Criterion) {
     let runtime = runtime();
-    let (mrtr, by_hand) = runtime.block_on(async {
-        (
-            connect(Wizard::new(steady_engine().build().unwrap())).await,
-            connect(HandWritten::new()).await,
-        )
-    });
+    let (mrtr, by_hand) = runtime.block_on(wizard_and_hand_written());
     for flow in [SIGNUP, WIZARD5] {
         let mrtr_sizes = runtime.block_on(run(&mrtr, flow));
         let hand_sizes = runtime.block_on(run(&by_hand, flow));
@@ -507,12 +510,7 @@ fn paired_only(tool: &str) {
         _ => panic!("{PAIRED_ENV}={tool}: use signup or wizard5"),
     };
     let runtime = runtime();
-    let (mrtr, by_hand) = runtime.block_on(async {
-        (
-            connect(Wizard::new(steady_engine().build().unwrap())).await,
-            connect(HandWritten::new()).await,
-        )
-    });
+    let (mrtr, by_hand) = runtime.block_on(wizard_and_hand_written());
     // Three seconds of flows first, so that the replay store is at its steady size.
     let start = std::time::Instant::now();
     while start.elapsed() < Duration::from_secs(3) {

@@ -172,12 +172,6 @@ impl Recorded {
                 request_state,
                 meta,
             } => Some(rebuild.requests().map(|requests| {
-                let requests = (!requests.is_empty()).then(|| {
-                    requests
-                        .into_iter()
-                        .map(|(key, request)| (key.to_owned(), request))
-                        .collect()
-                });
                 let mut input = InputRequiredResult::new(requests, request_state.clone());
                 input.meta = meta.clone();
                 RecordedResponse::InputRequired(input)
@@ -188,7 +182,7 @@ impl Recorded {
 }
 
 impl PartialEq for Recorded {
-    /// The same bytes, or the very same response.
+    /// The same bytes, the very same response, or questions kept for the same next state.
     fn eq(&self, other: &Self) -> bool {
         match (&self.0, &other.0) {
             (RecordedForm::Sealed(a), RecordedForm::Sealed(b)) => a == b,
