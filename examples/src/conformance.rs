@@ -10,6 +10,8 @@
 //! - [`prompts`]: the plain prompts of `prompts-*` and `completion-complete`.
 //! - [`resources`]: the resources and the template of `resources-*`, `caching` and
 //!   `sep-2164-resource-not-found`.
+//! - [`tasks`]: the tools of the nine `tasks-*` scenarios of the tasks extension, task tools
+//!   written with `#[mrtr_tool(task = "..")]`.
 //!
 //! The wire protocol (`server/discover`, header and `_meta` validation, caching hints, Host
 //! checks) is rmcp's. `cargo run --example conformance` serves it at `http://127.0.0.1:8081/mcp`.
@@ -33,6 +35,7 @@ use rmcp::{
 pub mod input_required;
 pub mod prompts;
 pub mod resources;
+pub mod tasks;
 pub mod tools;
 
 /// The conformance fixtures: every tool, prompt and resource the 2026-07-28 server scenarios call.
@@ -47,7 +50,7 @@ impl Conformance {
     /// The fixtures, sealing `requestState` with `engine`.
     pub fn new(engine: Engine) -> Self {
         Self {
-            tool_router: Self::input_required_tools() + Self::plain_tools(),
+            tool_router: Self::input_required_tools() + Self::plain_tools() + Self::task_tools(),
             prompt_router: Self::input_required_prompts() + Self::plain_prompts(),
             engine,
         }

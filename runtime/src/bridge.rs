@@ -2,7 +2,7 @@
 //! runs the rounds of a pre-2026 client's `tools/call`, `prompts/get` and `resources/read` in
 //! process, putting each round's questions to the client on its session.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, sync::Arc};
 
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
@@ -12,7 +12,7 @@ use rmcp::{
 
 use crate::{
     MrtrServer,
-    channel::{Answered, legacy::Session, run_rounds},
+    channel::{Answered, legacy::Session, run_rounds, task},
 };
 
 /// `server`, served to clients of every protocol version in use.
@@ -24,16 +24,31 @@ use crate::{
 ///   one round at once, and the next round runs with its answers, in process. The state never
 ///   leaves the server, and no tool changes.
 ///
+/// - A client that declares the tasks extension (`io.modelcontextprotocol/tasks`) on a
+///   `tools/call` gets a task for a tool marked `#[mrtr_tool(task = "..")]`: the bridge
+///   creates it, answers `tasks/get`, `tasks/update` and `tasks/cancel` from the engine's task
+///   store, and advertises the extension. See [`mrtr::task`](crate::task).
+///
 /// The bridge also adds those two versions to the versions the server supports.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Bridged<S> {
-    server: S,
+    server: Arc<S>,
+}
+
+impl<S> Clone for Bridged<S> {
+    fn clone(&self) -> Self {
+        Self {
+            server: self.server.clone(),
+        }
+    }
 }
 
 impl<S> Bridged<S> {
     /// Serves `server` to clients of every era.
     pub fn new(server: S) -> Self {
-        Self { server }
+        Self {
+            server: Arc::new(server),
+        }
     }
 
     /// The server inside.
@@ -98,6 +113,13 @@ async fn until_cancelled<T>(
             Err(ErrorData::internal_error("the request was cancelled", None))
         }
     }
+}
+
+/// Whether this request declares the tasks extension, as it must to be answered with a task.
+fn declares_tasks(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .is_some_and(|capabilities| capabilities.supports_tasks())
 }
 
 /// Whether this request came on a session negotiated below 2026-07-28.
@@ -187,8 +209,10 @@ macro_rules! delegate {
 }
 
 /// Every method goes to the server inside, except that `tools/call`, `prompts/get` and
-/// `resources/read` on a pre-2026 session run their rounds in process, and that `initialize` and
-/// `server/discover` are rmcp's own, negotiating with the legacy versions added.
+/// `resources/read` on a pre-2026 session run their rounds in process, that a `tools/call`
+/// declaring the tasks extension may become a task, that `tasks/*` are the bridge's own, and
+/// that `initialize` and `server/discover` are rmcp's own, negotiating with the legacy versions
+/// added.
 impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
     async fn call_tool(
         &self,
@@ -196,6 +220,9 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if !is_legacy(&context) {
+            if declares_tasks(&context) {
+                return Box::pin(task::call(&self.server, request, context)).await;
+            }
             return self.server.call_tool(request, context).await;
         }
         // Boxed, here and below: a legacy call's future is large, and unboxed it would make
@@ -255,7 +282,37 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
     }
 
     fn get_info(&self) -> ServerConfig {
-        self.server.get_info()
+        let mut info = self.server.get_info();
+        info.capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .entry(TASKS_EXTENSION_ID.to_owned())
+            .or_default();
+        info
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        task::get(self.server.mrtr_engine(), request, &context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        task::update(&self.server, request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        task::cancel(self.server.mrtr_engine(), request, &context).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -300,12 +357,6 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         on_initialized(context: NotificationContext<RoleServer>) -> ();
         on_roots_list_changed(context: NotificationContext<RoleServer>) -> ();
         on_custom_notification(notification: CustomNotification, context: NotificationContext<RoleServer>) -> ();
-        get_task(request: GetTaskParams, context: RequestContext<RoleServer>)
-            -> Result<GetTaskResult, ErrorData>;
-        update_task(request: UpdateTaskParams, context: RequestContext<RoleServer>)
-            -> Result<(), ErrorData>;
-        cancel_task(request: CancelTaskParams, context: RequestContext<RoleServer>)
-            -> Result<(), ErrorData>;
         list_skills(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
             -> Result<ListSkillsResult, ErrorData>;
         get_skill(request: GetSkillRequestParams, context: RequestContext<RoleServer>)

@@ -16,6 +16,7 @@ use crate::{
     key_check,
     log::RefusalLog,
     replay::{MemoryStore, ReplayStore},
+    task::{MemoryTaskStore, TaskStore, Tasks},
 };
 
 /// The environment variable [`Engine::from_env`] reads the sealing keys from.
@@ -80,6 +81,7 @@ pub(crate) struct Inner {
     pub(crate) clock_skew: Duration,
     pub(crate) flow_lifetime: Duration,
     pub(crate) max_rounds: u32,
+    pub(crate) tasks: Tasks,
 }
 
 impl fmt::Debug for Engine {
@@ -134,6 +136,10 @@ impl Engine {
     /// How often at most a refused `requestState` is logged: 10 s. Each line counts those
     /// refused since the last.
     pub const DEFAULT_REFUSAL_LOG_INTERVAL: Duration = Duration::from_secs(10);
+    /// How long a task's record lives from its creation, its `ttlMs`: 1 hour.
+    pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
+    /// How often a client should poll `tasks/get`, its `pollIntervalMs`: 1 s.
+    pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_secs(1);
 
     /// Starts an engine configuration.
     pub fn builder() -> EngineBuilder {
@@ -154,6 +160,16 @@ impl Engine {
     /// The replay store that makes each state single-use.
     pub fn replay_store(&self) -> &Arc<dyn ReplayStore> {
         &self.inner.store
+    }
+
+    /// The store that keeps the records of tasks.
+    pub fn task_store(&self) -> &Arc<dyn TaskStore> {
+        &self.inner.tasks.store
+    }
+
+    /// How many tasks run on this instance now (between asks, a task runs nowhere).
+    pub fn running_tasks(&self) -> usize {
+        self.inner.tasks.running.len()
     }
 
     /// The process-wide engine built by [`Engine::from_env`] on first use.
@@ -223,6 +239,9 @@ pub struct EngineBuilder {
     clock_skew: Option<Duration>,
     flow_lifetime: Option<Duration>,
     max_rounds: Option<u32>,
+    task_store: Option<Arc<dyn TaskStore>>,
+    task_ttl: Option<Duration>,
+    task_poll_interval: Option<Duration>,
 }
 
 impl EngineBuilder {
@@ -391,6 +410,30 @@ impl EngineBuilder {
         self
     }
 
+    /// The store that keeps task records. Default: a [`MemoryTaskStore`], for one instance.
+    /// Several instances need one they share, such as
+    /// [`RedisTaskStore`](crate::task::RedisTaskStore).
+    pub fn task_store(mut self, store: impl TaskStore) -> Self {
+        self.task_store = Some(Arc::new(store));
+        self
+    }
+
+    /// How long a task's record lives from its creation (its `ttlMs`). A task still running
+    /// or waiting for input when it runs out is gone: `tasks/get` answers `-32602`.
+    /// Default: [`Engine::DEFAULT_TASK_TTL`].
+    pub fn task_ttl(mut self, ttl: Duration) -> Self {
+        self.task_ttl = Some(ttl);
+        self
+    }
+
+    /// How often a client should poll `tasks/get` (its `pollIntervalMs`); also how often a
+    /// task running on a shared store checks whether it was cancelled elsewhere.
+    /// Default: [`Engine::DEFAULT_TASK_POLL_INTERVAL`].
+    pub fn task_poll_interval(mut self, interval: Duration) -> Self {
+        self.task_poll_interval = Some(interval);
+        self
+    }
+
     /// Uses Redis at the URL in [`REDIS_URL_ENV`] as the replay store, if it is set, or an
     /// in-memory store of [`REPLAY_CAPACITY_ENV`] records, if that is set.
     pub fn store_from_env(self) -> Result<Self, ConfigError> {
@@ -439,7 +482,9 @@ impl EngineBuilder {
             Ok(url) => {
                 let store = crate::replay::RedisStore::open(url.trim())
                     .map_err(|error| ConfigError(format!("{REDIS_URL_ENV}: {error}")))?;
-                Ok(self.replay_store(store))
+                let tasks = crate::task::RedisTaskStore::open(url.trim())
+                    .map_err(|error| ConfigError(format!("{REDIS_URL_ENV}: {error}")))?;
+                Ok(self.replay_store(store).task_store(tasks))
             }
             #[cfg(not(feature = "redis"))]
             Ok(_) => Err(ConfigError(format!(
@@ -584,6 +629,16 @@ impl EngineBuilder {
                 clock_skew,
                 flow_lifetime: self.flow_lifetime.unwrap_or(Engine::DEFAULT_FLOW_LIFETIME),
                 max_rounds,
+                tasks: Tasks {
+                    store: self
+                        .task_store
+                        .unwrap_or_else(|| Arc::new(MemoryTaskStore::default())),
+                    ttl: self.task_ttl.unwrap_or(Engine::DEFAULT_TASK_TTL),
+                    poll_interval: self
+                        .task_poll_interval
+                        .unwrap_or(Engine::DEFAULT_TASK_POLL_INTERVAL),
+                    running: Default::default(),
+                },
             }),
         })
     }

@@ -88,6 +88,7 @@ mod round;
 mod sample;
 mod saved;
 mod server;
+pub mod task;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -110,6 +111,7 @@ pub use roots::{ClientRoots, Root, roots};
 pub use round::get_prompt;
 pub use sample::{Sample, Sampled, sample};
 pub use server::MrtrServer;
+pub use task::start_task;
 
 /// Marks a point where the tool asks the client for input.
 ///

@@ -32,6 +32,7 @@ use crate::{
     },
     round::Round,
     saved::{Persist, SavedLocals, Saver, Snapshot},
+    task::TaskSupport,
 };
 
 /// What `#[mrtr_tool]` knows about a tool at compile time.
@@ -46,6 +47,11 @@ pub struct Layout {
     /// Whether each state opens once (the default), or may be replayed:
     /// `#[mrtr_tool(replay = "allow")]`.
     pub single_use: bool,
+    /// Whether the tool runs as a task: `#[mrtr_tool(task = "..")]`.
+    pub task: TaskSupport,
+    /// The ask point that holds `ask!(start_task())`, if any: the task starts there rather
+    /// than at the first line.
+    pub task_start: Option<u32>,
 }
 
 /// One round of one tool call.
@@ -109,6 +115,22 @@ impl Machine {
                 "this server does not know who is calling; authenticate and call again",
                 None,
             ));
+        }
+        match (layout.task, &round.task) {
+            (TaskSupport::Required, None) => {
+                tracing::info!(tool = %Escaped(&round.name), "mrtr: a task tool was called by a client without the tasks extension");
+                return Err(ErrorData::missing_required_client_capability(
+                    rmcp::model::ClientCapabilities::builder()
+                        .enable_tasks()
+                        .build(),
+                ));
+            }
+            (TaskSupport::Optional | TaskSupport::Required, Some(link))
+                if layout.task_start.is_none() =>
+            {
+                link.start();
+            }
+            _ => {}
         }
         let mut cursor = Cursor {
             resume: None,
@@ -238,6 +260,15 @@ impl Machine {
         Qs: QuestionSet,
         F: FnOnce(&mut Saver) -> Qs,
     {
+        if self.layout.task_start == Some(id)
+            && let Ok(answers) = Qs::read_answers(keys, &InputResponses::new(), true)
+        {
+            // `start_task()`: the task starts here, if this call can be one; then on.
+            if let Some(link) = &self.round.task {
+                link.start();
+            }
+            return answers;
+        }
         let stop = match self.reading(id) {
             Reading::Resumed(answers) => {
                 let checked = self.cursor().saved.finish();

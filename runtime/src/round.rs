@@ -17,7 +17,10 @@ use rmcp::{
     service::RequestContext,
 };
 
-use crate::{Engine, MrtrServer, args_digest::args_digest, log::Escaped, server::engine_of};
+use crate::{
+    Engine, MrtrServer, args_digest::args_digest, channel::task::TaskLink, log::Escaped,
+    server::engine_of,
+};
 
 /// Everything one round needs besides the tool's own parameters and the server's engine.
 ///
@@ -33,21 +36,34 @@ pub struct Round {
     /// Who is calling, from the engine's principal hook, asked while the request's context is
     /// at hand (so the context need not be copied).
     pub(crate) principal: Option<String>,
+    /// The task channel's link, when the call may become a task or runs inside one.
+    pub(crate) task: Option<TaskLink>,
 }
 
 impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        let task = context
+            .request_context
+            .extensions
+            .get::<TaskLink>()
+            .cloned();
+        // Inside a task, a round asks within what the call that created it declared.
+        let capabilities = match task.as_ref().and_then(TaskLink::capabilities) {
+            Some(capabilities) => capabilities.clone(),
+            None => context
+                .request_context
+                .client_capabilities()
+                .unwrap_or_default(),
+        };
         Ok(Self {
             method: "tools/call",
             name: context.name.clone(),
             args_digest: args_digest(context.arguments.as_ref()),
             input_responses: context.input_responses.take(),
             request_state: context.request_state.take(),
-            capabilities: context
-                .request_context
-                .client_capabilities()
-                .unwrap_or_default(),
+            capabilities,
             principal: engine_of(context.service).principal(&context.request_context),
+            task,
         })
     }
 }
@@ -112,6 +128,7 @@ impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
             request_state: retry.request_state,
             capabilities: context.context.client_capabilities().unwrap_or_default(),
             principal: engine_of(context.server).principal(&context.context),
+            task: None,
         })
     }
 }
@@ -131,6 +148,7 @@ impl Round {
             request_state: request.request_state.clone(),
             capabilities: context.client_capabilities().unwrap_or_default(),
             principal: engine.principal(context),
+            task: None,
         }
     }
 }

@@ -28,6 +28,8 @@ pub(crate) struct AskSite {
     /// The path the user wrote (`ask` or `mrtr::ask`), reused for the lowered call.
     pub(crate) path: syn::Path,
     pub(crate) span: Span,
+    /// `ask!(start_task())`: where a task tool's task begins.
+    pub(crate) starts_task: bool,
 }
 
 /// The body with ask points replaced by markers, and the ask points themselves.
@@ -145,6 +147,22 @@ fn name_keys_after_lets(body: &Block, asks: &mut [AskSite]) {
     syn::visit::Visit::visit_block(&mut Lets { asks }, body);
 }
 
+/// Whether `question` is `start_task()` (or a path ending in it, `mrtr::start_task()`).
+fn is_start_task(question: &Expr) -> bool {
+    let Expr::Call(call) = question else {
+        return false;
+    };
+    let Expr::Path(path) = &*call.func else {
+        return false;
+    };
+    call.args.is_empty()
+        && path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "start_task")
+}
+
 /// Checks what the parser does not: at least one question, and distinct keys for several.
 fn checked(args: AskArgs) -> syn::Result<Vec<(Option<LitStr>, Expr)>> {
     let questions: Vec<(Option<LitStr>, Expr)> = args
@@ -254,6 +272,18 @@ impl Numbering<'_> {
         for (_, question) in &questions {
             check_question(question, self.diagnostics);
         }
+        let starts_task = questions
+            .iter()
+            .any(|(_, question)| is_start_task(question));
+        if starts_task && questions.len() > 1 {
+            self.diagnostics.error_at(
+                span,
+                "`start_task()` marks where the task begins and asks nothing: give it an \
+                 `ask!` of its own, `ask!(start_task());`, after the questions that come before \
+                 the task",
+            );
+            return None;
+        }
         let id = self.asks.len() as u32 + 1;
         let explicit_key = questions[0].0.is_some();
         let several = questions.len() > 1;
@@ -282,6 +312,7 @@ impl Numbering<'_> {
             explicit_key,
             path: mac.path.clone(),
             span,
+            starts_task,
         });
         Some(make_ask_marker(
             id,

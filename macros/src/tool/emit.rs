@@ -5,7 +5,10 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::{Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote};
 
-use super::{Kind, idents, parse::ToolFn};
+use super::{
+    Kind, idents,
+    parse::{TaskMode, ToolFn},
+};
 
 pub(crate) struct Emit<'a> {
     pub(crate) kind: Kind,
@@ -17,6 +20,8 @@ pub(crate) struct Emit<'a> {
     pub(crate) machine: Ident,
     /// The Mermaid flowchart of the ask points.
     pub(crate) flow: String,
+    /// The ask point of `ask!(start_task())`, if any.
+    pub(crate) task_start: Option<u32>,
 }
 
 pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
@@ -28,6 +33,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         fingerprint,
         machine,
         flow,
+        task_start,
     } = emit;
     let mut item: ImplItemFn = tool.item.clone();
     let fingerprint = proc_macro2::Literal::u64_suffixed(fingerprint);
@@ -81,6 +87,15 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         ),
     };
     let single_use = !tool.replay_allowed;
+    let task = match tool.task {
+        None => quote!(Never),
+        Some(TaskMode::Optional) => quote!(Optional),
+        Some(TaskMode::Required) => quote!(Required),
+    };
+    let task_start = match task_start {
+        Some(id) => quote!(::core::option::Option::Some(#id)),
+        None => quote!(::core::option::Option::None),
+    };
     let fail = match kind {
         Kind::Tool | Kind::Prompt => quote!(return ::mrtr::Outcome::Failed(#error)),
         Kind::Resource => quote!(return ::core::result::Result::Err(#error)),
@@ -90,6 +105,8 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
             fingerprint: #fingerprint,
             asks: #asks,
             single_use: #single_use,
+            task: ::mrtr::__private::TaskSupport::#task,
+            task_start: #task_start,
         };
         #server_check
         #open_round

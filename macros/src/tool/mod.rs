@@ -69,6 +69,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         &analysis.body,
         &analysis.asks,
     );
+    let task_start = task_start(&tool, &analysis.asks, &mut diagnostics);
     let fingerprint = fingerprint::fingerprint(&tool, &analysis.asks);
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
@@ -90,7 +91,32 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         fingerprint,
         machine,
         flow,
+        task_start,
     })
+}
+
+/// The ask point of `ask!(start_task())`, checked: one at most, and only in a task tool.
+fn task_start(
+    tool: &parse::ToolFn,
+    asks: &[analyze::AskSite],
+    diagnostics: &mut Diagnostics,
+) -> Option<u32> {
+    let mut starts = asks.iter().filter(|ask| ask.starts_task);
+    let first = starts.next()?;
+    if tool.task.is_none() {
+        diagnostics.error_at(
+            first.span,
+            "`ask!(start_task())` marks where a task begins, but this tool does not run as a \
+             task: add `task = \"optional\"` or `task = \"required\"` to `#[mrtr_tool]`",
+        );
+    }
+    for again in starts {
+        diagnostics.error_at(
+            again.span,
+            "a task starts once: keep a single `ask!(start_task())`, where the task begins",
+        );
+    }
+    Some(first.id)
 }
 
 /// The expansion as text, for snapshot tests of the generated code.

@@ -13,12 +13,22 @@ pub(crate) struct ToolFn {
     pub(crate) version: Option<LitStr>,
     /// `#[mrtr_tool(replay = "allow")]`: a state may open more than once.
     pub(crate) replay_allowed: bool,
+    /// `#[mrtr_tool(task = "optional" | "required")]`: the tool may run as a task.
+    pub(crate) task: Option<TaskMode>,
+}
+
+/// How a tool runs as a task.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TaskMode {
+    Optional,
+    Required,
 }
 
 const ARGUMENTS: &str = "the arguments are `version = \"..\"`, which keeps states valid across \
-                         edits that do not change what is held across an ask, and \
+                         edits that do not change what is held across an ask, \
                          `replay = \"allow\"`, which lets a read-only tool's states open more \
-                         than once";
+                         than once, and `task = \"optional\"` or `task = \"required\"`, which \
+                         lets a tool run as a task";
 
 pub(crate) fn parse(
     kind: Kind,
@@ -28,6 +38,7 @@ pub(crate) fn parse(
 ) -> Option<ToolFn> {
     let mut version = None;
     let mut replay_allowed = false;
+    let mut task = None;
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("version") {
             let value = meta.value()?;
@@ -58,6 +69,30 @@ pub(crate) fn parse(
                 }
             };
             Ok(())
+        } else if meta.path.is_ident("task") {
+            let attribute = kind.attribute().trim_end_matches(']');
+            if kind != Kind::Tool {
+                return Err(meta.error(format!(
+                    "only a tool can run as a task: `task` goes on `#[mrtr_tool]`, not on \
+                     `{attribute}]`"
+                )));
+            }
+            let value: LitStr = meta.value()?.parse()?;
+            task = Some(match value.value().as_str() {
+                "optional" => TaskMode::Optional,
+                "required" => TaskMode::Required,
+                _ => {
+                    return Err(syn::Error::new_spanned(
+                        &value,
+                        format!(
+                            "`task` is `\"optional\"` (a task for a client that supports \
+                             tasks, a plain call for others) or `\"required\"` (only as a \
+                             task): `{attribute}(task = \"optional\")]`"
+                        ),
+                    ));
+                }
+            });
+            Ok(())
         } else {
             Err(meta.error(format!(
                 "unknown `{}` argument; {ARGUMENTS}",
@@ -87,6 +122,7 @@ pub(crate) fn parse(
         item,
         version,
         replay_allowed,
+        task,
     })
 }
 

@@ -15,6 +15,7 @@ use rmcp::{
 };
 
 pub(crate) mod legacy;
+pub(crate) mod task;
 
 /// A way to put one round's questions to the client and bring back its answers.
 pub(crate) trait Channel {

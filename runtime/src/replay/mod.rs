@@ -40,7 +40,7 @@ use crate::question::Rebuild;
 pub(crate) mod guard;
 mod memory;
 #[cfg(feature = "redis")]
-mod redis;
+pub(crate) mod redis;
 pub(crate) mod response;
 
 /// The attribute an implementation of [`ReplayStore`] goes under, re-exported so that a store

@@ -74,7 +74,7 @@ impl RedisStore {
         self
     }
 
-    async fn connection(&self) -> Result<ConnectionManager, StoreError> {
+    pub(crate) async fn connection(&self) -> Result<ConnectionManager, StoreError> {
         self.connection
             .get_or_try_init(|| async {
                 let config = ConnectionManagerConfig::new()
@@ -98,7 +98,7 @@ impl RedisStore {
     }
 }
 
-fn unavailable(error: redis::RedisError) -> StoreError {
+pub(crate) fn unavailable(error: redis::RedisError) -> StoreError {
     StoreError::unavailable(format!("Redis: {error}"))
 }
 

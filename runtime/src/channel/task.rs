@@ -1,0 +1,607 @@
+//! The task channel (`io.modelcontextprotocol/tasks`, SEP-2663): a tool call that runs as a
+//! task, its questions read by the client from `tasks/get` and answered with `tasks/update`.
+//!
+//! A task waiting for input is a record, not a live future: the round that asked ended like a
+//! native round, and its sealed `requestState` is kept in the task's record, with the
+//! questions under keys made unique for the task's life. When `tasks/update` (on any instance)
+//! answers the last of them, that instance runs the next round as a native retry of the
+//! original call, through the same machine, envelope, key ring and replay store. Between asks
+//! the work runs in the background on the instance that started or resumed it.
+
+use std::{
+    collections::HashMap,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
+
+use base64::Engine as _;
+use futures::future::{Either, select};
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    model::{
+        CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
+        CreateTaskResult, GetTaskParams, GetTaskResult, InputRequests, InputResponses, JsonObject,
+        TaskStatus, UpdateTaskParams,
+    },
+    service::RequestContext,
+};
+use tokio::sync::{oneshot, watch};
+
+use crate::{
+    Engine, MrtrServer,
+    log::Escaped,
+    task::record::{Asked, TaskRecord, task_key, timestamp},
+};
+
+/// Handed to a round through its request's extensions: the round runs in the task channel.
+#[derive(Clone)]
+pub(crate) struct TaskLink(Arc<Link>);
+
+struct Link {
+    /// Fires when the task starts; `None` once it has, or for a round inside a task.
+    start: Mutex<Option<oneshot::Sender<()>>>,
+    started: AtomicBool,
+    /// Inside a task: the capabilities the call that created it declared.
+    capabilities: Option<ClientCapabilities>,
+}
+
+impl TaskLink {
+    /// A call that may become a task.
+    fn starting() -> (Self, oneshot::Receiver<()>) {
+        let (sender, receiver) = oneshot::channel();
+        let link = Link {
+            start: Mutex::new(Some(sender)),
+            started: AtomicBool::new(false),
+            capabilities: None,
+        };
+        (Self(Arc::new(link)), receiver)
+    }
+
+    /// A round inside a task that already started.
+    fn in_task(capabilities: ClientCapabilities) -> Self {
+        Self(Arc::new(Link {
+            start: Mutex::new(None),
+            started: AtomicBool::new(true),
+            capabilities: Some(capabilities),
+        }))
+    }
+
+    /// The call becomes a task here: the client gets `CreateTaskResult` while it runs on.
+    pub(crate) fn start(&self) {
+        let sender = self
+            .0
+            .start
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take();
+        if let Some(sender) = sender {
+            self.0.started.store(true, Ordering::SeqCst);
+            let _ = sender.send(());
+        }
+    }
+
+    fn started(&self) -> bool {
+        self.0.started.load(Ordering::SeqCst)
+    }
+
+    /// The capabilities a round inside a task asks within.
+    pub(crate) fn capabilities(&self) -> Option<&ClientCapabilities> {
+        self.0.capabilities.as_ref()
+    }
+}
+
+/// The tasks running on this instance, to stop when they are cancelled.
+#[derive(Default)]
+pub(crate) struct Running(Mutex<HashMap<String, Stop>>);
+
+struct Stop {
+    abort: tokio::task::AbortHandle,
+    cancel: Box<dyn FnOnce() + Send>,
+}
+
+impl Running {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Stop>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn add(&self, id: &str, abort: tokio::task::AbortHandle, cancel: Box<dyn FnOnce() + Send>) {
+        let finished = abort.is_finished();
+        if !finished {
+            self.lock().insert(id.to_owned(), Stop { abort, cancel });
+        }
+    }
+
+    fn done(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
+    fn stop(&self, id: &str) {
+        let stop = self.lock().remove(id);
+        if let Some(stop) = stop {
+            (stop.cancel)();
+            stop.abort.abort();
+        }
+    }
+
+    /// How many tasks run on this instance now.
+    pub(crate) fn len(&self) -> usize {
+        self.lock().len()
+    }
+}
+
+/// `-32602` for a task that does not exist, expired, or is someone else's.
+fn not_found() -> ErrorData {
+    ErrorData::invalid_params("Failed to retrieve task: Task not found", None)
+}
+
+fn unavailable(what: &str, error: impl std::fmt::Display) -> ErrorData {
+    tracing::error!(%error, "mrtr: the task store failed to {what}");
+    ErrorData::internal_error("the task store is unavailable", None)
+}
+
+fn new_task_id() -> Result<String, ErrorData> {
+    let mut id = [0u8; 16];
+    getrandom::getrandom(&mut id).map_err(|error| {
+        tracing::error!(%error, "mrtr: the system random source failed");
+        ErrorData::internal_error("the server could not start the task", None)
+    })?;
+    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(id))
+}
+
+/// A `tools/call` from a client that declared the tasks extension. The call runs in the
+/// background; if it starts a task (a task tool, at its start or at `start_task()`), the
+/// client gets `CreateTaskResult` once the task's record exists. Otherwise it gets the call's
+/// own response: a plain tool's result, or a round of input asked before the task starts.
+pub(crate) async fn call<S>(
+    server: &Arc<S>,
+    request: CallToolRequestParams,
+    mut context: RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData>
+where
+    S: ServerHandler + MrtrServer,
+{
+    let engine = server.mrtr_engine().clone();
+    let (link, started) = TaskLink::starting();
+    context.extensions.insert(link.clone());
+    // A task outlives its request; only `tasks/cancel` cancels it.
+    context.ct = Default::default();
+    let cancel = context.ct.clone();
+    let capabilities = context.client_capabilities().unwrap_or_default();
+    let principal = engine.principal(&context);
+    let (created, created_id) = watch::channel(None::<String>);
+    let run = {
+        let (server, engine, request) = (server.clone(), engine.clone(), request.clone());
+        async move {
+            let mut created_id = created_id;
+            let watch_id = created_id.clone();
+            let work = async {
+                let response = server.call_tool(request.clone(), context.clone()).await;
+                if !link.started() {
+                    return Some(response);
+                }
+                let id = created_id.wait_for(Option::is_some).await.ok()?.clone()?;
+                let mut call = request;
+                strip_rounds(&mut call);
+                drive(&*server, &engine, &id, call, context, response).await;
+                engine.inner.tasks.running.done(&id);
+                None
+            };
+            watched(&engine, watch_id, work).await.flatten()
+        }
+    };
+    let mut handle = tokio::spawn(run);
+    let handle_abort = handle.abort_handle();
+    let joined = match select(started, &mut handle).await {
+        Either::Right((joined, _)) => joined,
+        Either::Left((Ok(()), _)) => {
+            let mut call = request;
+            strip_rounds(&mut call);
+            let cancel = move || cancel.cancel();
+            return create(
+                &engine,
+                call,
+                capabilities,
+                principal,
+                created,
+                handle_abort,
+                cancel,
+            )
+            .await;
+        }
+        // The call ended without starting a task.
+        Either::Left((Err(_), handle)) => handle.await,
+    };
+    match joined {
+        Ok(Some(response)) => response,
+        Ok(None) => Err(ErrorData::internal_error("the task could not start", None)),
+        Err(error) => {
+            tracing::error!(%error, tool = %Escaped(&request.name), "mrtr: a tool call panicked");
+            Err(ErrorData::internal_error("the tool failed", None))
+        }
+    }
+}
+
+/// Writes the new task's record, then lets the running call settle into it.
+async fn create(
+    engine: &Engine,
+    call: CallToolRequestParams,
+    capabilities: ClientCapabilities,
+    principal: Option<String>,
+    created: watch::Sender<Option<String>>,
+    abort: tokio::task::AbortHandle,
+    cancel: impl FnOnce() + Send + 'static,
+) -> Result<CallToolResponse, ErrorData> {
+    let refuse = |error: ErrorData| {
+        abort.abort();
+        error
+    };
+    let id = new_task_id().map_err(refuse)?;
+    let now = timestamp(engine.now());
+    let tasks = &engine.inner.tasks;
+    let record = TaskRecord {
+        status: TaskStatus::Working,
+        created_at: now.clone(),
+        updated_at: now,
+        ttl_ms: millis(tasks.ttl),
+        poll_interval_ms: millis(tasks.poll_interval),
+        principal,
+        call,
+        capabilities,
+        rounds: 0,
+        asked: Default::default(),
+        answers: Default::default(),
+        state: None,
+        result: None,
+        error: None,
+    };
+    if let Err(error) = tasks.store.create(&id, &record.to_bytes(), tasks.ttl).await {
+        return Err(refuse(unavailable("create a task", error)));
+    }
+    tracing::debug!(task = %id, tool = %Escaped(&record.call.name), "mrtr: a task started");
+    tasks.running.add(&id, abort, Box::new(cancel));
+    let _ = created.send(Some(id.clone()));
+    Ok(CallToolResponse::Task(CreateTaskResult::new(
+        record.task(&id),
+    )))
+}
+
+/// The call without the fields of the rounds before the task: each round in the task adds
+/// its own.
+fn strip_rounds(call: &mut CallToolRequestParams) {
+    call.input_responses = None;
+    call.request_state = None;
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Runs `work`; with a store other instances share, stops it once the task, after it is
+/// created, is cancelled elsewhere.
+async fn watched<T>(
+    engine: &Engine,
+    mut created_id: watch::Receiver<Option<String>>,
+    work: impl Future<Output = T>,
+) -> Option<T> {
+    let tasks = &engine.inner.tasks;
+    if !tasks.store.is_shared() {
+        return Some(work.await);
+    }
+    let watch = async {
+        let Ok(id) = created_id
+            .wait_for(Option::is_some)
+            .await
+            .map(|id| id.clone())
+        else {
+            return std::future::pending().await;
+        };
+        let id = id.unwrap_or_default();
+        loop {
+            tokio::time::sleep(tasks.poll_interval).await;
+            match load(engine, &id).await {
+                Ok(Some((record, _))) if record.status != TaskStatus::Cancelled => {}
+                // Cancelled, expired, or the store is away: a store that is away leaves
+                // the work running.
+                Ok(_) => return,
+                Err(_) => {}
+            }
+        }
+    };
+    match select(std::pin::pin!(work), std::pin::pin!(watch)).await {
+        Either::Left((done, _)) => Some(done),
+        Either::Right(((), _)) => {
+            tracing::debug!("mrtr: a task cancelled on another instance stopped here");
+            None
+        }
+    }
+}
+
+/// Runs rounds of the task from `response` on, until one asks or the call ends, and writes
+/// the outcome into the task's record.
+async fn drive<S: ServerHandler>(
+    server: &S,
+    engine: &Engine,
+    id: &str,
+    call: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+    mut response: Result<CallToolResponse, ErrorData>,
+) {
+    let outcome = loop {
+        match response {
+            Ok(CallToolResponse::InputRequired(input)) => {
+                let questions = input.input_requests.unwrap_or_default();
+                if !questions.is_empty() {
+                    break Outcome::Asked(questions, input.request_state);
+                }
+                // A checkpoint: nothing to ask, go straight on.
+                let mut next = call.clone();
+                next.input_responses = Some(InputResponses::new());
+                next.request_state = input.request_state;
+                response = server.call_tool(next, context.clone()).await;
+            }
+            Ok(CallToolResponse::Complete(result)) => break Outcome::Completed(as_object(&result)),
+            Ok(_) => {
+                tracing::error!(task = %id, "mrtr: a round inside a task answered with a task");
+                break Outcome::Failed(as_object(&ErrorData::internal_error(
+                    "the tool answered with a task inside a task",
+                    None,
+                )));
+            }
+            Err(error) => break Outcome::Failed(as_object(&error)),
+        }
+    };
+    settle(engine, id, outcome).await;
+}
+
+fn as_object(value: &impl serde::Serialize) -> JsonObject {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::Object(object)) => object,
+        _ => JsonObject::new(),
+    }
+}
+
+/// How a run of rounds ended.
+enum Outcome {
+    Asked(InputRequests, Option<String>),
+    Completed(JsonObject),
+    Failed(JsonObject),
+}
+
+/// Writes how the rounds ended into the task's record, unless the task was cancelled.
+async fn settle(engine: &Engine, id: &str, outcome: Outcome) {
+    let now = engine.now();
+    let changed = modify(engine, id, |record| {
+        if record.status != TaskStatus::Working {
+            return false;
+        }
+        match &outcome {
+            Outcome::Asked(questions, state) => {
+                record.rounds += 1;
+                record.asked = questions
+                    .iter()
+                    .map(|(key, request)| {
+                        let asked = Asked {
+                            key: key.clone(),
+                            request: request.clone(),
+                        };
+                        (task_key(record.rounds, key), asked)
+                    })
+                    .collect();
+                record.answers = InputResponses::new();
+                record.state = state.clone();
+                record.status = TaskStatus::InputRequired;
+            }
+            Outcome::Completed(result) => {
+                record.result = Some(result.clone());
+                record.state = None;
+                record.status = TaskStatus::Completed;
+            }
+            Outcome::Failed(error) => {
+                record.error = Some(error.clone());
+                record.state = None;
+                record.status = TaskStatus::Failed;
+            }
+        }
+        record.touch(now);
+        true
+    })
+    .await;
+    match changed {
+        Ok(Some(Changed { record, .. })) => {
+            tracing::debug!(task = %id, status = ?record.status, "mrtr: a task's rounds settled");
+        }
+        Ok(None) => tracing::info!(task = %id, "mrtr: a task expired while it ran"),
+        Err(error) => {
+            tracing::error!(task = %id, %error.message, "mrtr: a task's outcome was lost")
+        }
+    }
+}
+
+/// A record after a change, and whether the change applied.
+struct Changed {
+    record: TaskRecord,
+    applied: bool,
+}
+
+/// Applies `change` to the record of `id` with a compare-and-set, retrying when another
+/// instance changed it meanwhile. `None` if there is no such task.
+async fn modify(
+    engine: &Engine,
+    id: &str,
+    mut change: impl FnMut(&mut TaskRecord) -> bool,
+) -> Result<Option<Changed>, ErrorData> {
+    let store = &engine.inner.tasks.store;
+    for _ in 0..64 {
+        let Some((mut record, bytes)) = load(engine, id).await? else {
+            return Ok(None);
+        };
+        if !change(&mut record) {
+            return Ok(Some(Changed {
+                record,
+                applied: false,
+            }));
+        }
+        match store.replace(id, &bytes, &record.to_bytes()).await {
+            Ok(true) => {
+                return Ok(Some(Changed {
+                    record,
+                    applied: true,
+                }));
+            }
+            Ok(false) => continue,
+            Err(error) => return Err(unavailable("change a task", error)),
+        }
+    }
+    tracing::error!(task = %id, "mrtr: a task's record kept changing under an update");
+    Err(ErrorData::internal_error(
+        "the task is busy; try again",
+        None,
+    ))
+}
+
+/// The record of `id` and its bytes as stored.
+async fn load(engine: &Engine, id: &str) -> Result<Option<(TaskRecord, Vec<u8>)>, ErrorData> {
+    let bytes = match engine.inner.tasks.store.get(id).await {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(error) => return Err(unavailable("read a task", error)),
+    };
+    match TaskRecord::from_bytes(&bytes) {
+        Ok(record) => Ok(Some((record, bytes))),
+        Err(error) => {
+            tracing::error!(task = %Escaped(id), %error, "mrtr: a task record does not read back");
+            Ok(None)
+        }
+    }
+}
+
+/// The record of `id`, if it exists and the caller may see it.
+async fn owned(
+    engine: &Engine,
+    id: &str,
+    context: &RequestContext<RoleServer>,
+) -> Result<TaskRecord, ErrorData> {
+    let Some((record, _)) = load(engine, id).await? else {
+        return Err(not_found());
+    };
+    if record.principal.is_some() && record.principal != engine.principal(context) {
+        tracing::info!(task = %Escaped(id), "mrtr: refused another principal's task");
+        return Err(not_found());
+    }
+    Ok(record)
+}
+
+/// `tasks/get`.
+pub(crate) async fn get(
+    engine: &Engine,
+    request: GetTaskParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<GetTaskResult, ErrorData> {
+    let record = owned(engine, &request.task_id, context).await?;
+    Ok(GetTaskResult::new(record.detailed(&request.task_id)))
+}
+
+/// `tasks/update`: keeps the answers to outstanding questions (others are ignored), and once
+/// none is left, resumes the task with them in the background.
+pub(crate) async fn update<S>(
+    server: &Arc<S>,
+    request: UpdateTaskParams,
+    mut context: RequestContext<RoleServer>,
+) -> Result<(), ErrorData>
+where
+    S: ServerHandler + MrtrServer,
+{
+    let engine = server.mrtr_engine().clone();
+    let id = request.task_id;
+    owned(&engine, &id, &context).await?;
+    let now = engine.now();
+    let changed = modify(&engine, &id, |record| {
+        if record.status != TaskStatus::InputRequired {
+            return false;
+        }
+        let mut answered = false;
+        for (key, answer) in &request.input_responses {
+            if let Some(asked) = record.asked.remove(key) {
+                record.answers.insert(asked.key, answer.clone());
+                answered = true;
+            }
+        }
+        if record.asked.is_empty() {
+            record.status = TaskStatus::Working;
+        }
+        if answered {
+            record.touch(now);
+        }
+        answered
+    })
+    .await?;
+    let Some(Changed { record, applied }) = changed else {
+        return Err(not_found());
+    };
+    if !applied || record.status != TaskStatus::Working {
+        return Ok(());
+    }
+    // This update answered the last question: the next round runs here.
+    let mut next = record.call.clone();
+    next.input_responses = Some(record.answers);
+    next.request_state = record.state;
+    context
+        .extensions
+        .insert(TaskLink::in_task(record.capabilities));
+    context.ct = Default::default();
+    let cancel = context.ct.clone();
+    let call = record.call;
+    let run = {
+        let (server, engine, id) = (server.clone(), engine.clone(), id.clone());
+        async move {
+            let (_, created_id) = watch::channel(Some(id.clone()));
+            let work = async {
+                let response = server.call_tool(next, context.clone()).await;
+                drive(&*server, &engine, &id, call, context, response).await;
+            };
+            watched(&engine, created_id, work).await;
+            engine.inner.tasks.running.done(&id);
+        }
+    };
+    let handle = tokio::spawn(run);
+    engine.inner.tasks.running.add(
+        &id,
+        handle.abort_handle(),
+        Box::new(move || cancel.cancel()),
+    );
+    Ok(())
+}
+
+/// `tasks/cancel`: a task not yet ended ends `cancelled`, and stops if it runs here. An
+/// ended task stays as it is.
+pub(crate) async fn cancel(
+    engine: &Engine,
+    request: CancelTaskParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<(), ErrorData> {
+    let id = request.task_id;
+    owned(engine, &id, context).await?;
+    let now = engine.now();
+    let changed = modify(engine, &id, |record| {
+        if record.status.is_terminal() {
+            return false;
+        }
+        record.status = TaskStatus::Cancelled;
+        record.asked.clear();
+        record.answers.clear();
+        record.state = None;
+        record.touch(now);
+        true
+    })
+    .await?;
+    if changed.is_some_and(|changed| changed.applied) {
+        tracing::debug!(task = %id, "mrtr: a task was cancelled");
+        engine.inner.tasks.running.stop(&id);
+    }
+    Ok(())
+}

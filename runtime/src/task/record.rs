@@ -1,0 +1,102 @@
+//! A task's record, as its store keeps it, and the views the client gets of it.
+
+use std::{collections::BTreeMap, time::SystemTime};
+
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, DetailedTask, InputRequest, InputRequests,
+    InputResponses, JsonObject, Task, TaskPayload, TaskStatus,
+};
+use serde::{Deserialize, Serialize};
+
+/// Everything about one task, on whichever instance reads it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct TaskRecord {
+    pub(crate) status: TaskStatus,
+    pub(crate) created_at: String,
+    pub(crate) updated_at: String,
+    pub(crate) ttl_ms: u64,
+    pub(crate) poll_interval_ms: u64,
+    /// Who created the task: no one else sees or touches it.
+    pub(crate) principal: Option<String>,
+    /// The call the task runs: each round is this call, retried with answers and state.
+    pub(crate) call: CallToolRequestParams,
+    /// The capabilities the creating request declared; later rounds ask within them.
+    pub(crate) capabilities: ClientCapabilities,
+    /// How many rounds have asked: the prefix that makes this round's keys new.
+    pub(crate) rounds: u32,
+    /// The questions not answered yet, by the key the client sees.
+    #[serde(default)]
+    pub(crate) asked: BTreeMap<String, Asked>,
+    /// The answers so far to this round's questions, by the key the tool uses.
+    #[serde(default)]
+    pub(crate) answers: InputResponses,
+    /// The sealed `requestState` of the round that asked; never sent to the client.
+    pub(crate) state: Option<String>,
+    pub(crate) result: Option<JsonObject>,
+    pub(crate) error: Option<JsonObject>,
+}
+
+/// One outstanding question.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Asked {
+    /// The key in the tool's own round.
+    pub(crate) key: String,
+    pub(crate) request: InputRequest,
+}
+
+impl TaskRecord {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        // A record is plain data: serializing it cannot fail.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Self, serde_json::Error> {
+        serde_json::from_slice(bytes)
+    }
+
+    /// The task's metadata, as `CreateTaskResult` and `tasks/get` carry it.
+    pub(crate) fn task(&self, id: &str) -> Task {
+        Task::new(id, self.status, &self.created_at, &self.updated_at)
+            .with_ttl_ms(self.ttl_ms)
+            .with_poll_interval_ms(self.poll_interval_ms)
+    }
+
+    /// The task with what its status carries: questions, result or error.
+    pub(crate) fn detailed(&self, id: &str) -> DetailedTask {
+        let payload = match self.status {
+            TaskStatus::InputRequired => TaskPayload::InputRequired {
+                input_requests: self
+                    .asked
+                    .iter()
+                    .map(|(key, asked)| (key.clone(), asked.request.clone()))
+                    .collect::<InputRequests>(),
+            },
+            TaskStatus::Completed => TaskPayload::Completed {
+                result: self.result.clone().unwrap_or_default(),
+            },
+            TaskStatus::Failed => TaskPayload::Failed {
+                error: self.error.clone().unwrap_or_default(),
+            },
+            TaskStatus::Cancelled => TaskPayload::Cancelled,
+            _ => TaskPayload::Working,
+        };
+        DetailedTask::new(self.task(id), payload)
+    }
+
+    /// Marks the record changed at `now`.
+    pub(crate) fn touch(&mut self, now: SystemTime) {
+        self.updated_at = timestamp(now);
+    }
+}
+
+/// `now` in ISO 8601, UTC, to the millisecond.
+pub(crate) fn timestamp(now: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(now).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// The key a question of round `round` goes under: unique over the task's life, however
+/// often a loop asks under the same key.
+pub(crate) fn task_key(round: u32, key: &str) -> String {
+    format!("{round}.{key}")
+}
