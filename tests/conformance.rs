@@ -4,11 +4,14 @@
 //!
 //! - `mrtr_scenarios_pass` runs the 14 `input-required-result-*` scenarios one by one and
 //!   requires every check of each to pass.
+//! - `tasks_scenarios_pass` does the same for the nine scenarios of the tasks extension. The
+//!   suite runs an extension's scenarios only without `--spec-version` (they then speak the
+//!   2026-07-28 wire), and its requirement set does not score them.
 //! - `requirements_2026_07_28` runs the whole frozen 2026-07-28 set, prints a pass/fail line per
 //!   scenario, and requires the MRTR scenarios and every other scored scenario to pass, except
 //!   the failures README.md's "Conformance" section attributes to rmcp's wire layer
-//!   ([`RMCP_WIRE_FAILURES`]). Scenarios the suite runs but does not score (extensions) are
-//!   reported, not asserted.
+//!   ([`RMCP_WIRE_FAILURES`]). Of the scenarios the suite runs but does not score
+//!   (extensions), the nine tasks scenarios must pass too; the others are reported.
 
 use std::{
     collections::BTreeMap,
@@ -41,6 +44,21 @@ const MRTR_SCENARIOS: [&str; 14] = [
     "input-required-result-capability-check",
     "input-required-result-ignore-extra-params",
     "input-required-result-validate-input",
+];
+
+/// The nine scenarios of the tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663).
+/// The tenth, `tasks-status-notifications`, only reports itself skipped: the suite has no
+/// harness for it yet.
+const TASKS_SCENARIOS: [&str; 9] = [
+    "tasks-lifecycle",
+    "tasks-capability-negotiation",
+    "tasks-dispatch-and-envelope",
+    "tasks-wire-fields",
+    "tasks-request-state-removal",
+    "tasks-request-headers",
+    "tasks-mrtr-input",
+    "tasks-mrtr-composition",
+    "tasks-required-task-error",
 ];
 
 /// Scored scenarios that fail for reasons in rmcp's wire layer, with the evidence in README.md
@@ -213,19 +231,26 @@ fn describe_failures(checks: &[Value]) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mrtr_scenarios_pass() {
+    scenarios_pass("MRTR", &MRTR_SCENARIOS, &["--spec-version", "2026-07-28"]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tasks_scenarios_pass() {
+    scenarios_pass("tasks", &TASKS_SCENARIOS, &[]).await;
+}
+
+/// Runs each scenario on its own and requires every one of its checks to pass, the suite's
+/// `wire-schema-valid` included.
+async fn scenarios_pass(kind: &str, scenarios: &[&str], args: &[&str]) {
     let _ = suite();
     let served = serve().await;
     let mut failures = String::new();
-    for scenario in MRTR_SCENARIOS {
+    for scenario in scenarios {
         let out = scratch(scenario);
-        let run = run_suite(
-            &served.url,
-            &["--scenario", scenario, "--spec-version", "2026-07-28"],
-            &out,
-            SCENARIO_TIMEOUT,
-        )
-        .await;
-        let checks = run.checks.get(scenario).cloned().unwrap_or_default();
+        let mut scenario_args = vec!["--scenario", scenario];
+        scenario_args.extend_from_slice(args);
+        let run = run_suite(&served.url, &scenario_args, &out, SCENARIO_TIMEOUT).await;
+        let checks = run.checks.get(*scenario).cloned().unwrap_or_default();
         let problems = describe_failures(&checks);
         if checks.is_empty() || !problems.is_empty() || !run.status.success() {
             let _ = writeln!(
@@ -243,7 +268,7 @@ async fn mrtr_scenarios_pass() {
     }
     assert!(
         failures.is_empty(),
-        "MRTR conformance scenarios failed:\n{failures}"
+        "{kind} conformance scenarios failed:\n{failures}"
     );
 }
 
@@ -336,7 +361,10 @@ async fn requirements_2026_07_28() {
     }
 
     let mut problems = String::new();
-    for scenario in MRTR_SCENARIOS {
+    // The tasks scenarios are not scored, but run: they must pass here too.
+    let required = MRTR_SCENARIOS.iter().map(|name| (*name, "MRTR"));
+    let required = required.chain(TASKS_SCENARIOS.iter().map(|name| (*name, "tasks")));
+    for (scenario, kind) in required {
         let checks = run.checks.get(scenario).cloned().unwrap_or_default();
         match summary.get(scenario) {
             Some(line)
@@ -344,12 +372,12 @@ async fn requirements_2026_07_28() {
             Some(_) => {
                 let _ = writeln!(
                     problems,
-                    "{scenario} (MRTR) failed:\n{}",
+                    "{scenario} ({kind}) failed:\n{}",
                     describe_failures(&checks)
                 );
             }
             None => {
-                let _ = writeln!(problems, "{scenario} (MRTR) did not run");
+                let _ = writeln!(problems, "{scenario} ({kind}) did not run");
             }
         }
     }

@@ -188,3 +188,22 @@ fn a_local_matched_right_after_it_is_made_is_not_saved() {
         }
     ));
 }
+
+#[test]
+fn a_task_tool_that_starts_its_task_after_a_round() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(task = "required"),
+        quote! {
+            #[tool(description = "Asks a name, then works in a task")]
+            async fn greet_later(&self) -> Result<String, String> {
+                let name = ask!(user_name = elicit::<Name>("What is your name?"))
+                    .accepted()
+                    .map_err(|refused| refused.to_string())?
+                    .name;
+                ask!(start_task());
+                let greeting = slow_greeting(&name).await;
+                Ok(greeting)
+            }
+        }
+    ));
+}

@@ -13,6 +13,8 @@ pub mod services;
 pub mod signups;
 pub mod store_contract;
 pub mod straight;
+pub mod task_client;
+pub mod task_store_contract;
 pub mod transports;
 pub mod user;
 pub mod wizard_text;

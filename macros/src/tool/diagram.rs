@@ -80,15 +80,15 @@ impl Chart<'_> {
                 .asks
                 .iter()
                 .find(|site| site.id == id)
-                .map(|site| {
-                    site.keys
-                        .iter()
-                        .map(LitStr::value)
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                .map(|site| match site.starts_task {
+                    true => "the task starts".to_owned(),
+                    false => {
+                        let keys: Vec<String> = site.keys.iter().map(LitStr::value).collect();
+                        format!("ask {}", keys.join(", "))
+                    }
                 })
                 .unwrap_or_default();
-            let node = self.node(&format!("[/{}/]", quoted(&format!("ask {key}"))));
+            let node = self.node(&format!("[/{}/]", quoted(&key)));
             self.connect(&exits, node);
             return vec![(node, None)];
         }

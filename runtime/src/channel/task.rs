@@ -109,11 +109,9 @@ impl Running {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Lists a task as running here. The task's future must not finish before this.
     fn add(&self, id: &str, abort: tokio::task::AbortHandle, cancel: Box<dyn FnOnce() + Send>) {
-        let finished = abort.is_finished();
-        if !finished {
-            self.lock().insert(id.to_owned(), Stop { abort, cancel });
-        }
+        self.lock().insert(id.to_owned(), Stop { abort, cancel });
     }
 
     fn done(&self, id: &str) {
@@ -188,10 +186,14 @@ where
                 let mut call = request;
                 strip_rounds(&mut call);
                 drive(&*server, &engine, &id, call, context, response).await;
-                engine.inner.tasks.running.done(&id);
                 None
             };
-            watched(&engine, watch_id, work).await.flatten()
+            let finished = watched(&engine, watch_id, work).await.flatten();
+            // Finished, failed or stopped: the task no longer runs here.
+            if let Some(id) = created_id.borrow().clone() {
+                engine.inner.tasks.running.done(&id);
+            }
+            finished
         }
     };
     let mut handle = tokio::spawn(run);
@@ -556,9 +558,12 @@ where
     context.ct = Default::default();
     let cancel = context.ct.clone();
     let call = record.call;
+    let (registered, is_registered) = oneshot::channel::<()>();
     let run = {
         let (server, engine, id) = (server.clone(), engine.clone(), id.clone());
         async move {
+            // Listed as running before it can finish, so that finishing unlists it.
+            let _ = is_registered.await;
             let (_, created_id) = watch::channel(Some(id.clone()));
             let work = async {
                 let response = server.call_tool(next, context.clone()).await;
@@ -574,6 +579,7 @@ where
         handle.abort_handle(),
         Box::new(move || cancel.cancel()),
     );
+    let _ = registered.send(());
     Ok(())
 }
 

@@ -1,0 +1,153 @@
+//! Tasks across a fleet: two instances that share their keys and a real Redis (as replay
+//! store and task store), on loopback. A task started on one is polled, answered and
+//! cancelled on the other; both task stores keep the one documented contract.
+
+use std::time::Duration;
+
+use mrtr::{
+    Engine,
+    replay::RedisStore,
+    task::{MemoryTaskStore, RedisTaskStore},
+};
+use mrtr_examples::conformance::Conformance;
+use mrtr_tests::{
+    loopback::Served,
+    services::RedisServer,
+    task_client::{TaskClient, accept, tasks_and_elicitation, text},
+    task_store_contract,
+};
+use serde_json::json;
+
+/// One instance of the fleet: its engine (to see what runs on it) and its URL.
+struct Instance {
+    engine: Engine,
+    _served: Served,
+    client: TaskClient,
+}
+
+async fn instance(redis: &RedisServer) -> Instance {
+    let engine = Engine::builder()
+        .key(1, mrtr_tests::keys::test_key(41))
+        .replay_store(RedisStore::open(&redis.url()).unwrap())
+        .task_store(RedisTaskStore::open(&redis.url()).unwrap())
+        .task_poll_interval(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    let served = Served::start(Conformance::new(engine.clone()))
+        .await
+        .unwrap();
+    let client = TaskClient::new(&served.url, tasks_and_elicitation());
+    Instance {
+        engine,
+        _served: served,
+        client,
+    }
+}
+
+async fn within_time<F: std::future::Future>(f: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(90), f)
+        .await
+        .expect("test finished in time")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_task_stores_keep_the_contract() {
+    within_time(async {
+        task_store_contract::check(&MemoryTaskStore::default()).await;
+        let redis = RedisServer::start().await.expect("redis starts");
+        task_store_contract::check(&RedisTaskStore::open(&redis.url()).unwrap()).await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other() {
+    within_time(async {
+        let redis = RedisServer::start().await.expect("redis starts");
+        let (a, b) = (instance(&redis).await, instance(&redis).await);
+
+        // Started on A, seen and answered on B, finished as seen from A.
+        let created = a
+            .client
+            .call("confirm_delete", json!({"filename": "fleet.txt"}))
+            .await;
+        let task = created["taskId"].as_str().expect("a task").to_owned();
+        let waiting = b.client.wait_for(&task, "input_required").await;
+        assert_eq!(
+            waiting["inputRequests"]["1.confirm"]["params"]["message"],
+            "Delete 'fleet.txt'?"
+        );
+        b.client
+            .update(
+                &task,
+                json!({"1.confirm": accept(json!({"confirm": true}))}),
+            )
+            .await;
+        let done = a.client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "deleted 'fleet.txt'", "{done}");
+
+        // Two questions, answered one on each instance.
+        let task = a.client.call("multi_input", json!({})).await["taskId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        a.client.wait_for(&task, "input_required").await;
+        a.client
+            .update(&task, json!({"1.name": accept(json!({"name": "Lin"}))}))
+            .await;
+        let half = b.client.get(&task).await;
+        assert_eq!(
+            half["inputRequests"].as_object().unwrap().len(),
+            1,
+            "{half}"
+        );
+        b.client
+            .update(
+                &task,
+                json!({"1.confirm": accept(json!({"confirm": true}))}),
+            )
+            .await;
+        let done = a.client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "name=\"Lin\" confirmed=true");
+
+        // The round before the task on A, its retry (which starts the task) on B.
+        let first = a.client.call("test_tool_with_task", json!({})).await;
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        let answers = json!({"user_name": accept(json!({"name": "Ana"}))});
+        let created = b
+            .client
+            .retry(
+                "test_tool_with_task",
+                json!({}),
+                answers,
+                &first["requestState"],
+            )
+            .await;
+        let task = created["taskId"].as_str().expect("a task").to_owned();
+        let done = a.client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "Hello, Ana! (computed in task)");
+
+        // Work running on A stops when B cancels it.
+        let created = a
+            .client
+            .call("slow_compute", json!({"seconds": 60, "label": "fleet"}))
+            .await;
+        let task = created["taskId"].as_str().expect("a task").to_owned();
+        assert_eq!(a.engine.running_tasks(), 1);
+        assert_eq!(
+            b.client.cancel(&task).await,
+            json!({"resultType": "complete"})
+        );
+        assert_eq!(a.client.get(&task).await["status"], "cancelled");
+        let stopped = tokio::time::Instant::now() + Duration::from_secs(5);
+        while a.engine.running_tasks() > 0 {
+            assert!(
+                tokio::time::Instant::now() < stopped,
+                "A still runs a task B cancelled"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(b.engine.running_tasks(), 0);
+    })
+    .await;
+}

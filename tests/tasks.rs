@@ -1,0 +1,475 @@
+//! Task tools end to end, over loopback HTTP: the tasks extension's rules that the conformance
+//! scenarios do not reach. Keys made new per round and mapped back, code between asks run
+//! once, checkpoints and capabilities inside a task, answers that do not count, cancelling,
+//! callers kept apart, the task's lifetime, and the official Rust SDK's client.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use mrtr::{Engine, Form, ask, checkpoint, elicit, mrtr_tool, sample};
+use mrtr_tests::{
+    loopback::Served,
+    task_client::{TaskClient, accept, tasks_and_elicitation, text},
+};
+use rmcp::{
+    ClientLifecycleMode, ClientServiceExt, ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    model::{
+        CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, GetTaskParams,
+        Implementation, InputRequest, InputResponses, ProtocolVersion, ServerCapabilities,
+        ServerConfig, TaskStatus, UpdateTaskParams,
+    },
+    tool, tool_handler, tool_router,
+    transport::{
+        StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig,
+    },
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Word {
+    word: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Confirm {
+    confirm: bool,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+struct StepsArgs {
+    times: u32,
+}
+
+/// What the tools did, in order.
+#[derive(Clone, Default)]
+struct Effects(Arc<Mutex<Vec<String>>>);
+
+impl Effects {
+    fn note(&self, effect: impl Into<String>) {
+        self.0.lock().unwrap().push(effect.into());
+    }
+
+    fn all(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+#[derive(Clone)]
+struct TaskTools {
+    tool_router: ToolRouter<Self>,
+    engine: Engine,
+    effects: Effects,
+}
+
+#[tool_router]
+impl TaskTools {
+    #[mrtr_tool(task = "optional")]
+    #[tool(description = "Asks for a word `times` times, under the same key")]
+    async fn steps(&self, Parameters(args): Parameters<StepsArgs>) -> Result<String, String> {
+        let mut words = Vec::new();
+        for step in 0..args.times {
+            self.effects.note(format!("before {step}"));
+            let word = ask!(word = elicit::<Word>(format!("Word {step}?")))
+                .accepted()
+                .map_err(|refused| refused.to_string())?
+                .word;
+            words.push(word);
+        }
+        self.effects.note("done");
+        Ok(words.join(" "))
+    }
+
+    #[mrtr_tool(task = "required")]
+    #[tool(description = "Works, checkpoints, works, asks")]
+    async fn halves(&self) -> String {
+        self.effects.note("first half");
+        ask!(checkpoint());
+        self.effects.note("second half");
+        let go = ask!(confirm = elicit::<Confirm>("Go on?"))
+            .accepted()
+            .is_ok_and(|answer| answer.confirm);
+        format!("went on: {go}")
+    }
+
+    #[mrtr_tool(task = "required")]
+    #[tool(description = "Asks the client's model")]
+    async fn asks_the_model(&self) -> String {
+        let reply = ask!(reply = sample("Say hi").max_tokens(10));
+        reply.result().to_string()
+    }
+
+    #[mrtr_tool(task = "required")]
+    #[tool(description = "Works for 30 s, then notes it")]
+    async fn long_work(&self) -> String {
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        self.effects.note("long work done");
+        "done".to_owned()
+    }
+}
+
+impl mrtr::MrtrServer for TaskTools {
+    fn mrtr_engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for TaskTools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+fn engine() -> mrtr::EngineBuilder {
+    Engine::builder().key(1, mrtr_tests::keys::test_key(21))
+}
+
+async fn serve(engine: Engine) -> (Served, TaskTools) {
+    let tools = TaskTools {
+        tool_router: TaskTools::tool_router(),
+        engine,
+        effects: Effects::default(),
+    };
+    let served = Served::start(tools.clone()).await.expect("serves");
+    (served, tools)
+}
+
+async fn within_time<F: std::future::Future>(f: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(60), f)
+        .await
+        .expect("test finished in time")
+}
+
+/// The keys of a task's outstanding questions.
+fn keys(task: &Value) -> Vec<String> {
+    task["inputRequests"]
+        .as_object()
+        .map(|asked| asked.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Creates a task with `tool`, returning its id.
+async fn start(client: &TaskClient, tool: &str, arguments: Value) -> String {
+    let created = client.call(tool, arguments).await;
+    assert_eq!(created["resultType"], "task", "{created}");
+    created["taskId"].as_str().expect("a task id").to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_loop_asks_under_a_new_key_each_round_and_gets_each_answer_back() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = start(&client, "steps", json!({"times": 3})).await;
+        for (round, word) in ["alpha", "beta", "gamma"].into_iter().enumerate() {
+            let waiting = client.wait_for(&task, "input_required").await;
+            let key = format!("{}.word", round + 1);
+            assert_eq!(keys(&waiting), vec![key.clone()], "{waiting}");
+            assert_eq!(
+                waiting["inputRequests"][&key]["params"]["message"],
+                format!("Word {round}?")
+            );
+            assert!(waiting.get("requestState").is_none(), "{waiting}");
+            let ack = client
+                .update(&task, json!({ key: accept(json!({"word": word})) }))
+                .await;
+            assert_eq!(ack, json!({"resultType": "complete"}));
+        }
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "alpha beta gamma", "{done}");
+        assert_eq!(
+            tools.effects.all(),
+            ["before 0", "before 1", "before 2", "done"],
+            "code between asks runs once"
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_extension_an_optional_task_tool_is_a_plain_call() {
+    within_time(async {
+        let (served, _) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, json!({"elicitation": {}}));
+        let first = client.call("steps", json!({"times": 1})).await;
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        assert!(first.get("taskId").is_none(), "{first}");
+        assert_eq!(
+            keys(&first),
+            ["word"],
+            "native rounds keep the tool's own keys"
+        );
+        let answers = json!({"word": accept(json!({"word": "plain"}))});
+        let done = client
+            .retry(
+                "steps",
+                json!({"times": 1}),
+                answers,
+                &first["requestState"],
+            )
+            .await;
+        assert_eq!(text(&done), "plain", "{done}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_required_task_tool_refuses_a_client_without_the_extension() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, json!({"elicitation": {}}));
+        let refused = client.call("halves", json!({})).await;
+        assert_eq!(refused["error"]["code"], -32021, "{refused}");
+        assert_eq!(
+            refused["error"]["data"]["requiredCapabilities"],
+            json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
+        );
+        assert!(tools.effects.all().is_empty(), "no code ran");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_checkpoint_inside_a_task_goes_straight_on() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = start(&client, "halves", json!({})).await;
+        let waiting = client.wait_for(&task, "input_required").await;
+        assert_eq!(keys(&waiting), ["1.confirm"], "{waiting}");
+        client
+            .update(
+                &task,
+                json!({"1.confirm": accept(json!({"confirm": true}))}),
+            )
+            .await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "went on: true");
+        assert_eq!(tools.effects.all(), ["first half", "second half"]);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_the_creating_call_did_not_declare_fails_the_task() {
+    within_time(async {
+        let (served, _) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = start(&client, "asks_the_model", json!({})).await;
+        let failed = client.wait_for(&task, "failed").await;
+        assert_eq!(failed["status"], "failed", "{failed}");
+        assert_eq!(failed["error"]["code"], -32021, "{failed}");
+        assert_eq!(
+            failed["error"]["data"]["requiredCapabilities"],
+            json!({"sampling": {}})
+        );
+        assert!(failed.get("result").is_none());
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_that_are_not_outstanding_are_ignored_and_the_last_answer_resumes_once() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = start(&client, "steps", json!({"times": 2})).await;
+        client.wait_for(&task, "input_required").await;
+        let ignored = client
+            .update(
+                &task,
+                json!({"2.word": accept(json!({"word": "early"})), "x": 1}),
+            )
+            .await;
+        assert_eq!(ignored, json!({"resultType": "complete"}));
+        assert_eq!(keys(&client.get(&task).await), ["1.word"]);
+
+        // The same last answer, eight times at once: one resumes the task.
+        let answer = json!({"1.word": accept(json!({"word": "one"}))});
+        let updates: Vec<_> = (0..8)
+            .map(|_| {
+                let (client, task, answer) = (client.clone(), task.clone(), answer.clone());
+                tokio::spawn(async move { client.update(&task, answer).await })
+            })
+            .collect();
+        for update in updates {
+            assert_eq!(update.await.unwrap(), json!({"resultType": "complete"}));
+        }
+        let waiting = client.wait_for(&task, "input_required").await;
+        assert_eq!(keys(&waiting), ["2.word"], "{waiting}");
+        let stale = json!({"1.word": accept(json!({"word": "again"}))});
+        client.update(&task, stale).await;
+        assert_eq!(keys(&client.get(&task).await), ["2.word"]);
+        client
+            .update(&task, json!({"2.word": accept(json!({"word": "two"}))}))
+            .await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "one two");
+        assert_eq!(tools.effects.all(), ["before 0", "before 1", "done"]);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_task_stays_cancelled_and_its_work_stops() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+
+        let waiting = start(&client, "steps", json!({"times": 1})).await;
+        client.wait_for(&waiting, "input_required").await;
+        assert_eq!(
+            client.cancel(&waiting).await,
+            json!({"resultType": "complete"})
+        );
+        let cancelled = client.get(&waiting).await;
+        assert_eq!(cancelled["status"], "cancelled", "{cancelled}");
+        assert!(cancelled.get("inputRequests").is_none(), "{cancelled}");
+        client
+            .update(&waiting, json!({"1.word": accept(json!({"word": "late"}))}))
+            .await;
+        assert_eq!(client.get(&waiting).await["status"], "cancelled");
+        assert_eq!(
+            client.cancel(&waiting).await,
+            json!({"resultType": "complete"})
+        );
+
+        let working = start(&client, "long_work", json!({})).await;
+        assert_eq!(client.get(&working).await["status"], "working");
+        assert_eq!(tools.engine.running_tasks(), 1);
+        client.cancel(&working).await;
+        assert_eq!(client.get(&working).await["status"], "cancelled");
+        assert_eq!(tools.engine.running_tasks(), 0, "the work was stopped");
+        assert!(!tools.effects.all().contains(&"long work done".to_owned()));
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_caller_cannot_see_answer_or_cancel_a_task() {
+    within_time(async {
+        let engine = engine()
+            .principal(|context| {
+                let parts = context.extensions.get::<http::request::Parts>()?;
+                let user = parts.headers.get("x-user")?.to_str().ok()?;
+                (!user.is_empty()).then(|| user.to_owned())
+            })
+            .build()
+            .unwrap();
+        let (served, _) = serve(engine).await;
+        let ada = TaskClient::new(&served.url, tasks_and_elicitation()).as_user("ada");
+        let mallory = ada.as_user("mallory");
+        let task = start(&ada, "steps", json!({"times": 1})).await;
+        ada.wait_for(&task, "input_required").await;
+
+        let answer = json!({"1.word": accept(json!({"word": "stolen"}))});
+        for refused in [
+            mallory.get(&task).await,
+            mallory.update(&task, answer).await,
+            mallory.cancel(&task).await,
+        ] {
+            assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        }
+        let still = ada.get(&task).await;
+        assert_eq!(still["status"], "input_required", "{still}");
+        ada.update(&task, json!({"1.word": accept(json!({"word": "own"}))}))
+            .await;
+        assert_eq!(
+            text(&ada.wait_for(&task, "completed").await["result"]),
+            "own"
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_is_gone_after_its_ttl() {
+    within_time(async {
+        let engine = engine()
+            .task_ttl(Duration::from_millis(400))
+            .build()
+            .unwrap();
+        let (served, _) = serve(engine).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let created = client.call("steps", json!({"times": 1})).await;
+        assert_eq!(created["ttlMs"], 400, "{created}");
+        let task = created["taskId"].as_str().unwrap();
+        client.wait_for(task, "input_required").await;
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let gone = client.get(task).await;
+        assert_eq!(gone["error"]["code"], -32602, "{gone}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_official_rust_client_drives_a_task_with_input() {
+    within_time(async {
+        let (served, _) = serve(engine().build().unwrap()).await;
+        let client = ClientConfig::new(
+            ClientCapabilities::builder()
+                .enable_elicitation()
+                .enable_tasks()
+                .build(),
+            Implementation::new("mrtr-tests", "1"),
+        )
+        .serve_with_lifecycle(
+            StreamableHttpClientTransport::from_config(
+                StreamableHttpClientTransportConfig::with_uri(served.url.clone()),
+            ),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects");
+        let arguments = json!({"times": 2}).as_object().cloned().unwrap();
+        let created = client
+            .call_tool_once(CallToolRequestParams::new("steps").with_arguments(arguments))
+            .await
+            .expect("tools/call");
+        let CallToolResponse::Task(created) = created else {
+            panic!("not a task: {created:?}");
+        };
+        let id = created.task.task_id;
+        let mut answered = Vec::new();
+        let result = loop {
+            let got = client
+                .get_task(GetTaskParams::new(id.clone()))
+                .await
+                .expect("tasks/get");
+            match got.task.status() {
+                TaskStatus::InputRequired => {
+                    let json = serde_json::to_value(&got).unwrap();
+                    let mut answers = InputResponses::new();
+                    for (key, request) in json["inputRequests"].as_object().unwrap() {
+                        let request: InputRequest =
+                            serde_json::from_value(request.clone()).unwrap();
+                        assert!(matches!(request, InputRequest::Elicitation(_)));
+                        answered.push(key.clone());
+                        let word = format!("w{}", answered.len());
+                        answers.insert(key.clone(), accept(json!({ "word": word })));
+                    }
+                    client
+                        .update_task(UpdateTaskParams::new(id.clone(), answers))
+                        .await
+                        .expect("tasks/update");
+                }
+                TaskStatus::Completed => {
+                    break serde_json::to_value(&got).unwrap()["result"].clone();
+                }
+                TaskStatus::Working => tokio::time::sleep(Duration::from_millis(20)).await,
+                other => panic!("task ended {other:?}"),
+            }
+        };
+        assert_eq!(answered, ["1.word", "2.word"]);
+        assert_eq!(text(&result), "w1 w2");
+        client.cancel().await.ok();
+    })
+    .await;
+}

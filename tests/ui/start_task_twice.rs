@@ -1,0 +1,34 @@
+// A task starts once.
+use mrtr::{ask, elicit, mrtr_tool, start_task};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool(task = "optional")]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> String {
+        ask!(start_task());
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        mrtr::ask!(mrtr::start_task());
+        format!("Hello {name:?}")
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
