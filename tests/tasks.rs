@@ -8,19 +8,20 @@ use std::{
     time::Duration,
 };
 
-use mrtr::{Engine, Form, ask, checkpoint, elicit, mrtr_tool, sample};
+use mrtr::{Engine, Form, ask, checkpoint, elicit, mrtr_tool, sample, start_task};
 use mrtr_tests::{
     loopback::Served,
     task_client::{TaskClient, accept, tasks_and_elicitation, text},
 };
 use rmcp::{
-    ClientLifecycleMode, ClientServiceExt, ServerHandler,
+    ClientLifecycleMode, ClientServiceExt, ServerHandler, ServiceExt,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{
-        CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, GetTaskParams,
-        Implementation, InputRequest, InputResponses, ProtocolVersion, ServerCapabilities,
-        ServerConfig, TaskStatus, UpdateTaskParams,
+        CallToolRequest, CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig,
+        ClientRequest, GetTaskParams, Implementation, InputRequest, InputResponses,
+        ProtocolVersion, ServerCapabilities, ServerConfig, TaskStatus, UpdateTaskParams,
     },
+    service::PeerRequestOptions,
     tool, tool_handler, tool_router,
     transport::{
         StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig,
@@ -64,6 +65,8 @@ struct TaskTools {
     tool_router: ToolRouter<Self>,
     engine: Engine,
     effects: Effects,
+    /// Holds `slow_start` before its task starts, until the test opens it.
+    gate: Arc<tokio::sync::Semaphore>,
 }
 
 #[tool_router]
@@ -104,6 +107,16 @@ impl TaskTools {
     }
 
     #[mrtr_tool(task = "required")]
+    #[tool(description = "Prepares until the gate opens, then starts its task")]
+    async fn slow_start(&self) -> String {
+        self.effects.note("preparing");
+        let _permit = self.gate.acquire().await;
+        self.effects.note("prepared");
+        ask!(start_task());
+        "started".to_owned()
+    }
+
+    #[mrtr_tool(task = "required")]
     #[tool(description = "Works for 30 s, then notes it")]
     async fn long_work(&self) -> String {
         tokio::time::sleep(Duration::from_secs(30)).await;
@@ -134,6 +147,7 @@ async fn serve(engine: Engine) -> (Served, TaskTools) {
         tool_router: TaskTools::tool_router(),
         engine,
         effects: Effects::default(),
+        gate: Arc::new(tokio::sync::Semaphore::new(0)),
     };
     let served = Served::start(tools.clone()).await.expect("serves");
     (served, tools)
@@ -143,6 +157,23 @@ async fn within_time<F: std::future::Future>(f: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(60), f)
         .await
         .expect("test finished in time")
+}
+
+/// rmcp's client, declaring form elicitation and the tasks extension.
+fn rust_client() -> ClientConfig {
+    ClientConfig::new(
+        ClientCapabilities::builder()
+            .enable_elicitation()
+            .enable_tasks()
+            .build(),
+        Implementation::new("mrtr-tests", "1"),
+    )
+}
+
+fn discover() -> ClientLifecycleMode {
+    ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    }
 }
 
 /// The keys of a task's outstanding questions.
@@ -408,26 +439,119 @@ async fn a_task_is_gone_after_its_ttl() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_after_the_state_expired_fails_the_task_in_words_its_client_knows() {
+    within_time(async {
+        let clock = mrtr_tests::clock::TestClock::default();
+        let (served, tools) = serve(clock.engine()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = start(&client, "steps", json!({"times": 1})).await;
+        client.wait_for(&task, "input_required").await;
+        clock.advance(Engine::DEFAULT_TTL + Duration::from_secs(1));
+        client
+            .update(&task, json!({"1.word": accept(json!({"word": "late"}))}))
+            .await;
+        let failed = client.wait_for(&task, "failed").await;
+        assert_eq!(failed["status"], "failed", "{failed}");
+        assert_eq!(failed["error"]["code"], -32602);
+        let message = failed["error"]["message"].as_str().unwrap();
+        assert!(message.contains("waited for input longer"), "{message}");
+        assert!(!message.contains("requestState"), "{message}");
+        assert_eq!(
+            tools.effects.all(),
+            ["before 0"],
+            "nothing ran after the ask"
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_cancelled_before_its_task_starts_stops_there() {
+    within_time(async {
+        let tools = TaskTools {
+            tool_router: TaskTools::tool_router(),
+            engine: engine().build().unwrap(),
+            effects: Effects::default(),
+            gate: Arc::new(tokio::sync::Semaphore::new(0)),
+        };
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = mrtr::Bridged::new(tools.clone());
+        let serving = tokio::spawn(async move {
+            if let Ok(running) = server.serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = rust_client()
+            .serve_with_lifecycle(client_io, discover())
+            .await
+            .unwrap();
+        let call = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("slow_start"),
+        ));
+        let pending = client
+            .send_cancellable_request(call, PeerRequestOptions::no_options())
+            .await
+            .unwrap();
+        while tools.effects.all().is_empty() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        pending.cancel(None).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        tools.gate.add_permits(1);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(
+            tools.effects.all(),
+            ["preparing"],
+            "the call stopped at its cancel"
+        );
+        assert_eq!(tools.engine.running_tasks(), 0);
+        client.cancel().await.ok();
+        serving.abort();
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_wizard_provisions_a_workspace_as_a_task() {
+    within_time(async {
+        let wizard = mrtr_examples::wizard::Wizard::new(engine().build().unwrap());
+        let served = Served::start(wizard).await.expect("serves");
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let arguments = json!({"team": "Rust", "prepare_ms": 50});
+        let task = start(&client, "provision", arguments).await;
+        let waiting = client.wait_for(&task, "input_required").await;
+        assert_eq!(
+            waiting["inputRequests"]["1.region"]["params"]["message"],
+            "Rust's workspace is ready to create. Where should it live?"
+        );
+        client
+            .update(
+                &task,
+                json!({"1.region": accept(json!({"region": "apac"}))}),
+            )
+            .await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(
+            text(&done["result"]),
+            "Provisioned Rust's workspace in apac"
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_official_rust_client_drives_a_task_with_input() {
     within_time(async {
         let (served, _) = serve(engine().build().unwrap()).await;
-        let client = ClientConfig::new(
-            ClientCapabilities::builder()
-                .enable_elicitation()
-                .enable_tasks()
-                .build(),
-            Implementation::new("mrtr-tests", "1"),
-        )
-        .serve_with_lifecycle(
-            StreamableHttpClientTransport::from_config(
-                StreamableHttpClientTransportConfig::with_uri(served.url.clone()),
-            ),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("client connects");
+        let client = rust_client()
+            .serve_with_lifecycle(
+                StreamableHttpClientTransport::from_config(
+                    StreamableHttpClientTransportConfig::with_uri(served.url.clone()),
+                ),
+                discover(),
+            )
+            .await
+            .expect("client connects");
         let arguments = json!({"times": 2}).as_object().cloned().unwrap();
         let created = client
             .call_tool_once(CallToolRequestParams::new("steps").with_arguments(arguments))

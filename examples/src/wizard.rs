@@ -122,8 +122,9 @@ fn wire_name<T: Serialize>(value: T) -> String {
         .unwrap_or_default()
 }
 
-/// A server with two resumable tools: `signup` (three rounds in a row) and `onboard`
-/// (a branch and two loops).
+/// A server with resumable tools: `signup` (three rounds in a row), `onboard` (a branch and
+/// two loops), the benchmark tools of [`questions`](crate::questions), and `provision`, a task
+/// for clients that support tasks ([`provision`](crate::provision)).
 #[derive(Clone)]
 pub struct Wizard {
     tool_router: ToolRouter<Self>,
@@ -134,7 +135,10 @@ impl Wizard {
     /// A wizard that seals its state with `engine`.
     pub fn new(engine: Engine) -> Self {
         Self {
-            tool_router: Self::tool_router() + Self::onboard_router() + Self::questions_router(),
+            tool_router: Self::tool_router()
+                + Self::onboard_router()
+                + Self::questions_router()
+                + Self::provision_router(),
             engine,
         }
     }

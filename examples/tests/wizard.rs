@@ -420,3 +420,41 @@ mod readme {
         assert_eq!(run.text(), "Signup cancelled at plan");
     }
 }
+
+/// `provision` is a task tool; to a client without the tasks extension, as here, it is an
+/// ordinary call with one round.
+mod provision {
+    use super::*;
+
+    #[tokio::test]
+    async fn prepares_asks_where_then_provisions() {
+        let harness = wizard().await;
+        let run = harness
+            .call("provision")
+            .arguments(json!({"team": "Rust", "prepare_ms": 10}))
+            .answer("region", Answer::accept(json!({"region": "eu"})))
+            .run()
+            .await
+            .unwrap();
+        assert_eq!(run.keys(), ["region"]);
+        assert_eq!(
+            run.asked("region").message,
+            "Rust's workspace is ready to create. Where should it live?"
+        );
+        assert_eq!(
+            run.asked("region").schema["properties"]["region"]["enum"],
+            json!(["eu", "us", "apac"])
+        );
+        assert_eq!(run.text(), "Provisioned Rust's workspace in eu");
+
+        let run = harness
+            .call("provision")
+            .arguments(json!({"team": "Rust", "prepare_ms": 0}))
+            .answer("region", Answer::decline())
+            .run()
+            .await
+            .unwrap();
+        assert!(run.is_error());
+        assert_eq!(run.text(), "Provisioning cancelled at region");
+    }
+}

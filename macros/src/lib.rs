@@ -15,7 +15,10 @@ mod snapshots;
 
 /// Turns an `async fn` tool with `ask!` points into a resumable MCP tool.
 ///
-/// Put it above rmcp's `#[tool(...)]` inside a `#[tool_router]` impl. See the `mrtr` crate.
+/// Put it above rmcp's `#[tool(...)]` inside a `#[tool_router]` impl. Arguments, all optional:
+/// `version = ".."` (keeps states valid across edits), `replay = "allow"` (a read-only tool's
+/// states may open more than once), `task = "optional" | "required"` (the tool may run as a
+/// task of the tasks extension). See the `mrtr` crate.
 #[proc_macro_attribute]
 pub fn mrtr_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(tool::Kind::Tool, attr.into(), item.into()).into()

@@ -57,6 +57,10 @@
 //! for the semantics, the stores ([`replay::MemoryStore`], or `RedisStore` for a fleet), and
 //! what happens when an instance dies.
 //!
+//! A long-running tool may run as a task of the `io.modelcontextprotocol/tasks` extension:
+//! `#[mrtr_tool(task = "optional")]`, served through [`Bridged`]. Its `ask!` points then reach
+//! the client through `tasks/get` and `tasks/update`. See [`task`].
+//!
 //! See the crate README for the full guide: attribute order, what may be held across an ask,
 //! the key format of `MRTR_KEYS`, and the security model of `requestState`.
 

@@ -116,6 +116,12 @@ impl Machine {
                 None,
             ));
         }
+        if layout.task != TaskSupport::Never
+            && round.task.is_none()
+            && round.capabilities.supports_tasks()
+        {
+            tracing::warn!(tool = %Escaped(&round.name), "mrtr: a client that supports tasks called a task tool, but the server is not served through mrtr::Bridged, which runs tasks; serve it as `mrtr::Bridged::new(server)`");
+        }
         match (layout.task, &round.task) {
             (TaskSupport::Required, None) => {
                 tracing::info!(tool = %Escaped(&round.name), "mrtr: a task tool was called by a client without the tasks extension");

@@ -6,10 +6,15 @@
 //! - **Legacy** (2025-11-25 clients, served by `mrtr::Bridged`): each flow is a session whose
 //!   `tools/call` is parked in a task on the server while `elicitation/create` waits for the
 //!   client. Each of the 1,000 clients has its own session; none answers until all are counted.
+//! - **Task** (the tasks extension): 1,000 `provision` tasks waiting for their question in
+//!   `tasks/get`. Each is a record in the server's task store, holding the sealed state of the
+//!   round that asked; nothing runs.
 //!
-//! Then the legacy clients answer, and every flow must complete. Resident memory is a coarse
-//! measure (pages, and what the allocator keeps), so each side is the median of three rounds of
-//! 1,000, and the baseline is taken after warm-up flows of both kinds.
+//! Then the legacy clients and the tasks are answered, and every flow must complete. Resident
+//! memory is a coarse measure (pages, and what the allocator keeps), so each side is the median
+//! of three rounds of 1,000, and the baseline is taken after warm-up flows of each kind. Tasks
+//! run on a second process: a task's record outlives its answer (until its TTL), and memory the
+//! legacy sessions gave back would hold new records without the process growing.
 //! Results go to `target/bench-results/pending_memory.json`.
 //!
 //! `cargo bench -p mrtr-tests --bench pending_memory`
@@ -23,7 +28,10 @@ use std::{
     time::Duration,
 };
 
-use mrtr_tests::bench_servers::ServerProcess;
+use mrtr_tests::{
+    bench_servers::ServerProcess,
+    task_client::{TaskClient, accept, tasks_and_elicitation},
+};
 use rmcp::{
     ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData,
     model::{
@@ -180,12 +188,45 @@ async fn legacy(server: &ServerProcess) -> anyhow::Result<i64> {
     Ok(after - before)
 }
 
+/// Bytes the server grew by while 1,000 `provision` tasks wait for their question; then they
+/// are answered and must all complete.
+async fn tasks(server: &ServerProcess) -> anyhow::Result<i64> {
+    let client = TaskClient::new(&server.url(), tasks_and_elicitation());
+    let before = server.resident_bytes()? as i64;
+    let arguments = json!({"team": "Rust", "prepare_ms": 0});
+    let mut ids = Vec::with_capacity(FLOWS);
+    for _ in 0..FLOWS {
+        let created = client.call("provision", arguments.clone()).await;
+        let id = created["taskId"].as_str();
+        let id = id.ok_or_else(|| anyhow::anyhow!("provision made no task: {created}"))?;
+        ids.push(id.to_owned());
+    }
+    for id in &ids {
+        let waiting = client.wait_for(id, "input_required").await;
+        anyhow::ensure!(waiting["status"] == "input_required", "{waiting}");
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let after = server.resident_bytes()? as i64;
+    let answer = json!({"1.region": accept(json!({"region": "eu"}))});
+    for id in &ids {
+        client.update(id, answer.clone()).await;
+    }
+    for id in &ids {
+        let done = client.wait_for(id, "completed").await;
+        anyhow::ensure!(
+            done["result"]["content"][0]["text"] == "Provisioned Rust's workspace in eu",
+            "a task ended otherwise: {done}"
+        );
+    }
+    Ok(after - before)
+}
+
 fn median(mut values: Vec<i64>) -> i64 {
     values.sort();
     values[values.len() / 2]
 }
 
-async fn measure() -> anyhow::Result<Value> {
+async fn wizard_http() -> anyhow::Result<ServerProcess> {
     let mut command = Command::new(env!("CARGO_BIN_EXE_wizard-http"));
     command
         .env("MRTR_KEYS", mrtr_tests::services::FLEET_KEYS)
@@ -193,30 +234,45 @@ async fn measure() -> anyhow::Result<Value> {
         // Enough records for the whole run at the default 10-minute TTL.
         .env("MRTR_REPLAY_CAPACITY", "5000000")
         .env("RUST_LOG", "error");
-    let server =
-        ServerProcess::start("mrtr", command, |port| vec![format!("127.0.0.1:{port}")]).await?;
+    ServerProcess::start("mrtr", command, |port| vec![format!("127.0.0.1:{port}")]).await
+}
+
+async fn measure() -> anyhow::Result<Value> {
+    let server = wizard_http().await?;
     // Warm up: both kinds once, so the baseline holds what any first flow allocates for good.
     native(&server).await?;
     legacy(&server).await?;
-    let (mut natives, mut legacies) = (Vec::new(), Vec::new());
+    let (mut natives, mut legacies, mut taskses) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..REPEATS {
         natives.push(native(&server).await?);
         legacies.push(legacy(&server).await?);
     }
+    drop(server);
+    // Tasks on a process of their own: memory the legacy sessions gave back would otherwise
+    // hold the first task records without growing the process.
+    let server = wizard_http().await?;
+    tasks(&server).await?;
+    for _ in 0..REPEATS {
+        taskses.push(tasks(&server).await?);
+    }
     let (native, legacy) = (median(natives.clone()), median(legacies.clone()));
+    let task = median(taskses.clone());
     let per = |bytes: i64| bytes as f64 / FLOWS as f64;
     println!(
         "server memory per pending flow ({FLOWS} pending, median of {REPEATS}): native {:.0} B, \
-         legacy session {:.0} B",
+         legacy session {:.0} B, task {:.0} B",
         per(native),
-        per(legacy)
+        per(legacy),
+        per(task)
     );
     Ok(json!({
         "flows": FLOWS,
         "native_bytes_per_flow": per(native),
         "legacy_bytes_per_flow": per(legacy),
+        "task_bytes_per_flow": per(task),
         "native_growth_bytes": natives,
         "legacy_growth_bytes": legacies,
+        "task_growth_bytes": taskses,
     }))
 }
 

@@ -23,8 +23,8 @@ use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
-        CreateTaskResult, GetTaskParams, GetTaskResult, InputRequests, InputResponses, JsonObject,
-        TaskStatus, UpdateTaskParams,
+        CreateTaskResult, ErrorCode, GetTaskParams, GetTaskResult, InputRequests, InputResponses,
+        JsonObject, TaskStatus, UpdateTaskParams,
     },
     service::RequestContext,
 };
@@ -166,7 +166,9 @@ where
     let engine = server.mrtr_engine().clone();
     let (link, started) = TaskLink::starting();
     context.extensions.insert(link.clone());
-    // A task outlives its request; only `tasks/cancel` cancels it.
+    // A task outlives its request; only `tasks/cancel` cancels it. Until it starts, the
+    // request's own cancellation (or its client leaving) stops the call.
+    let request_cancelled = context.ct.clone();
     context.ct = Default::default();
     let cancel = context.ct.clone();
     let capabilities = context.client_capabilities().unwrap_or_default();
@@ -198,9 +200,13 @@ where
     };
     let mut handle = tokio::spawn(run);
     let handle_abort = handle.abort_handle();
-    let joined = match select(started, &mut handle).await {
-        Either::Right((joined, _)) => joined,
+    let mut undecided = AbortOnDrop(Some(handle_abort.clone()));
+    let request_cancelled = std::pin::pin!(request_cancelled.cancelled());
+    let ended = select(&mut handle, request_cancelled);
+    let ended = match select(started, ended).await {
+        Either::Right((ended, _)) => ended,
         Either::Left((Ok(()), _)) => {
+            undecided.0 = None;
             let mut call = request;
             strip_rounds(&mut call);
             let cancel = move || cancel.cancel();
@@ -215,8 +221,15 @@ where
             )
             .await;
         }
-        // The call ended without starting a task.
-        Either::Left((Err(_), handle)) => handle.await,
+        // The call ended without starting a task, or is about to.
+        Either::Left((Err(_), ended)) => ended.await,
+    };
+    let joined = match ended {
+        Either::Left((joined, _)) => joined,
+        Either::Right(((), _)) => {
+            tracing::debug!(tool = %Escaped(&request.name), "mrtr: a call was cancelled before its task started");
+            return Err(ErrorData::internal_error("the request was cancelled", None));
+        }
     };
     match joined {
         Ok(Some(response)) => response,
@@ -224,6 +237,17 @@ where
         Err(error) => {
             tracing::error!(%error, tool = %Escaped(&request.name), "mrtr: a tool call panicked");
             Err(ErrorData::internal_error("the tool failed", None))
+        }
+    }
+}
+
+/// Aborts a call whose request went away before it was answered.
+struct AbortOnDrop(Option<tokio::task::AbortHandle>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        if let Some(abort) = self.0.take() {
+            abort.abort();
         }
     }
 }
@@ -272,11 +296,12 @@ async fn create(
     )))
 }
 
-/// The call without the fields of the rounds before the task: each round in the task adds
-/// its own.
+/// The call as the task keeps it: its name and arguments. Each round in the task adds its own
+/// answers and state; the request's `_meta` (capabilities, progress token) was that request's.
 fn strip_rounds(call: &mut CallToolRequestParams) {
     call.input_responses = None;
     call.request_state = None;
+    call.meta = None;
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -354,10 +379,23 @@ async fn drive<S: ServerHandler>(
                     None,
                 )));
             }
-            Err(error) => break Outcome::Failed(as_object(&error)),
+            Err(error) => break Outcome::Failed(as_object(&in_task(error))),
         }
     };
     settle(engine, id, outcome).await;
+}
+
+/// A round's error as the task's client should read it: it never saw a `requestState`, so a
+/// state that no longer opens (it outlived its TTL while the task waited) is said plainly.
+fn in_task(error: ErrorData) -> ErrorData {
+    if error.code == ErrorCode::INVALID_PARAMS && error.message.starts_with("requestState") {
+        return ErrorData::invalid_params(
+            "the task waited for input longer than its progress is kept (the engine's state \
+             TTL); call the tool again",
+            None,
+        );
+    }
+    error
 }
 
 fn as_object(value: &impl serde::Serialize) -> JsonObject {
