@@ -117,6 +117,16 @@ impl TaskTools {
     }
 
     #[mrtr_tool(task = "required")]
+    #[tool(description = "Breaks after a question")]
+    async fn breaks(&self) -> String {
+        let go = ask!(confirm = elicit::<Confirm>("Break?"))
+            .accepted()
+            .is_ok();
+        assert!(!go, "the tool broke");
+        "did not break".to_owned()
+    }
+
+    #[mrtr_tool(task = "required")]
     #[tool(description = "Works for 30 s, then notes it")]
     async fn long_work(&self) -> String {
         tokio::time::sleep(Duration::from_secs(30)).await;
@@ -168,6 +178,41 @@ fn rust_client() -> ClientConfig {
             .build(),
         Implementation::new("mrtr-tests", "1"),
     )
+}
+
+/// Task tools behind `Bridged` on an in-memory pipe, and rmcp's client speaking `version`.
+async fn on_duplex(
+    version: ProtocolVersion,
+) -> (
+    TaskTools,
+    tokio::task::JoinHandle<()>,
+    rmcp::service::RunningService<rmcp::RoleClient, ClientConfig>,
+) {
+    let tools = TaskTools {
+        tool_router: TaskTools::tool_router(),
+        engine: engine().build().unwrap(),
+        effects: Effects::default(),
+        gate: Arc::new(tokio::sync::Semaphore::new(0)),
+    };
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = mrtr::Bridged::new(tools.clone());
+    let serving = tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let mut config = rust_client();
+    let lifecycle = if version == ProtocolVersion::V_2026_07_28 {
+        discover()
+    } else {
+        config.protocol_version = version;
+        ClientLifecycleMode::Initialize
+    };
+    let client = config
+        .serve_with_lifecycle(client_io, lifecycle)
+        .await
+        .expect("client connects");
+    (tools, serving, client)
 }
 
 fn discover() -> ClientLifecycleMode {
@@ -300,6 +345,27 @@ async fn a_question_the_creating_call_did_not_declare_fails_the_task() {
             json!({"sampling": {}})
         );
         assert!(failed.get("result").is_none());
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_that_panics_fails_its_task() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = start(&client, "breaks", json!({})).await;
+        client.wait_for(&task, "input_required").await;
+        client
+            .update(
+                &task,
+                json!({"1.confirm": accept(json!({"confirm": true}))}),
+            )
+            .await;
+        let failed = client.wait_for(&task, "failed").await;
+        assert_eq!(failed["status"], "failed", "{failed}");
+        assert_eq!(failed["error"]["code"], -32603);
+        assert_eq!(tools.engine.running_tasks(), 0);
     })
     .await;
 }
@@ -468,23 +534,7 @@ async fn an_answer_after_the_state_expired_fails_the_task_in_words_its_client_kn
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_cancelled_before_its_task_starts_stops_there() {
     within_time(async {
-        let tools = TaskTools {
-            tool_router: TaskTools::tool_router(),
-            engine: engine().build().unwrap(),
-            effects: Effects::default(),
-            gate: Arc::new(tokio::sync::Semaphore::new(0)),
-        };
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        let server = mrtr::Bridged::new(tools.clone());
-        let serving = tokio::spawn(async move {
-            if let Ok(running) = server.serve(server_io).await {
-                let _ = running.waiting().await;
-            }
-        });
-        let client = rust_client()
-            .serve_with_lifecycle(client_io, discover())
-            .await
-            .unwrap();
+        let (tools, serving, client) = on_duplex(ProtocolVersion::V_2026_07_28).await;
         let call = ClientRequest::CallToolRequest(CallToolRequest::new(
             CallToolRequestParams::new("slow_start"),
         ));
@@ -507,6 +557,26 @@ async fn a_call_cancelled_before_its_task_starts_stops_there() {
         assert_eq!(tools.engine.running_tasks(), 0);
         client.cancel().await.ok();
         serving.abort();
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_session_gets_a_tool_error_from_a_required_task_tool() {
+    within_time(async {
+        let (tools, _, client) = on_duplex(ProtocolVersion::V_2025_11_25).await;
+        let result = client
+            .call_tool(CallToolRequestParams::new("halves"))
+            .await
+            .expect("a tool result");
+        assert_eq!(result.is_error, Some(true), "{result:?}");
+        let text = serde_json::to_value(&result).unwrap()["content"][0]["text"].clone();
+        assert_eq!(
+            text,
+            "Client does not support the io.modelcontextprotocol/tasks extension"
+        );
+        assert!(tools.effects.all().is_empty(), "no code ran");
+        client.cancel().await.ok();
     })
     .await;
 }

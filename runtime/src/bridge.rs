@@ -73,7 +73,7 @@ fn legacy_error(error: ErrorData) -> ErrorData {
         .as_ref()
         .and_then(|data| data.get("requiredCapabilities"))
         .and_then(|required| required.as_object())
-        .map(|required| required.keys().cloned().collect::<Vec<_>>())
+        .cloned()
         .unwrap_or_default();
     let method = |capability: &str| match capability {
         "elicitation" => "elicitation/create",
@@ -83,7 +83,16 @@ fn legacy_error(error: ErrorData) -> ErrorData {
     };
     let missing: Vec<String> = required
         .iter()
-        .map(|capability| format!("{capability} (required for {})", method(capability)))
+        .map(
+            |(capability, settings)| match (capability.as_str(), settings.as_object()) {
+                // A tool that runs only as a task, which a 2025 session cannot run.
+                ("extensions", Some(extensions)) => {
+                    let names: Vec<&str> = extensions.keys().map(String::as_str).collect();
+                    format!("the {} extension", names.join(", "))
+                }
+                _ => format!("{capability} (required for {})", method(capability)),
+            },
+        )
         .collect();
     ErrorData::internal_error(
         format!("{CAPABILITY_PREFIX}{}", missing.join(", ")),

@@ -10,6 +10,7 @@
 
 use std::{
     collections::HashMap,
+    panic::AssertUnwindSafe,
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, Ordering},
@@ -18,7 +19,10 @@ use std::{
 };
 
 use base64::Engine as _;
-use futures::future::{Either, select};
+use futures::{
+    FutureExt,
+    future::{Either, select},
+};
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
@@ -180,7 +184,7 @@ where
             let mut created_id = created_id;
             let watch_id = created_id.clone();
             let work = async {
-                let response = server.call_tool(request.clone(), context.clone()).await;
+                let response = round(&*server, request.clone(), context.clone()).await;
                 if !link.started() {
                     return Some(response);
                 }
@@ -236,6 +240,26 @@ where
         Ok(None) => Err(ErrorData::internal_error("the task could not start", None)),
         Err(error) => {
             tracing::error!(%error, tool = %Escaped(&request.name), "mrtr: a tool call panicked");
+            Err(ErrorData::internal_error("the tool failed", None))
+        }
+    }
+}
+
+/// Runs one round of the call. A tool that panics ends its round with `-32603`, so that its
+/// task fails rather than stays `working`.
+async fn round<S: ServerHandler>(
+    server: &S,
+    call: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    let name = call.name.clone();
+    match AssertUnwindSafe(server.call_tool(call, context))
+        .catch_unwind()
+        .await
+    {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::error!(tool = %Escaped(&name), "mrtr: a tool panicked in a round of a task");
             Err(ErrorData::internal_error("the tool failed", None))
         }
     }
@@ -369,7 +393,7 @@ async fn drive<S: ServerHandler>(
                 let mut next = call.clone();
                 next.input_responses = Some(InputResponses::new());
                 next.request_state = input.request_state;
-                response = server.call_tool(next, context.clone()).await;
+                response = round(server, next, context.clone()).await;
             }
             Ok(CallToolResponse::Complete(result)) => break Outcome::Completed(as_object(&result)),
             Ok(_) => {
@@ -604,7 +628,7 @@ where
             let _ = is_registered.await;
             let (_, created_id) = watch::channel(Some(id.clone()));
             let work = async {
-                let response = server.call_tool(next, context.clone()).await;
+                let response = round(&*server, next, context.clone()).await;
                 drive(&*server, &engine, &id, call, context, response).await;
             };
             watched(&engine, created_id, work).await;
