@@ -67,11 +67,10 @@ async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other()
         let (a, b) = (instance(&redis).await, instance(&redis).await);
 
         // Started on A, seen and answered on B, finished as seen from A.
-        let created = a
+        let task = a
             .client
-            .call("confirm_delete", json!({"filename": "fleet.txt"}))
+            .start("confirm_delete", json!({"filename": "fleet.txt"}))
             .await;
-        let task = created["taskId"].as_str().expect("a task").to_owned();
         let waiting = b.client.wait_for(&task, "input_required").await;
         assert_eq!(
             waiting["inputRequests"]["1.confirm"]["params"]["message"],
@@ -87,10 +86,7 @@ async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other()
         assert_eq!(text(&done["result"]), "deleted 'fleet.txt'", "{done}");
 
         // Two questions, answered one on each instance.
-        let task = a.client.call("multi_input", json!({})).await["taskId"]
-            .as_str()
-            .unwrap()
-            .to_owned();
+        let task = a.client.start("multi_input", json!({})).await;
         a.client.wait_for(&task, "input_required").await;
         a.client
             .update(&task, json!({"1.name": accept(json!({"name": "Lin"}))}))
@@ -128,11 +124,10 @@ async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other()
         assert_eq!(text(&done["result"]), "Hello, Ana! (computed in task)");
 
         // Work running on A stops when B cancels it.
-        let created = a
+        let task = a
             .client
-            .call("slow_compute", json!({"seconds": 60, "label": "fleet"}))
+            .start("slow_compute", json!({"seconds": 60, "label": "fleet"}))
             .await;
-        let task = created["taskId"].as_str().expect("a task").to_owned();
         assert_eq!(a.engine.running_tasks(), 1);
         assert_eq!(
             b.client.cancel(&task).await,

@@ -229,19 +229,12 @@ fn keys(task: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Creates a task with `tool`, returning its id.
-async fn start(client: &TaskClient, tool: &str, arguments: Value) -> String {
-    let created = client.call(tool, arguments).await;
-    assert_eq!(created["resultType"], "task", "{created}");
-    created["taskId"].as_str().expect("a task id").to_owned()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_loop_asks_under_a_new_key_each_round_and_gets_each_answer_back() {
     within_time(async {
         let (served, tools) = serve(engine().build().unwrap()).await;
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
-        let task = start(&client, "steps", json!({"times": 3})).await;
+        let task = client.start("steps", json!({"times": 3})).await;
         for (round, word) in ["alpha", "beta", "gamma"].into_iter().enumerate() {
             let waiting = client.wait_for(&task, "input_required").await;
             let key = format!("{}.word", round + 1);
@@ -315,7 +308,7 @@ async fn a_checkpoint_inside_a_task_goes_straight_on() {
     within_time(async {
         let (served, tools) = serve(engine().build().unwrap()).await;
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
-        let task = start(&client, "halves", json!({})).await;
+        let task = client.start("halves", json!({})).await;
         let waiting = client.wait_for(&task, "input_required").await;
         assert_eq!(keys(&waiting), ["1.confirm"], "{waiting}");
         client
@@ -336,7 +329,7 @@ async fn a_question_the_creating_call_did_not_declare_fails_the_task() {
     within_time(async {
         let (served, _) = serve(engine().build().unwrap()).await;
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
-        let task = start(&client, "asks_the_model", json!({})).await;
+        let task = client.start("asks_the_model", json!({})).await;
         let failed = client.wait_for(&task, "failed").await;
         assert_eq!(failed["status"], "failed", "{failed}");
         assert_eq!(failed["error"]["code"], -32021, "{failed}");
@@ -354,7 +347,7 @@ async fn a_tool_that_panics_fails_its_task() {
     within_time(async {
         let (served, tools) = serve(engine().build().unwrap()).await;
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
-        let task = start(&client, "breaks", json!({})).await;
+        let task = client.start("breaks", json!({})).await;
         client.wait_for(&task, "input_required").await;
         client
             .update(
@@ -375,7 +368,7 @@ async fn answers_that_are_not_outstanding_are_ignored_and_the_last_answer_resume
     within_time(async {
         let (served, tools) = serve(engine().build().unwrap()).await;
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
-        let task = start(&client, "steps", json!({"times": 2})).await;
+        let task = client.start("steps", json!({"times": 2})).await;
         client.wait_for(&task, "input_required").await;
         let ignored = client
             .update(
@@ -418,7 +411,7 @@ async fn a_cancelled_task_stays_cancelled_and_its_work_stops() {
         let (served, tools) = serve(engine().build().unwrap()).await;
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
 
-        let waiting = start(&client, "steps", json!({"times": 1})).await;
+        let waiting = client.start("steps", json!({"times": 1})).await;
         client.wait_for(&waiting, "input_required").await;
         assert_eq!(
             client.cancel(&waiting).await,
@@ -436,7 +429,7 @@ async fn a_cancelled_task_stays_cancelled_and_its_work_stops() {
             json!({"resultType": "complete"})
         );
 
-        let working = start(&client, "long_work", json!({})).await;
+        let working = client.start("long_work", json!({})).await;
         assert_eq!(client.get(&working).await["status"], "working");
         assert_eq!(tools.engine.running_tasks(), 1);
         client.cancel(&working).await;
@@ -461,7 +454,7 @@ async fn another_caller_cannot_see_answer_or_cancel_a_task() {
         let (served, _) = serve(engine).await;
         let ada = TaskClient::new(&served.url, tasks_and_elicitation()).as_user("ada");
         let mallory = ada.as_user("mallory");
-        let task = start(&ada, "steps", json!({"times": 1})).await;
+        let task = ada.start("steps", json!({"times": 1})).await;
         ada.wait_for(&task, "input_required").await;
 
         let answer = json!({"1.word": accept(json!({"word": "stolen"}))});
@@ -510,7 +503,7 @@ async fn an_answer_after_the_state_expired_fails_the_task_in_words_its_client_kn
         let clock = mrtr_tests::clock::TestClock::default();
         let (served, tools) = serve(clock.engine()).await;
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
-        let task = start(&client, "steps", json!({"times": 1})).await;
+        let task = client.start("steps", json!({"times": 1})).await;
         client.wait_for(&task, "input_required").await;
         clock.advance(Engine::DEFAULT_TTL + Duration::from_secs(1));
         client
@@ -588,7 +581,7 @@ async fn the_wizard_provisions_a_workspace_as_a_task() {
         let served = Served::start(wizard).await.expect("serves");
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
         let arguments = json!({"team": "Rust", "prepare_ms": 50});
-        let task = start(&client, "provision", arguments).await;
+        let task = client.start("provision", arguments).await;
         let waiting = client.wait_for(&task, "input_required").await;
         assert_eq!(
             waiting["inputRequests"]["1.region"]["params"]["message"],

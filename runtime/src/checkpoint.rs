@@ -1,13 +1,5 @@
 //! State-only rounds: yield with `requestState` and no question, and carry on in the retry.
 
-use rmcp::{
-    ErrorData,
-    model::{ClientCapabilities, InputRequest},
-};
-use serde_json::Value;
-
-use crate::Question;
-
 /// `ask!(checkpoint())` ends the round with an `InputRequiredResult` that holds only
 /// `requestState`. The client retries at once, possibly reaching another instance, and the tool
 /// carries on after the checkpoint. Use it to split long work or shed load.
@@ -19,24 +11,44 @@ pub fn checkpoint() -> Checkpoint {
 #[derive(Debug, Clone, Copy)]
 pub struct Checkpoint(());
 
-impl Question for Checkpoint {
-    type Answer = ();
+/// Implements [`Question`](crate::Question) for a unit question that sends nothing and whose answer is `()`:
+/// the machine halts at it (a checkpoint) or goes straight on (`start_task()`).
+macro_rules! asks_nothing {
+    ($question:ty) => {
+        impl $crate::Question for $question {
+            type Answer = ();
 
-    const NEEDS_RESPONSE: bool = false;
+            const NEEDS_RESPONSE: bool = false;
 
-    fn missing_capability(&self, _: &ClientCapabilities) -> Option<ClientCapabilities> {
-        None
-    }
+            fn missing_capability(
+                &self,
+                _: &::rmcp::model::ClientCapabilities,
+            ) -> ::core::option::Option<::rmcp::model::ClientCapabilities> {
+                ::core::option::Option::None
+            }
 
-    fn into_input_request(self) -> Result<Option<InputRequest>, ErrorData> {
-        Ok(None)
-    }
+            fn into_input_request(
+                self,
+            ) -> ::core::result::Result<
+                ::core::option::Option<::rmcp::model::InputRequest>,
+                ::rmcp::ErrorData,
+            > {
+                ::core::result::Result::Ok(::core::option::Option::None)
+            }
 
-    fn read_answer(_: &str, _: &Value) -> Result<(), String> {
-        Ok(())
-    }
+            fn read_answer(
+                _: &str,
+                _: &::serde_json::Value,
+            ) -> ::core::result::Result<(), ::std::string::String> {
+                ::core::result::Result::Ok(())
+            }
 
-    fn keep(&self) -> Option<crate::question::Kept> {
-        crate::question::kept(self)
-    }
+            fn keep(&self) -> ::core::option::Option<$crate::question::Kept> {
+                $crate::question::kept(self)
+            }
+        }
+    };
 }
+pub(crate) use asks_nothing;
+
+asks_nothing!(Checkpoint);

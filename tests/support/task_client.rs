@@ -77,6 +77,13 @@ impl TaskClient {
         )
     }
 
+    /// `tools/call` of a task tool: the new task's id. Panics unless it made a task.
+    pub async fn start(&self, tool: &str, arguments: Value) -> String {
+        let created = self.call(tool, arguments).await;
+        assert_eq!(created["resultType"], "task", "{created}");
+        created["taskId"].as_str().expect("a task id").to_owned()
+    }
+
     /// A retry of `tools/call` with answers and the state of the round before.
     pub async fn retry(
         &self,

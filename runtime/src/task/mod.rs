@@ -22,13 +22,7 @@
 
 use std::{sync::Arc, time::Duration};
 
-use rmcp::{
-    ErrorData,
-    model::{ClientCapabilities, InputRequest},
-};
-use serde_json::Value;
-
-use crate::{Question, channel::task::Running};
+use crate::channel::task::Running;
 
 pub(crate) mod record;
 #[cfg(feature = "redis")]
@@ -62,27 +56,7 @@ pub fn start_task() -> StartTask {
 #[derive(Debug, Clone, Copy)]
 pub struct StartTask(());
 
-impl Question for StartTask {
-    type Answer = ();
-
-    const NEEDS_RESPONSE: bool = false;
-
-    fn missing_capability(&self, _: &ClientCapabilities) -> Option<ClientCapabilities> {
-        None
-    }
-
-    fn into_input_request(self) -> Result<Option<InputRequest>, ErrorData> {
-        Ok(None)
-    }
-
-    fn read_answer(_: &str, _: &Value) -> Result<(), String> {
-        Ok(())
-    }
-
-    fn keep(&self) -> Option<crate::question::Kept> {
-        crate::question::kept(self)
-    }
-}
+crate::checkpoint::asks_nothing!(StartTask);
 
 /// The engine's task settings and the tasks running on this instance.
 pub(crate) struct Tasks {
