@@ -1,6 +1,7 @@
 //! Tasks across a fleet: two instances that share their keys and a real Redis (as replay
 //! store and task store), on loopback. A task started on one is polled, answered and
-//! cancelled on the other; both task stores keep the one documented contract.
+//! cancelled on the other; a task whose instance is killed mid-work is taken over by the
+//! other; both task stores keep the one documented contract.
 
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use mrtr::{
 use mrtr_examples::conformance::Conformance;
 use mrtr_tests::{
     loopback::Served,
-    services::RedisServer,
+    services::{FLEET_KEYS, RedisServer, WizardInstance, free_port},
     task_client::{TaskClient, accept, tasks_and_elicitation, text},
     task_store_contract,
 };
@@ -143,6 +144,38 @@ async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other()
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         assert_eq!(b.engine.running_tasks(), 0);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_whose_instance_is_killed_mid_work_is_taken_over() {
+    within_time(async {
+        let redis = RedisServer::start().await.expect("redis starts");
+        let program = std::path::Path::new(env!("CARGO_BIN_EXE_wizard-http"));
+        let url = redis.url();
+        let start = |port| WizardInstance::start(program, port, FLEET_KEYS, &url);
+        let mut a = start(free_port()).await.expect("instance A starts");
+        let b = start(free_port()).await.expect("instance B starts");
+        let on_a = TaskClient::new(&a.url(), tasks_and_elicitation());
+        let on_b = TaskClient::new(&b.url(), tasks_and_elicitation());
+
+        let arguments = json!({"team": "Rust", "prepare_ms": 1500});
+        let task = on_a.start("provision", arguments).await;
+        a.kill();
+        assert_eq!(on_b.get(&task).await["status"], "working");
+
+        // A renewed its lease (10 s) every second; B takes over one lease after it lapsed, and
+        // runs the round again from the start.
+        let waiting = on_b
+            .wait_for_within(&task, "input_required", Duration::from_secs(40))
+            .await;
+        assert_eq!(waiting["status"], "input_required", "{waiting}");
+        on_b.update(&task, json!({"1.region": accept(json!({"region": "us"}))}))
+            .await;
+        let done = on_b.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "Provisioned Rust's workspace in us");
+        assert!(b.log().contains("took over a task"), "B's log: {}", b.log());
     })
     .await;
 }

@@ -305,7 +305,7 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        task::get(self.server.mrtr_engine(), request, &context).await
+        task::get(&self.server, request, context).await
     }
 
     async fn update_task(

@@ -495,6 +495,8 @@ impl EngineBuilder {
     }
 
     /// How long a claimed round blocks retries of its state if the instance running it dies.
+    /// With a shared task store it is also the lease a task's running round holds on the task:
+    /// another instance takes the task over once it lapsed for a whole lease more.
     /// The request running a round renews its lease while it runs, so a slow round keeps it.
     /// Default: [`Engine::DEFAULT_LEASE`].
     pub fn lease(mut self, lease: Duration) -> Self {

@@ -117,7 +117,13 @@ impl TaskClient {
 
     /// Polls `tasks/get` until the task is in `status` (or ended), for at most 10 s.
     pub async fn wait_for(&self, task: &str, status: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        self.wait_for_within(task, status, Duration::from_secs(10))
+            .await
+    }
+
+    /// Polls `tasks/get` until the task is in `status` (or ended), for at most `limit`.
+    pub async fn wait_for_within(&self, task: &str, status: &str, limit: Duration) -> Value {
+        let deadline = tokio::time::Instant::now() + limit;
         loop {
             let got = self.get(task).await;
             let now = got["status"].as_str().unwrap_or_default();

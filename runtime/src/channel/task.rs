@@ -146,7 +146,8 @@ fn unavailable(what: &str, error: impl std::fmt::Display) -> ErrorData {
     ErrorData::internal_error("the task store is unavailable", None)
 }
 
-fn new_task_id() -> Result<String, ErrorData> {
+/// A fresh random id: a task's, or a runner's token.
+fn random_id() -> Result<String, ErrorData> {
     let mut id = [0u8; 16];
     getrandom::getrandom(&mut id).map_err(|error| {
         tracing::error!(%error, "mrtr: the system random source failed");
@@ -177,9 +178,11 @@ where
     let cancel = context.ct.clone();
     let capabilities = context.client_capabilities().unwrap_or_default();
     let principal = engine.principal(&context);
+    let runner = random_id()?;
     let (created, created_id) = watch::channel(None::<String>);
     let run = {
         let (server, engine, request) = (server.clone(), engine.clone(), request.clone());
+        let runner = runner.clone();
         async move {
             let mut created_id = created_id;
             let watch_id = created_id.clone();
@@ -191,10 +194,10 @@ where
                 let id = created_id.wait_for(Option::is_some).await.ok()?.clone()?;
                 let mut call = request;
                 strip_rounds(&mut call);
-                drive(&*server, &engine, &id, call, context, response).await;
+                drive(&*server, &engine, &id, &runner, call, context, response).await;
                 None
             };
-            let finished = watched(&engine, watch_id, work).await.flatten();
+            let finished = watched(&engine, watch_id, &runner, work).await.flatten();
             // Finished, failed or stopped: the task no longer runs here.
             if let Some(id) = created_id.borrow().clone() {
                 engine.inner.tasks.running.done(&id);
@@ -211,19 +214,12 @@ where
         Either::Right((ended, _)) => ended,
         Either::Left((Ok(()), _)) => {
             undecided.0 = None;
-            let mut call = request;
-            strip_rounds(&mut call);
-            let cancel = move || cancel.cancel();
-            return create(
-                &engine,
-                call,
-                capabilities,
-                principal,
-                created,
-                handle_abort,
-                cancel,
-            )
-            .await;
+            let run = Run {
+                runner,
+                abort: handle_abort,
+                cancel: Box::new(move || cancel.cancel()),
+            };
+            return create(&engine, request, capabilities, principal, created, run).await;
         }
         // The call ended without starting a task, or is about to.
         Either::Left((Err(_), ended)) => ended.await,
@@ -276,27 +272,38 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// Writes the new task's record, then lets the running call settle into it.
+/// The work of a task on this instance: its runner token, and how to stop it.
+struct Run {
+    runner: String,
+    abort: tokio::task::AbortHandle,
+    cancel: Box<dyn FnOnce() + Send>,
+}
+
+/// Writes the new task's record, then lets the running call settle into it. The record keeps
+/// the call, and the answers and state of the round that started the task, to run it again
+/// should this instance die before it settles.
 async fn create(
     engine: &Engine,
-    call: CallToolRequestParams,
+    mut call: CallToolRequestParams,
     capabilities: ClientCapabilities,
     principal: Option<String>,
     created: watch::Sender<Option<String>>,
-    abort: tokio::task::AbortHandle,
-    cancel: impl FnOnce() + Send + 'static,
+    run: Run,
 ) -> Result<CallToolResponse, ErrorData> {
     let refuse = |error: ErrorData| {
-        abort.abort();
+        run.abort.abort();
         error
     };
-    let id = new_task_id().map_err(refuse)?;
-    let now = timestamp(engine.now());
+    let id = random_id().map_err(refuse)?;
+    let now = engine.now();
+    let stamp = timestamp(now);
     let tasks = &engine.inner.tasks;
-    let record = TaskRecord {
+    let (answers, state) = (call.input_responses.take(), call.request_state.take());
+    call.meta = None;
+    let mut record = TaskRecord {
         status: TaskStatus::Working,
-        created_at: now.clone(),
-        updated_at: now,
+        created_at: stamp.clone(),
+        updated_at: stamp,
         ttl_ms: millis(tasks.ttl),
         poll_interval_ms: millis(tasks.poll_interval),
         principal,
@@ -304,16 +311,19 @@ async fn create(
         capabilities,
         rounds: 0,
         asked: Default::default(),
-        answers: Default::default(),
-        state: None,
+        answers: answers.unwrap_or_default(),
+        state,
+        runner: String::new(),
+        lease_until_ms: 0,
         result: None,
         error: None,
     };
+    record.hold(&run.runner, now, engine.inner.lease);
     if let Err(error) = tasks.store.create(&id, &record.to_bytes(), tasks.ttl).await {
         return Err(refuse(unavailable("create a task", error)));
     }
     tracing::debug!(task = %id, tool = %Escaped(&record.call.name), "mrtr: a task started");
-    tasks.running.add(&id, abort, Box::new(cancel));
+    tasks.running.add(&id, run.abort, run.cancel);
     let _ = created.send(Some(id.clone()));
     Ok(CallToolResponse::Task(CreateTaskResult::new(
         record.task(&id),
@@ -332,11 +342,13 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Runs `work`; with a store other instances share, stops it once the task, after it is
-/// created, is cancelled elsewhere.
+/// Runs `work`. With a store other instances share, once the task exists it also renews
+/// `runner`'s lease on the task every poll interval, and stops `work` when the task was
+/// cancelled elsewhere, ended, or was taken over by another instance.
 async fn watched<T>(
     engine: &Engine,
     mut created_id: watch::Receiver<Option<String>>,
+    runner: &str,
     work: impl Future<Output = T>,
 ) -> Option<T> {
     let tasks = &engine.inner.tasks;
@@ -354,11 +366,20 @@ async fn watched<T>(
         let id = id.unwrap_or_default();
         loop {
             tokio::time::sleep(tasks.poll_interval).await;
-            match load(engine, &id).await {
-                Ok(Some((record, _))) if record.status != TaskStatus::Cancelled => {}
-                // Cancelled, expired, or the store is away: a store that is away leaves
-                // the work running.
+            let now = engine.now();
+            let renewed = modify(engine, &id, |record| {
+                let ours = record.status == TaskStatus::Working && record.runner == runner;
+                if ours {
+                    record.hold(runner, now, engine.inner.lease);
+                }
+                ours
+            })
+            .await;
+            match renewed {
+                Ok(Some(Changed { applied: true, .. })) => {}
+                // Cancelled, ended, taken over or expired.
                 Ok(_) => return,
+                // A store that is away leaves the work running.
                 Err(_) => {}
             }
         }
@@ -366,7 +387,7 @@ async fn watched<T>(
     match select(std::pin::pin!(work), std::pin::pin!(watch)).await {
         Either::Left((done, _)) => Some(done),
         Either::Right(((), _)) => {
-            tracing::debug!("mrtr: a task cancelled on another instance stopped here");
+            tracing::debug!("mrtr: a task cancelled, or taken over, elsewhere stopped here");
             None
         }
     }
@@ -378,6 +399,7 @@ async fn drive<S: ServerHandler>(
     server: &S,
     engine: &Engine,
     id: &str,
+    runner: &str,
     call: CallToolRequestParams,
     context: RequestContext<RoleServer>,
     mut response: Result<CallToolResponse, ErrorData>,
@@ -406,7 +428,7 @@ async fn drive<S: ServerHandler>(
             Err(error) => break Outcome::Failed(as_object(&in_task(error))),
         }
     };
-    settle(engine, id, outcome).await;
+    settle(engine, id, runner, outcome).await;
 }
 
 /// A round's error as the task's client should read it: it never saw a `requestState`, so a
@@ -436,11 +458,12 @@ enum Outcome {
     Failed(JsonObject),
 }
 
-/// Writes how the rounds ended into the task's record, unless the task was cancelled.
-async fn settle(engine: &Engine, id: &str, outcome: Outcome) {
+/// Writes how the rounds ended into the task's record, unless the task was cancelled or
+/// another instance took it over.
+async fn settle(engine: &Engine, id: &str, runner: &str, outcome: Outcome) {
     let now = engine.now();
     let changed = modify(engine, id, |record| {
-        if record.status != TaskStatus::Working {
+        if record.status != TaskStatus::Working || record.runner != runner {
             return false;
         }
         match &outcome {
@@ -560,14 +583,43 @@ async fn owned(
     Ok(record)
 }
 
-/// `tasks/get`.
-pub(crate) async fn get(
-    engine: &Engine,
+/// `tasks/get`. With a shared store, a `working` task whose runner let its lease lapse (its
+/// instance died) is taken over: its round runs again here, from the answers and state it
+/// started with, under the replay guard like any retry.
+pub(crate) async fn get<S>(
+    server: &Arc<S>,
     request: GetTaskParams,
-    context: &RequestContext<RoleServer>,
-) -> Result<GetTaskResult, ErrorData> {
-    let record = owned(engine, &request.task_id, context).await?;
-    Ok(GetTaskResult::new(record.detailed(&request.task_id)))
+    context: RequestContext<RoleServer>,
+) -> Result<GetTaskResult, ErrorData>
+where
+    S: ServerHandler + MrtrServer,
+{
+    let engine = server.mrtr_engine();
+    let id = request.task_id;
+    let mut record = owned(engine, &id, &context).await?;
+    let lease = engine.inner.lease;
+    if engine.inner.tasks.store.is_shared() && record.abandoned(engine.now(), lease) {
+        let runner = random_id()?;
+        let now = engine.now();
+        let taken = modify(engine, &id, |record| {
+            let abandoned = record.abandoned(now, lease);
+            if abandoned {
+                record.hold(&runner, now, lease);
+            }
+            abandoned
+        })
+        .await?;
+        if let Some(Changed {
+            record: taken,
+            applied: true,
+        }) = taken
+        {
+            tracing::warn!(task = %id, "mrtr: took over a task whose instance stopped renewing it");
+            record = taken.clone();
+            resume(server, &id, taken, context, runner);
+        }
+    }
+    Ok(GetTaskResult::new(record.detailed(&id)))
 }
 
 /// `tasks/update`: keeps the answers to outstanding questions (others are ignored), and once
@@ -575,7 +627,7 @@ pub(crate) async fn get(
 pub(crate) async fn update<S>(
     server: &Arc<S>,
     request: UpdateTaskParams,
-    mut context: RequestContext<RoleServer>,
+    context: RequestContext<RoleServer>,
 ) -> Result<(), ErrorData>
 where
     S: ServerHandler + MrtrServer,
@@ -584,6 +636,7 @@ where
     let id = request.task_id;
     owned(&engine, &id, &context).await?;
     let now = engine.now();
+    let runner = random_id()?;
     let changed = modify(&engine, &id, |record| {
         if record.status != TaskStatus::InputRequired {
             return false;
@@ -597,6 +650,7 @@ where
         }
         if record.asked.is_empty() {
             record.status = TaskStatus::Working;
+            record.hold(&runner, now, engine.inner.lease);
         }
         if answered {
             record.touch(now);
@@ -611,9 +665,28 @@ where
         return Ok(());
     }
     // This update answered the last question: the next round runs here.
+    resume(server, &id, record, context, runner);
+    Ok(())
+}
+
+/// Runs the task's next round in the background on this instance, as `runner`: the stored call
+/// with the answers and state in the record, then on until a round asks or the call ends.
+fn resume<S>(
+    server: &Arc<S>,
+    id: &str,
+    record: TaskRecord,
+    mut context: RequestContext<RoleServer>,
+    runner: String,
+) where
+    S: ServerHandler + MrtrServer,
+{
+    let engine = server.mrtr_engine().clone();
     let mut next = record.call.clone();
-    next.input_responses = Some(record.answers);
-    next.request_state = record.state;
+    // A task's first round, run again, is a first call; any other is a retry.
+    if record.state.is_some() || !record.answers.is_empty() {
+        next.input_responses = Some(record.answers);
+        next.request_state = record.state;
+    }
     context
         .extensions
         .insert(TaskLink::in_task(record.capabilities));
@@ -622,27 +695,26 @@ where
     let call = record.call;
     let (registered, is_registered) = oneshot::channel::<()>();
     let run = {
-        let (server, engine, id) = (server.clone(), engine.clone(), id.clone());
+        let (server, engine, id) = (server.clone(), engine.clone(), id.to_owned());
         async move {
             // Listed as running before it can finish, so that finishing unlists it.
             let _ = is_registered.await;
             let (_, created_id) = watch::channel(Some(id.clone()));
             let work = async {
                 let response = round(&*server, next, context.clone()).await;
-                drive(&*server, &engine, &id, call, context, response).await;
+                drive(&*server, &engine, &id, &runner, call, context, response).await;
             };
-            watched(&engine, created_id, work).await;
+            watched(&engine, created_id, &runner, work).await;
             engine.inner.tasks.running.done(&id);
         }
     };
     let handle = tokio::spawn(run);
-    engine.inner.tasks.running.add(
-        &id,
-        handle.abort_handle(),
-        Box::new(move || cancel.cancel()),
-    );
+    engine
+        .inner
+        .tasks
+        .running
+        .add(id, handle.abort_handle(), Box::new(move || cancel.cancel()));
     let _ = registered.send(());
-    Ok(())
 }
 
 /// `tasks/cancel`: a task not yet ended ends `cancelled`, and stops if it runs here. An

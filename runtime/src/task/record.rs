@@ -31,8 +31,16 @@ pub(crate) struct TaskRecord {
     /// The answers so far to this round's questions, by the key the tool uses.
     #[serde(default)]
     pub(crate) answers: InputResponses,
-    /// The sealed `requestState` of the round that asked; never sent to the client.
+    /// The sealed `requestState` of the round that asked (or, while `working`, of the round
+    /// running); never sent to the client.
     pub(crate) state: Option<String>,
+    /// While `working`: the run of the round, a random token, and until when (Unix ms) it
+    /// holds the task unless renewed. With a shared store another instance takes over a task
+    /// whose lease lapsed.
+    #[serde(default)]
+    pub(crate) runner: String,
+    #[serde(default)]
+    pub(crate) lease_until_ms: u64,
     pub(crate) result: Option<JsonObject>,
     pub(crate) error: Option<JsonObject>,
 }
@@ -88,6 +96,27 @@ impl TaskRecord {
     pub(crate) fn touch(&mut self, now: SystemTime) {
         self.updated_at = timestamp(now);
     }
+
+    /// Hands the running round to `runner` until `lease` from `now`.
+    pub(crate) fn hold(&mut self, runner: &str, now: SystemTime, lease: std::time::Duration) {
+        self.runner = runner.to_owned();
+        self.lease_until_ms = unix_ms(now).saturating_add(millis(lease));
+    }
+
+    /// Whether a `working` task's runner let its lease lapse: no renewal for a whole lease past
+    /// its end, so that instances whose clocks differ by less than a lease agree.
+    pub(crate) fn abandoned(&self, now: SystemTime, lease: std::time::Duration) -> bool {
+        self.status == TaskStatus::Working
+            && unix_ms(now) > self.lease_until_ms.saturating_add(millis(lease))
+    }
+}
+
+/// `now` in milliseconds since the Unix epoch.
+pub(crate) fn unix_ms(now: SystemTime) -> u64 {
+    now.duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
 }
 
 /// `now` in ISO 8601, UTC, to the millisecond.
@@ -99,4 +128,8 @@ pub(crate) fn timestamp(now: SystemTime) -> String {
 /// often a loop asks under the same key.
 pub(crate) fn task_key(round: u32, key: &str) -> String {
     format!("{round}.{key}")
+}
+
+pub(crate) fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
