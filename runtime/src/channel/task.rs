@@ -156,6 +156,14 @@ fn random_id() -> Result<String, ErrorData> {
     Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(id))
 }
 
+/// Whether `id` has the shape of an id [`random_id`] makes: 16 bytes in unpadded base64url.
+fn plausible_id(id: &str) -> bool {
+    id.len() == 22
+        && id
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+}
+
 /// A `tools/call` from a client that declared the tasks extension. The call runs in the
 /// background; if it starts a task (a task tool, at its start or at `start_task()`), the
 /// client gets `CreateTaskResult` once the task's record exists. Otherwise it gets the call's
@@ -553,6 +561,10 @@ async fn modify(
 
 /// The record of `id` and its bytes as stored.
 async fn load(engine: &Engine, id: &str) -> Result<Option<(TaskRecord, Vec<u8>)>, ErrorData> {
+    // A client's id that `random_id` cannot have made never reaches the store.
+    if !plausible_id(id) {
+        return Ok(None);
+    }
     let bytes = match engine.inner.tasks.store.get(id).await {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Ok(None),
@@ -744,4 +756,26 @@ pub(crate) async fn cancel(
         engine.inner.tasks.running.stop(&id);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_ids_of_the_shape_it_makes_are_looked_up() {
+        for _ in 0..100 {
+            assert!(plausible_id(&random_id().unwrap()));
+        }
+        for id in [
+            "",
+            "gate-test",
+            "tasks-conformance-nonexistent-12345",
+            "mrtr:task:*",
+        ] {
+            assert!(!plausible_id(id), "{id}");
+        }
+        assert!(!plausible_id(&"A".repeat(23)));
+        assert!(!plausible_id("AAAAAAAAAAAAAAAAAAAA/+"));
+    }
 }
