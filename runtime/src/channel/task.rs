@@ -15,7 +15,6 @@ use std::{
         Arc, Mutex,
         atomic::{AtomicBool, Ordering},
     },
-    time::Duration,
 };
 
 use base64::Engine as _;
@@ -37,7 +36,7 @@ use tokio::sync::{oneshot, watch};
 use crate::{
     Engine, MrtrServer,
     log::Escaped,
-    task::record::{Asked, TaskRecord, task_key, timestamp},
+    task::record::{Asked, TaskRecord, millis, task_key, timestamp},
 };
 
 /// Handed to a round through its request's extensions: the round runs in the task channel.
@@ -102,6 +101,7 @@ impl TaskLink {
 pub(crate) struct Running(Mutex<HashMap<String, Stop>>);
 
 struct Stop {
+    runner: String,
     abort: tokio::task::AbortHandle,
     cancel: Box<dyn FnOnce() + Send>,
 }
@@ -113,13 +113,27 @@ impl Running {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Lists a task as running here. The task's future must not finish before this.
-    fn add(&self, id: &str, abort: tokio::task::AbortHandle, cancel: Box<dyn FnOnce() + Send>) {
-        self.lock().insert(id.to_owned(), Stop { abort, cancel });
+    /// Lists a task's run as running here. Its future must not finish before this.
+    fn add(&self, id: &str, run: Run) {
+        let Run {
+            runner,
+            abort,
+            cancel,
+        } = run;
+        let stop = Stop {
+            runner,
+            abort,
+            cancel,
+        };
+        self.lock().insert(id.to_owned(), stop);
     }
 
-    fn done(&self, id: &str) {
-        self.lock().remove(id);
+    /// Unlists `runner`'s run of the task, unless a later run of it took its place.
+    fn done(&self, id: &str, runner: &str) {
+        let mut running = self.lock();
+        if running.get(id).is_some_and(|stop| stop.runner == runner) {
+            running.remove(id);
+        }
     }
 
     fn stop(&self, id: &str) {
@@ -144,6 +158,13 @@ fn not_found() -> ErrorData {
 fn unavailable(what: &str, error: impl std::fmt::Display) -> ErrorData {
     tracing::error!(%error, "mrtr: the task store failed to {what}");
     ErrorData::internal_error("the task store is unavailable", None)
+}
+
+/// The task a run settles into, and the run's token, once the task exists.
+#[derive(Clone)]
+struct Holding {
+    id: String,
+    runner: String,
 }
 
 /// A fresh random id: a task's, or a runner's token.
@@ -186,29 +207,26 @@ where
     let cancel = context.ct.clone();
     let capabilities = context.client_capabilities().unwrap_or_default();
     let principal = engine.principal(&context);
-    let runner = random_id()?;
-    let (created, created_id) = watch::channel(None::<String>);
+    let (created, holding) = watch::channel(None::<Holding>);
     let run = {
         let (server, engine, request) = (server.clone(), engine.clone(), request.clone());
-        let runner = runner.clone();
         async move {
-            let mut created_id = created_id;
-            let watch_id = created_id.clone();
+            let mut waiting = holding.clone();
             let work = async {
                 let response = round(&*server, request.clone(), context.clone()).await;
                 if !link.started() {
                     return Some(response);
                 }
-                let id = created_id.wait_for(Option::is_some).await.ok()?.clone()?;
+                let held = waiting.wait_for(Option::is_some).await.ok()?.clone()?;
                 let mut call = request;
                 strip_rounds(&mut call);
-                drive(&*server, &engine, &id, &runner, call, context, response).await;
+                drive(&*server, &engine, &held, call, context, response).await;
                 None
             };
-            let finished = watched(&engine, watch_id, &runner, work).await.flatten();
-            // Finished, failed or stopped: the task no longer runs here.
-            if let Some(id) = created_id.borrow().clone() {
-                engine.inner.tasks.running.done(&id);
+            let finished = watched(&engine, holding.clone(), work).await.flatten();
+            // Finished, failed or stopped: this run no longer runs here.
+            if let Some(held) = holding.borrow().clone() {
+                engine.inner.tasks.running.done(&held.id, &held.runner);
             }
             finished
         }
@@ -222,12 +240,9 @@ where
         Either::Right((ended, _)) => ended,
         Either::Left((Ok(()), _)) => {
             undecided.0 = None;
-            let run = Run {
-                runner,
-                abort: handle_abort,
-                cancel: Box::new(move || cancel.cancel()),
-            };
-            return create(&engine, request, capabilities, principal, created, run).await;
+            let stop: (_, Box<dyn FnOnce() + Send>) =
+                (handle_abort, Box::new(move || cancel.cancel()));
+            return create(&engine, request, capabilities, principal, created, stop).await;
         }
         // The call ended without starting a task, or is about to.
         Either::Left((Err(_), ended)) => ended.await,
@@ -280,7 +295,7 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// The work of a task on this instance: its runner token, and how to stop it.
+/// A run of a task on this instance: its token, and how to stop it.
 struct Run {
     runner: String,
     abort: tokio::task::AbortHandle,
@@ -295,19 +310,20 @@ async fn create(
     mut call: CallToolRequestParams,
     capabilities: ClientCapabilities,
     principal: Option<String>,
-    created: watch::Sender<Option<String>>,
-    run: Run,
+    created: watch::Sender<Option<Holding>>,
+    (abort, cancel): (tokio::task::AbortHandle, Box<dyn FnOnce() + Send>),
 ) -> Result<CallToolResponse, ErrorData> {
     let refuse = |error: ErrorData| {
-        run.abort.abort();
+        abort.abort();
         error
     };
     let id = random_id().map_err(refuse)?;
+    let runner = random_id().map_err(refuse)?;
     let now = engine.now();
     let stamp = timestamp(now);
     let tasks = &engine.inner.tasks;
     let (answers, state) = (call.input_responses.take(), call.request_state.take());
-    call.meta = None;
+    strip_rounds(&mut call);
     let mut record = TaskRecord {
         status: TaskStatus::Working,
         created_at: stamp.clone(),
@@ -326,13 +342,21 @@ async fn create(
         result: None,
         error: None,
     };
-    record.hold(&run.runner, now, engine.inner.lease);
+    record.hold(&runner, now, engine.inner.lease);
     if let Err(error) = tasks.store.create(&id, &record.to_bytes(), tasks.ttl).await {
         return Err(refuse(unavailable("create a task", error)));
     }
     tracing::debug!(task = %id, tool = %Escaped(&record.call.name), "mrtr: a task started");
-    tasks.running.add(&id, run.abort, run.cancel);
-    let _ = created.send(Some(id.clone()));
+    let run = Run {
+        runner: runner.clone(),
+        abort,
+        cancel,
+    };
+    tasks.running.add(&id, run);
+    let _ = created.send(Some(Holding {
+        id: id.clone(),
+        runner,
+    }));
     Ok(CallToolResponse::Task(CreateTaskResult::new(
         record.task(&id),
     )))
@@ -346,17 +370,12 @@ fn strip_rounds(call: &mut CallToolRequestParams) {
     call.meta = None;
 }
 
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
-
 /// Runs `work`. With a store other instances share, once the task exists it also renews
-/// `runner`'s lease on the task every poll interval, and stops `work` when the task was
+/// its run's lease on the task every poll interval, and stops `work` when the task was
 /// cancelled elsewhere, ended, or was taken over by another instance.
 async fn watched<T>(
     engine: &Engine,
-    mut created_id: watch::Receiver<Option<String>>,
-    runner: &str,
+    mut holding: watch::Receiver<Option<Holding>>,
     work: impl Future<Output = T>,
 ) -> Option<T> {
     let tasks = &engine.inner.tasks;
@@ -364,21 +383,20 @@ async fn watched<T>(
         return Some(work.await);
     }
     let watch = async {
-        let Ok(id) = created_id
+        let Ok(Some(Holding { id, runner })) = holding
             .wait_for(Option::is_some)
             .await
-            .map(|id| id.clone())
+            .map(|held| held.clone())
         else {
             return std::future::pending().await;
         };
-        let id = id.unwrap_or_default();
         loop {
             tokio::time::sleep(tasks.poll_interval).await;
             let now = engine.now();
             let renewed = modify(engine, &id, |record| {
                 let ours = record.status == TaskStatus::Working && record.runner == runner;
                 if ours {
-                    record.hold(runner, now, engine.inner.lease);
+                    record.hold(&runner, now, engine.inner.lease);
                 }
                 ours
             })
@@ -406,12 +424,12 @@ async fn watched<T>(
 async fn drive<S: ServerHandler>(
     server: &S,
     engine: &Engine,
-    id: &str,
-    runner: &str,
+    held: &Holding,
     call: CallToolRequestParams,
     context: RequestContext<RoleServer>,
     mut response: Result<CallToolResponse, ErrorData>,
 ) {
+    let id = &held.id;
     let outcome = loop {
         match response {
             Ok(CallToolResponse::InputRequired(input)) => {
@@ -436,7 +454,7 @@ async fn drive<S: ServerHandler>(
             Err(error) => break Outcome::Failed(as_object(&in_task(error))),
         }
     };
-    settle(engine, id, runner, outcome).await;
+    settle(engine, held, outcome).await;
 }
 
 /// A round's error as the task's client should read it: it never saw a `requestState`, so a
@@ -468,10 +486,10 @@ enum Outcome {
 
 /// Writes how the rounds ended into the task's record, unless the task was cancelled or
 /// another instance took it over.
-async fn settle(engine: &Engine, id: &str, runner: &str, outcome: Outcome) {
-    let now = engine.now();
+async fn settle(engine: &Engine, held: &Holding, outcome: Outcome) {
+    let (id, now) = (&held.id, engine.now());
     let changed = modify(engine, id, |record| {
-        if record.status != TaskStatus::Working || record.runner != runner {
+        if record.status != TaskStatus::Working || record.runner != held.runner {
             return false;
         }
         match &outcome {
@@ -588,11 +606,16 @@ async fn owned(
     let Some((record, _)) = load(engine, id).await? else {
         return Err(not_found());
     };
-    if record.principal.is_some() && record.principal != engine.principal(context) {
-        tracing::info!(task = %Escaped(id), "mrtr: refused another principal's task");
-        return Err(not_found());
+    match record.is_for(&engine.principal(context)) {
+        true => Ok(record),
+        false => Err(refused(id)),
     }
-    Ok(record)
+}
+
+/// `-32602` for another principal's task, as for one that does not exist.
+fn refused(id: &str) -> ErrorData {
+    tracing::info!(task = %Escaped(id), "mrtr: refused another principal's task");
+    not_found()
 }
 
 /// `tasks/get`. With a shared store, a `working` task whose runner let its lease lapse (its
@@ -646,11 +669,12 @@ where
 {
     let engine = server.mrtr_engine().clone();
     let id = request.task_id;
-    owned(&engine, &id, &context).await?;
+    let (caller, mut foreign) = (engine.principal(&context), false);
     let now = engine.now();
     let runner = random_id()?;
     let changed = modify(&engine, &id, |record| {
-        if record.status != TaskStatus::InputRequired {
+        foreign = !record.is_for(&caller);
+        if foreign || record.status != TaskStatus::InputRequired {
             return false;
         }
         let mut answered = false;
@@ -673,6 +697,9 @@ where
     let Some(Changed { record, applied }) = changed else {
         return Err(not_found());
     };
+    if foreign {
+        return Err(refused(&id));
+    }
     if !applied || record.status != TaskStatus::Working {
         return Ok(());
     }
@@ -706,26 +733,31 @@ fn resume<S>(
     let cancel = context.ct.clone();
     let call = record.call;
     let (registered, is_registered) = oneshot::channel::<()>();
+    let held = Holding {
+        id: id.to_owned(),
+        runner: runner.clone(),
+    };
     let run = {
-        let (server, engine, id) = (server.clone(), engine.clone(), id.to_owned());
+        let (server, engine) = (server.clone(), engine.clone());
         async move {
             // Listed as running before it can finish, so that finishing unlists it.
             let _ = is_registered.await;
-            let (_, created_id) = watch::channel(Some(id.clone()));
+            let (_, holding) = watch::channel(Some(held.clone()));
             let work = async {
                 let response = round(&*server, next, context.clone()).await;
-                drive(&*server, &engine, &id, &runner, call, context, response).await;
+                drive(&*server, &engine, &held, call, context, response).await;
             };
-            watched(&engine, created_id, &runner, work).await;
-            engine.inner.tasks.running.done(&id);
+            watched(&engine, holding, work).await;
+            engine.inner.tasks.running.done(&held.id, &held.runner);
         }
     };
     let handle = tokio::spawn(run);
-    engine
-        .inner
-        .tasks
-        .running
-        .add(id, handle.abort_handle(), Box::new(move || cancel.cancel()));
+    let run = Run {
+        runner,
+        abort: handle.abort_handle(),
+        cancel: Box::new(move || cancel.cancel()),
+    };
+    engine.inner.tasks.running.add(id, run);
     let _ = registered.send(());
 }
 
@@ -737,10 +769,11 @@ pub(crate) async fn cancel(
     context: &RequestContext<RoleServer>,
 ) -> Result<(), ErrorData> {
     let id = request.task_id;
-    owned(engine, &id, context).await?;
+    let (caller, mut foreign) = (engine.principal(context), false);
     let now = engine.now();
     let changed = modify(engine, &id, |record| {
-        if record.status.is_terminal() {
+        foreign = !record.is_for(&caller);
+        if foreign || record.status.is_terminal() {
             return false;
         }
         record.status = TaskStatus::Cancelled;
@@ -751,7 +784,13 @@ pub(crate) async fn cancel(
         true
     })
     .await?;
-    if changed.is_some_and(|changed| changed.applied) {
+    let Some(changed) = changed else {
+        return Err(not_found());
+    };
+    if foreign {
+        return Err(refused(&id));
+    }
+    if changed.applied {
         tracing::debug!(task = %id, "mrtr: a task was cancelled");
         engine.inner.tasks.running.stop(&id);
     }

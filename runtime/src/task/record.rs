@@ -63,6 +63,12 @@ impl TaskRecord {
         serde_json::from_slice(bytes)
     }
 
+    /// Whether `caller` may see and touch this task: its creator, or anyone when it was
+    /// created by no known principal.
+    pub(crate) fn is_for(&self, caller: &Option<String>) -> bool {
+        self.principal.is_none() || self.principal == *caller
+    }
+
     /// The task's metadata, as `CreateTaskResult` and `tasks/get` carry it.
     pub(crate) fn task(&self, id: &str) -> Task {
         Task::new(id, self.status, &self.created_at, &self.updated_at)

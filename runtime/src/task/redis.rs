@@ -67,7 +67,7 @@ fn replace_script() -> &'static Script {
 impl TaskStore for RedisTaskStore {
     async fn create(&self, id: &str, record: &[u8], ttl: Duration) -> Result<(), StoreError> {
         let mut connection = self.connection.connection().await?;
-        let millis = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX).max(1);
+        let millis = super::record::millis(ttl).max(1);
         let created: Option<String> = redis::cmd("SET")
             .arg(self.key(id))
             .arg(record)
