@@ -40,6 +40,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
     let round = idents::round();
     let layout = idents::layout();
     let error = idents::error();
+    let pinned_body = idents::body();
 
     let result_type: Type = match &item.sig.output {
         ReturnType::Default => parse_quote!(()),
@@ -115,9 +116,9 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
             ::core::result::Result::Err(#error) => #fail,
         };
         let #machine = &#machine;
-        #machine
-            .run(::mrtr::__private::#wire, async move { #(#statements)* })
-            .await #finish
+        let #pinned_body = async move { #(#statements)* };
+        let #pinned_body = ::core::pin::pin!(#pinned_body);
+        #machine.run(::mrtr::__private::#wire, #pinned_body).await #finish
     }};
     item.block = new_body;
     let flow_const = flow_const(&item.sig.ident, &flow);

@@ -27,6 +27,11 @@ pub(crate) fn error() -> Ident {
     local("__error")
 }
 
+/// The user's body as a future, pinned where the tool's future holds it.
+pub(crate) fn body() -> Ident {
+    local("__mrtr_body")
+}
+
 /// The server's engine.
 pub(crate) fn engine() -> Ident {
     local("__engine")
