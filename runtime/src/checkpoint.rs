@@ -43,8 +43,13 @@ macro_rules! asks_nothing {
                 ::core::result::Result::Ok(())
             }
 
-            fn keep(&self) -> ::core::option::Option<$crate::question::Kept> {
-                $crate::question::kept(self)
+            fn keep(
+                &self,
+                _: &mut ::std::vec::Vec<u8>,
+            ) -> ::core::option::Option<$crate::question::Kept> {
+                $crate::question::kept_as(|_, _| {
+                    ::core::result::Result::Ok(::core::option::Option::None)
+                })
             }
         }
     };

@@ -221,8 +221,25 @@ impl<T: DeserializeOwned + 'static> Question for Elicit<T> {
         }
     }
 
-    fn keep(&self) -> Option<crate::question::Kept> {
-        crate::question::kept(self)
+    fn keep(&self, bytes: &mut Vec<u8>) -> Option<crate::question::Kept> {
+        bytes.extend_from_slice(self.message.as_bytes());
+        Some(crate::question::Kept {
+            build: |message, schema| {
+                let message = String::from_utf8(message.to_vec()).map_err(|_| {
+                    ErrorData::internal_error("a kept question does not read", None)
+                })?;
+                let schema = schema.ok_or_else(|| {
+                    ErrorData::internal_error("a kept form lost its schema", None)
+                })?;
+                Elicit::<T> {
+                    message,
+                    schema,
+                    form: PhantomData,
+                }
+                .into_input_request()
+            },
+            schema: Some(self.schema),
+        })
     }
 }
 
@@ -256,8 +273,13 @@ mod tests {
         const KEYS: &[&str] = &["profile", "model", "roots", "go"];
         let questions = || {
             All((
-                elicit::<Profile>("Who?"),
-                crate::sample("Hello").max_tokens(5),
+                elicit::<Profile>("Wer bist du? ✓"),
+                crate::sample("Hello ✓")
+                    .max_tokens(5)
+                    .system("Be brief")
+                    .temperature(0.5)
+                    .stop_sequences(vec!["END".to_owned()])
+                    .prefer_model("claude"),
                 crate::roots(),
                 crate::checkpoint(),
             ))

@@ -76,6 +76,8 @@ pub(crate) struct Inner {
     pub(crate) refusals: RefusalLog,
     pub(crate) max_state_bytes: usize,
     pub(crate) store: Arc<dyn ReplayStore>,
+    /// `store` itself when it is a [`MemoryStore`], which the guard calls without a future.
+    pub(crate) memory: Option<Arc<MemoryStore>>,
     pub(crate) lease: Duration,
     pub(crate) duplicate_wait: Duration,
     pub(crate) clock_skew: Duration,
@@ -234,6 +236,7 @@ pub struct EngineBuilder {
     max_state_bytes: Option<usize>,
     sign_only: bool,
     store: Option<Arc<dyn ReplayStore>>,
+    memory: Option<Arc<MemoryStore>>,
     lease: Option<Duration>,
     duplicate_wait: Option<Duration>,
     clock_skew: Option<Duration>,
@@ -406,7 +409,9 @@ impl EngineBuilder {
     /// instance. Several instances need a store they share, such as
     /// [`RedisStore`](crate::replay::RedisStore).
     pub fn replay_store(mut self, store: impl ReplayStore) -> Self {
-        self.store = Some(Arc::new(store));
+        let store = Arc::new(store);
+        self.memory = memory_store(&store);
+        self.store = Some(store);
         self
     }
 
@@ -583,9 +588,13 @@ impl EngineBuilder {
         if max_rounds == 0 {
             return Err(ConfigError("max_rounds must be at least 1".to_owned()));
         }
-        let store = self
-            .store
-            .unwrap_or_else(|| Arc::new(MemoryStore::default()));
+        let (store, memory) = match self.store {
+            Some(store) => (store, self.memory),
+            None => {
+                let memory = Arc::new(MemoryStore::default());
+                (memory.clone() as Arc<dyn ReplayStore>, Some(memory))
+            }
+        };
         if let Some(retention) = store.retention() {
             let needed = ttl.saturating_add(clock_skew);
             if retention < needed {
@@ -624,6 +633,7 @@ impl EngineBuilder {
                     .max_state_bytes
                     .unwrap_or(Engine::DEFAULT_MAX_STATE_BYTES),
                 store,
+                memory,
                 lease: self.lease.unwrap_or(Engine::DEFAULT_LEASE),
                 duplicate_wait: self
                     .duplicate_wait
@@ -652,6 +662,18 @@ fn decode_key(text: &str) -> Option<[u8; 32]> {
         .iter()
         .find_map(|engine| engine.decode(text).ok())
         .and_then(|bytes| <[u8; 32]>::try_from(bytes.as_slice()).ok())
+}
+
+/// `store` as a [`MemoryStore`], if it is one (or an `Arc` of one).
+fn memory_store<S: ReplayStore>(store: &Arc<S>) -> Option<Arc<MemoryStore>> {
+    let any: Arc<dyn std::any::Any + Send + Sync> = store.clone();
+    match any.downcast::<MemoryStore>() {
+        Ok(memory) => Some(memory),
+        Err(any) => any
+            .downcast::<Arc<MemoryStore>>()
+            .ok()
+            .map(|shared: Arc<Arc<MemoryStore>>| Arc::clone(&*shared)),
+    }
 }
 
 #[cfg(test)]

@@ -2,38 +2,91 @@
 
 use rmcp::{
     ErrorData,
-    model::{ClientCapabilities, InputRequest, InputRequests, InputResponses},
+    model::{ClientCapabilities, ElicitationSchema, InputRequest, InputRequests, InputResponses},
 };
 use serde_json::Value;
 use std::sync::Arc;
 
-/// Builds one question's request again, as it was first sent.
+/// A form's schema, as [`elicit`](crate::elicit) takes it while the form type is known.
+pub(crate) type FormSchema = fn() -> Result<ElicitationSchema, serde_json::Error>;
+
+/// Builds a kept question's request from its bytes and, for a form, its schema.
+pub(crate) type BuildKept =
+    fn(&[u8], Option<FormSchema>) -> Result<Option<InputRequest>, ErrorData>;
+
+/// How a question builds its request again, as it was first sent: from the bytes it wrote
+/// when it was asked (see [`Question::keep`]) and, for a form, the form's schema.
 #[doc(hidden)]
-pub type Kept = Arc<dyn Fn() -> Result<Option<InputRequest>, ErrorData> + Send + Sync>;
+#[derive(Clone, Copy)]
+pub struct Kept {
+    pub(crate) build: BuildKept,
+    pub(crate) schema: Option<FormSchema>,
+}
+
+/// One kept question: its key, what builds it, and how many of the round's bytes are its.
+#[derive(Clone, Copy)]
+pub(crate) struct KeptQuestion {
+    key: &'static str,
+    kept: Kept,
+    len: u32,
+}
+
+/// A round's kept questions, without their bytes.
+#[derive(Clone)]
+pub(crate) enum KeptQuestions {
+    One(KeptQuestion),
+    Many(Arc<[KeptQuestion]>),
+}
 
 /// Builds a round's requests again, as they were first sent: what the replay store keeps for a
-/// duplicate of the round, far smaller than the requests themselves.
+/// duplicate of the round, far smaller than the requests themselves. The questions' bytes sit
+/// one after another, so that a store can keep them with others in one buffer.
 #[doc(hidden)]
 #[derive(Clone)]
-pub enum Rebuild {
-    One([(&'static str, Kept); 1]),
-    Many(Arc<[(&'static str, Kept)]>),
+pub struct Rebuild {
+    questions: KeptQuestions,
+    bytes: Vec<u8>,
 }
 
 impl Rebuild {
     /// The requests, built again, as `inputRequests`.
     pub fn requests(&self) -> Result<Option<InputRequests>, ErrorData> {
-        let kept = match self {
-            Self::One(one) => &one[..],
-            Self::Many(many) => &many[..],
+        let questions = match &self.questions {
+            KeptQuestions::One(one) => std::slice::from_ref(one),
+            KeptQuestions::Many(many) => &many[..],
         };
-        let mut requests = Vec::with_capacity(kept.len());
-        for (key, kept) in kept {
-            if let Some(request) = kept()? {
-                requests.push((*key, request));
+        let mut requests = Vec::with_capacity(questions.len());
+        let mut rest = &self.bytes[..];
+        for question in questions {
+            let (bytes, after) = rest.split_at(rest.len().min(question.len as usize));
+            rest = after;
+            if let Some(request) = (question.kept.build)(bytes, question.kept.schema)? {
+                requests.push((question.key, request));
             }
         }
         Ok(keyed(requests))
+    }
+
+    /// The questions and their bytes, for a store that keeps the bytes elsewhere.
+    pub(crate) fn into_parts(self) -> (KeptQuestions, Vec<u8>) {
+        (self.questions, self.bytes)
+    }
+
+    pub(crate) fn from_parts(questions: KeptQuestions, bytes: Vec<u8>) -> Self {
+        Self { questions, bytes }
+    }
+}
+
+impl KeptQuestion {
+    /// Keeps `question` under `key`, its bytes appended to `bytes`; `None` if it does not keep.
+    fn write<Q: Question>(key: &'static str, question: &Q, bytes: &mut Vec<u8>) -> Option<Self> {
+        let before = bytes.len();
+        let kept = question.keep(bytes)?;
+        Some(Self {
+            key,
+            kept,
+            len: u32::try_from(bytes.len() - before).ok()?,
+        })
     }
 }
 
@@ -46,10 +99,12 @@ pub(crate) fn keyed(requests: Vec<(&'static str, InputRequest)>) -> Option<Input
     (!requests.is_empty()).then_some(requests)
 }
 
-/// [`Question::keep`] for a question that is cheap to clone.
-pub(crate) fn kept<Q: Question + Clone + Send + Sync + 'static>(question: &Q) -> Option<Kept> {
-    let question = question.clone();
-    Some(Arc::new(move || question.clone().into_input_request()))
+/// [`Question::keep`] for a question that writes no bytes: it is built again by `build`.
+pub(crate) fn kept_as(build: BuildKept) -> Option<Kept> {
+    Some(Kept {
+        build,
+        schema: None,
+    })
 }
 
 /// Something `ask!` can send to the client, and the typed answer that comes back.
@@ -80,10 +135,12 @@ pub trait Question {
     fn read_answer(key: &str, response: &Value) -> Result<Self::Answer, String>;
 
     /// Keeps this question, so that a duplicate of the round can be sent the same request
-    /// without the replay store holding the request itself. `None`, the default, makes the
-    /// store hold a copy of the request.
+    /// without the replay store holding the request itself: writes to `bytes` what builds it
+    /// again, with the returned [`Kept`]. `None`, the default, makes the store hold a copy of
+    /// the request.
     #[doc(hidden)]
-    fn keep(&self) -> Option<Kept> {
+    fn keep(&self, bytes: &mut Vec<u8>) -> Option<Kept> {
+        let _ = bytes;
         None
     }
 }
@@ -157,7 +214,12 @@ impl<Q: Question> QuestionSet for Q {
     }
 
     fn rebuild(&self, keys: &'static [&'static str]) -> Option<Rebuild> {
-        Some(Rebuild::One([(keys[0], self.keep()?)]))
+        let mut bytes = Vec::new();
+        let one = KeptQuestion::write(keys[0], self, &mut bytes)?;
+        Some(Rebuild {
+            questions: KeptQuestions::One(one),
+            bytes,
+        })
     }
 }
 
@@ -207,7 +269,9 @@ macro_rules! question_tuples {
             }
 
             fn rebuild(&self, keys: &'static [&'static str]) -> Option<Rebuild> {
-                Some(Rebuild::Many(Arc::new([$((keys[$i], self.0.$i.keep()?)),+])))
+                let mut bytes = Vec::new();
+                let many = [$(KeptQuestion::write(keys[$i], &self.0.$i, &mut bytes)?),+];
+                Some(Rebuild { questions: KeptQuestions::Many(Arc::new(many)), bytes })
             }
         }
     )+};

@@ -57,7 +57,7 @@ impl Question for ClientRoots {
             .map_err(|e| format!("not a ListRootsResult: {e}"))
     }
 
-    fn keep(&self) -> Option<crate::question::Kept> {
-        crate::question::kept(self)
+    fn keep(&self, _: &mut Vec<u8>) -> Option<crate::question::Kept> {
+        crate::question::kept_as(|_, _| ClientRoots(()).into_input_request())
     }
 }

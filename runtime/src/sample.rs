@@ -167,7 +167,16 @@ impl Question for Sample {
             .map_err(|e| format!("not a CreateMessageResult: {e}"))
     }
 
-    fn keep(&self) -> Option<crate::question::Kept> {
-        crate::question::kept(self)
+    fn keep(&self, bytes: &mut Vec<u8>) -> Option<crate::question::Kept> {
+        serde_json::to_writer(&mut *bytes, &self.params).ok()?;
+        crate::question::kept_as(|params, _| {
+            let params = serde_json::from_slice(params).map_err(|error| {
+                ErrorData::internal_error(
+                    format!("a kept sampling request does not read: {error}"),
+                    None,
+                )
+            })?;
+            Sample { params }.into_input_request()
+        })
     }
 }

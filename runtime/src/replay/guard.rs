@@ -86,11 +86,16 @@ pub(crate) async fn enter(
     let mut give_up = None;
     let mut pause = Duration::from_millis(2);
     loop {
-        match inner
-            .store
-            .claim(key, holder, inner.lease, expires_at)
-            .await
-        {
+        let claimed = match &inner.memory {
+            Some(memory) => memory.claim_now(key, holder, inner.lease, expires_at),
+            None => {
+                inner
+                    .store
+                    .claim(key, holder, inner.lease, expires_at)
+                    .await
+            }
+        };
+        match claimed {
             Ok(Claim::Won) => {
                 return Ok(Entered::Won(Held {
                     key,
@@ -139,7 +144,7 @@ fn replayed(
     let sealed = match (recorded.response(), recorded.as_sealed()) {
         (Some(Ok(response)), _) => return Ok(response),
         (Some(Err(error)), _) => {
-            tracing::error!(tool = %Escaped(binding.name), round = %key, error = %error.message, "mrtr: a recorded round's questions could not be built again");
+            tracing::error!(tool = %Escaped(binding.name), round = %key, error = %error.message, "mrtr: a recorded response could not be built again");
             return Err(internal());
         }
         (None, Some(sealed)) => sealed,
@@ -204,9 +209,14 @@ pub(crate) async fn record(
     } else {
         Recorded::in_process(response, rebuild)
     };
-    let stored = store
-        .complete(held.key, held.holder, recorded, held.expires_at)
-        .await;
+    let stored = match &engine.inner.memory {
+        Some(memory) => memory.complete_now(held.key, held.holder, recorded, held.expires_at),
+        None => {
+            store
+                .complete(held.key, held.holder, recorded, held.expires_at)
+                .await
+        }
+    };
     match stored {
         Ok(true) => {}
         Ok(false) => tracing::warn!(

@@ -1,13 +1,23 @@
-//! The replay store of a single instance: a bounded map in memory.
+//! The replay store of a single instance: records in this process's memory, kept in the order
+//! they were made, so that they expire from the front.
+//!
+//! A record holds no allocation of its own in the common case. What it answers duplicates with
+//! sits in one byte queue shared by all records: its questions' bytes and its state, or any
+//! other response as JSON. Records that each held a few blocks of their own for a whole TTL
+//! fragmented glibc's heap among the requests' short-lived blocks, which cost more than the
+//! guard's own work; see BENCHMARKS.md.
 
 use std::{
     cmp::Reverse,
-    collections::{BinaryHeap, HashMap},
+    collections::{BinaryHeap, HashMap, VecDeque},
     sync::{Mutex, MutexGuard},
     time::{Duration, Instant, SystemTime},
 };
 
-use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
+use rmcp::model::MetaObject;
+
+use super::{Claim, Holder, Recorded, RecordedForm, ReplayStore, RoundKey, StoreError};
+use crate::question::{KeptQuestions, Rebuild};
 
 /// Records in this process's memory: the default store, for one instance.
 ///
@@ -23,16 +33,37 @@ pub struct MemoryStore {
     capacity: usize,
 }
 
+/// Buffers larger than this (in bytes; in records, a 64th of it) shrink once a quarter full.
+const SHRINK_ABOVE: usize = 1 << 20;
+
 #[derive(Default)]
 struct Records {
-    by_key: HashMap<RoundKey, Record>,
-    /// Every record's expiry, soonest first, to drop expired records without a scan.
-    expiring: BinaryHeap<Reverse<(SystemTime, RoundKey)>>,
+    /// Where each live record sits: its number in `queue`.
+    by_key: HashMap<RoundKey, u64>,
+    /// Every record, in the order made, live or not; the front is number `first`.
+    queue: VecDeque<Entry>,
+    first: u64,
+    /// The bytes of recorded questions and their states, in the order of `queue`; the front is
+    /// byte `first_byte` of all ever kept.
+    bytes: VecDeque<u8>,
+    first_byte: u64,
+    /// Records that expire before one made earlier, soonest first: the queue alone would keep
+    /// them until that one expires.
+    early: BinaryHeap<Reverse<(SystemTime, u64)>>,
+    /// The latest expiry of any record made so far.
+    latest: Option<SystemTime>,
 }
 
-struct Record {
+struct Entry {
+    key: RoundKey,
     expires_at: SystemTime,
+    /// Cleared when the record is dropped before it reaches the front.
+    live: bool,
     state: RecordState,
+    /// Where its bytes start in `Records::bytes` (counted from the first byte ever kept), and
+    /// how many there are.
+    bytes_at: u64,
+    bytes_len: usize,
 }
 
 enum RecordState {
@@ -40,7 +71,20 @@ enum RecordState {
         holder: Holder,
         lease_until: Instant,
     },
-    Done(Recorded),
+    /// Questions, kept as what builds them again: their bytes come first among the record's,
+    /// then the `requestState`.
+    Asked {
+        questions: KeptQuestions,
+        question_bytes: u32,
+        has_state: bool,
+        meta: Option<Box<MetaObject>>,
+    },
+    /// Any other response, as JSON among the bytes.
+    Json,
+    /// Sealed bytes, as a caller handed them over.
+    Sealed,
+    /// Dropped before it reached the front of the queue.
+    Gone,
 }
 
 impl Default for MemoryStore {
@@ -84,34 +128,9 @@ impl MemoryStore {
     fn admission_limit(&self) -> usize {
         self.capacity - self.capacity / 10
     }
-}
 
-impl Records {
-    fn drop_expired(&mut self, now: SystemTime) {
-        while let Some(Reverse((expires_at, key))) = self.expiring.peek().copied() {
-            if expires_at > now {
-                break;
-            }
-            self.expiring.pop();
-            // A record's expiry only moves later; a stale heap entry leaves the record alone.
-            if self
-                .by_key
-                .get(&key)
-                .is_some_and(|record| record.expires_at <= now)
-            {
-                self.by_key.remove(&key);
-            }
-        }
-    }
-
-    fn keep_until(&mut self, key: RoundKey, expires_at: SystemTime) {
-        self.expiring.push(Reverse((expires_at, key)));
-    }
-}
-
-#[async_trait::async_trait]
-impl ReplayStore for MemoryStore {
-    async fn claim(
+    /// [`ReplayStore::claim`], answered at once: the engine calls it without a future.
+    pub(crate) fn claim_now(
         &self,
         key: RoundKey,
         holder: Holder,
@@ -126,34 +145,227 @@ impl ReplayStore for MemoryStore {
             lease_until: now + lease,
         };
         let full = records.by_key.len() >= self.capacity;
-        match records.by_key.get_mut(&key) {
-            Some(record) => match &record.state {
-                RecordState::Done(response) => Ok(Claim::Done(response.clone())),
-                RecordState::Running { lease_until, .. } if *lease_until > now => {
-                    Ok(Claim::Running)
+        match records.number_of(&key) {
+            Some(number) => {
+                let entry = records.entry_mut(number);
+                match &entry.state {
+                    RecordState::Running { lease_until, .. } if *lease_until > now => {
+                        Ok(Claim::Running)
+                    }
+                    // A lapsed lease (`Gone` is never indexed; it would be taken the same way).
+                    RecordState::Running { .. } | RecordState::Gone => {
+                        entry.state = running;
+                        entry.live = true;
+                        Ok(Claim::Won)
+                    }
+                    RecordState::Asked { .. } | RecordState::Json | RecordState::Sealed => {
+                        Ok(Claim::Done(records.recorded(number)))
+                    }
                 }
-                RecordState::Running { .. } => {
-                    record.state = running;
-                    Ok(Claim::Won)
-                }
-            },
+            }
             None if full => Err(StoreError::full(format!(
                 "the in-memory replay store holds its capacity of {} records; raise it with \
                  MemoryStore::with_capacity, shorten the state TTL, or use a shared store",
                 self.capacity
             ))),
             None => {
-                records.by_key.insert(
-                    key,
-                    Record {
-                        expires_at,
-                        state: running,
-                    },
-                );
-                records.keep_until(key, expires_at);
+                records.push(key, expires_at, running, [&[], &[]]);
                 Ok(Claim::Won)
             }
         }
+    }
+
+    /// [`ReplayStore::complete`], answered at once.
+    pub(crate) fn complete_now(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        response: Recorded,
+        expires_at: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let mut records = self.records();
+        let Some(number) = records.number_of(&key) else {
+            return Ok(false);
+        };
+        let entry = records.entry_mut(number);
+        if !matches!(entry.state, RecordState::Running { holder: current, .. } if current == holder)
+        {
+            return Ok(false);
+        }
+        let (state, question_bytes, request_state) = match response.0 {
+            RecordedForm::Asked {
+                rebuild,
+                request_state,
+                meta,
+            } => {
+                let (questions, bytes) = rebuild.into_parts();
+                let state = RecordState::Asked {
+                    questions,
+                    question_bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
+                    has_state: request_state.is_some(),
+                    meta: meta.map(Box::new),
+                };
+                (state, bytes, request_state)
+            }
+            RecordedForm::Sealed(bytes) => (RecordState::Sealed, bytes, None),
+            RecordedForm::Json(json) => (RecordState::Json, json, None),
+        };
+        let bytes = [
+            &question_bytes[..],
+            request_state.as_deref().unwrap_or_default().as_bytes(),
+        ];
+        let bytes_len = bytes[0].len() + bytes[1].len();
+        let last = records.first + records.queue.len() as u64 - 1;
+        let entry = records.entry_mut(number);
+        if expires_at <= entry.expires_at && (bytes_len == 0 || number == last) {
+            // The last record's bytes go last, so the bytes stay in the order of the queue.
+            entry.state = state;
+            entry.bytes_len = bytes_len;
+            records.extend_bytes(bytes);
+        } else {
+            // Otherwise the record moves to the back of the queue.
+            let expires_at = expires_at.max(entry.expires_at);
+            records.drop_entry(number);
+            records.push(key, expires_at, state, bytes);
+        }
+        Ok(true)
+    }
+}
+
+impl Records {
+    fn number_of(&self, key: &RoundKey) -> Option<u64> {
+        self.by_key.get(key).copied()
+    }
+
+    fn entry(&self, number: u64) -> &Entry {
+        &self.queue[(number - self.first) as usize]
+    }
+
+    fn entry_mut(&mut self, number: u64) -> &mut Entry {
+        &mut self.queue[(number - self.first) as usize]
+    }
+
+    fn push(
+        &mut self,
+        key: RoundKey,
+        expires_at: SystemTime,
+        state: RecordState,
+        bytes: [&[u8]; 2],
+    ) {
+        let number = self.first + self.queue.len() as u64;
+        match self.latest {
+            Some(latest) if latest > expires_at => self.early.push(Reverse((expires_at, number))),
+            _ => self.latest = Some(expires_at),
+        }
+        let bytes_at = self.first_byte + self.bytes.len() as u64;
+        let bytes_len = bytes[0].len() + bytes[1].len();
+        self.extend_bytes(bytes);
+        self.queue.push_back(Entry {
+            key,
+            expires_at,
+            live: true,
+            state,
+            bytes_at,
+            bytes_len,
+        });
+        self.by_key.insert(key, number);
+    }
+
+    /// Forgets record `number` now; its place in the queue goes when it reaches the front.
+    fn drop_entry(&mut self, number: u64) {
+        let entry = self.entry_mut(number);
+        entry.live = false;
+        entry.state = RecordState::Gone;
+        let key = entry.key;
+        if self.by_key.get(&key) == Some(&number) {
+            self.by_key.remove(&key);
+        }
+    }
+
+    /// The response record `number` keeps, built for a duplicate.
+    fn recorded(&self, number: u64) -> Recorded {
+        let entry = self.entry(number);
+        match &entry.state {
+            RecordState::Asked {
+                questions,
+                question_bytes,
+                has_state,
+                meta,
+            } => {
+                let mut bytes = self.bytes_of(entry);
+                let state = bytes.split_off((*question_bytes as usize).min(bytes.len()));
+                Recorded(RecordedForm::Asked {
+                    rebuild: Rebuild::from_parts(questions.clone(), bytes),
+                    // The bytes were a `String`'s.
+                    request_state: has_state.then(|| String::from_utf8_lossy(&state).into_owned()),
+                    meta: meta.as_deref().cloned(),
+                })
+            }
+            RecordState::Json => Recorded(RecordedForm::Json(self.bytes_of(entry))),
+            RecordState::Sealed => Recorded::sealed(self.bytes_of(entry)),
+            RecordState::Running { .. } | RecordState::Gone => Recorded::sealed(Vec::new()),
+        }
+    }
+
+    fn extend_bytes(&mut self, parts: [&[u8]; 2]) {
+        for part in parts {
+            self.bytes.extend(part);
+        }
+    }
+
+    fn bytes_of(&self, entry: &Entry) -> Vec<u8> {
+        let start = (entry.bytes_at - self.first_byte) as usize;
+        self.bytes
+            .range(start..start + entry.bytes_len)
+            .copied()
+            .collect()
+    }
+
+    fn drop_expired(&mut self, now: SystemTime) {
+        while let Some(front) = self.queue.front() {
+            if front.live && front.expires_at > now {
+                break;
+            }
+            let number = self.first;
+            if front.live {
+                self.drop_entry(number);
+            }
+            if let Some(front) = self.queue.pop_front() {
+                self.bytes.drain(..front.bytes_len);
+                self.first_byte += front.bytes_len as u64;
+            }
+            self.first += 1;
+        }
+        while let Some(Reverse((expires_at, number))) = self.early.peek().copied() {
+            if expires_at > now {
+                break;
+            }
+            self.early.pop();
+            if number >= self.first && self.entry(number).live {
+                self.drop_entry(number);
+            }
+        }
+        // Give back what a burst left behind.
+        if self.bytes.capacity() > SHRINK_ABOVE && self.bytes.len() < self.bytes.capacity() / 4 {
+            self.bytes.shrink_to(self.bytes.len() * 2);
+        }
+        if self.queue.capacity() > SHRINK_ABOVE / 64 && self.queue.len() < self.queue.capacity() / 4
+        {
+            self.queue.shrink_to(self.queue.len() * 2);
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl ReplayStore for MemoryStore {
+    async fn claim(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+        expires_at: SystemTime,
+    ) -> Result<Claim, StoreError> {
+        self.claim_now(key, holder, lease, expires_at)
     }
 
     async fn renew(
@@ -163,11 +375,14 @@ impl ReplayStore for MemoryStore {
         lease: Duration,
     ) -> Result<bool, StoreError> {
         let mut records = self.records();
-        match records.by_key.get_mut(&key).map(|record| &mut record.state) {
-            Some(RecordState::Running {
+        let Some(number) = records.number_of(&key) else {
+            return Ok(false);
+        };
+        match &mut records.entry_mut(number).state {
+            RecordState::Running {
                 holder: current,
                 lease_until,
-            }) if *current == holder => {
+            } if *current == holder => {
                 *lease_until = Instant::now() + lease;
                 Ok(true)
             }
@@ -182,30 +397,20 @@ impl ReplayStore for MemoryStore {
         response: Recorded,
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
-        let mut records = self.records();
-        let Some(record) = records.by_key.get_mut(&key) else {
-            return Ok(false);
-        };
-        if !matches!(record.state, RecordState::Running { holder: current, .. } if current == holder)
-        {
-            return Ok(false);
-        }
-        record.state = RecordState::Done(response);
-        if expires_at > record.expires_at {
-            record.expires_at = expires_at;
-            records.keep_until(key, expires_at);
-        }
-        Ok(true)
+        self.complete_now(key, holder, response, expires_at)
     }
 
     async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
         let mut records = self.records();
+        let Some(number) = records.number_of(&key) else {
+            return Ok(false);
+        };
         let held = matches!(
-            records.by_key.get(&key).map(|record| &record.state),
-            Some(RecordState::Running { holder: current, .. }) if *current == holder
+            records.entry(number).state,
+            RecordState::Running { holder: current, .. } if current == holder
         );
         if held {
-            records.by_key.remove(&key);
+            records.drop_entry(number);
         }
         Ok(held)
     }
@@ -329,6 +534,119 @@ mod tests {
             assert_eq!(store.len(), 2);
             tokio::time::sleep(Duration::from_millis(200)).await;
             assert_eq!(store.len(), 1);
+        });
+    }
+
+    #[test]
+    fn a_record_that_expires_before_one_made_earlier_goes_at_its_own_time() {
+        block_on(async {
+            let store = MemoryStore::default();
+            let holder = Holder([1; 16]);
+            let soon = SystemTime::now() + Duration::from_millis(150);
+            store.claim(key(1), holder, LEASE, later(60)).await.unwrap();
+            store.claim(key(2), holder, LEASE, soon).await.unwrap();
+            store.claim(key(3), holder, LEASE, later(60)).await.unwrap();
+            assert_eq!(store.len(), 3);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            assert_eq!(store.len(), 2);
+            assert_eq!(
+                store.claim(key(2), holder, LEASE, later(60)).await,
+                Ok(Claim::Won)
+            );
+            assert_eq!(
+                store.claim(key(1), Holder([2; 16]), LEASE, later(60)).await,
+                Ok(Claim::Running)
+            );
+        });
+    }
+
+    #[test]
+    fn questions_kept_out_of_order_answer_with_their_own_state() {
+        use rmcp::model::InputRequiredResult;
+
+        fn asked(state: &str) -> Recorded {
+            let question = crate::elicit::<Confirm>(format!("Sure about {state}?"));
+            let rebuild = crate::question::QuestionSet::rebuild(&question, &["q"]);
+            let response = super::super::RecordedResponse::InputRequired(
+                InputRequiredResult::from_request_state(state),
+            );
+            Recorded::in_process(&response, rebuild)
+        }
+        #[derive(serde::Deserialize, schemars::JsonSchema, crate::Form)]
+        #[allow(dead_code)]
+        struct Confirm {
+            sure: bool,
+        }
+        /// The state of a recorded round, and the message of its question.
+        fn state_of(claim: Claim) -> Option<(String, String)> {
+            let Claim::Done(recorded) = claim else {
+                return None;
+            };
+            let Some(Ok(super::super::RecordedResponse::InputRequired(input))) =
+                recorded.response()
+            else {
+                return None;
+            };
+            let request = serde_json::to_value(input.input_requests?.get("q")?).ok()?;
+            let message = request["params"]["message"].as_str()?.to_owned();
+            Some((input.request_state?, message))
+        }
+        block_on(async {
+            let store = MemoryStore::default();
+            let (a, b, c) = (Holder([1; 16]), Holder([2; 16]), Holder([3; 16]));
+            let other = Holder([9; 16]);
+            for (round, holder) in [(1, a), (2, b), (3, c)] {
+                store
+                    .claim(key(round), holder, LEASE, later(60))
+                    .await
+                    .unwrap();
+            }
+            // Completed in another order than claimed: the first two move to the back.
+            assert_eq!(
+                store.complete(key(2), b, asked("two"), later(60)).await,
+                Ok(true)
+            );
+            assert_eq!(
+                store.complete(key(1), a, asked("one"), later(60)).await,
+                Ok(true)
+            );
+            assert_eq!(
+                store.complete(key(3), c, asked("three"), later(60)).await,
+                Ok(true)
+            );
+            for (round, state) in [(1, "one"), (2, "two"), (3, "three")] {
+                let claim = store
+                    .claim(key(round), other, LEASE, later(60))
+                    .await
+                    .unwrap();
+                assert_eq!(
+                    state_of(claim),
+                    Some((state.to_owned(), format!("Sure about {state}?")))
+                );
+            }
+            assert_eq!(store.len(), 3);
+            // Once the first record expires and its bytes go, a later one still reads its own.
+            let store = MemoryStore::default();
+            let soon = SystemTime::now() + Duration::from_millis(100);
+            let d = Holder([4; 16]);
+            store.claim(key(4), d, LEASE, soon).await.unwrap();
+            store
+                .complete(key(4), d, asked("four"), soon)
+                .await
+                .unwrap();
+            let e = Holder([5; 16]);
+            store.claim(key(5), e, LEASE, later(60)).await.unwrap();
+            store
+                .complete(key(5), e, asked("five"), later(60))
+                .await
+                .unwrap();
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            assert_eq!(store.len(), 1);
+            let claim = store.claim(key(5), other, LEASE, later(60)).await.unwrap();
+            assert_eq!(
+                state_of(claim),
+                Some(("five".to_owned(), "Sure about five?".to_owned()))
+            );
         });
     }
 

@@ -26,7 +26,6 @@
 
 use std::{
     fmt,
-    sync::Arc,
     time::{Duration, SystemTime},
 };
 
@@ -105,14 +104,17 @@ impl fmt::Display for Holder {
 }
 
 /// A round's response as a store keeps it: sealed bytes, or, for a store in this process that
-/// says so ([`ReplayStore::keeps_sealed_bytes`]), the response itself.
+/// says so ([`ReplayStore::keeps_sealed_bytes`]), the response as JSON or its questions as what
+/// builds them again.
 #[derive(Debug, Clone)]
 pub struct Recorded(RecordedForm);
 
 #[derive(Clone)]
 enum RecordedForm {
     Sealed(Vec<u8>),
-    InProcess(Arc<RecordedResponse>),
+    /// The response as JSON, neither sealed nor a copy of its parts: a copy would hold blocks of
+    /// its own for as long as the record lives.
+    Json(Vec<u8>),
     /// Questions, kept as what builds them again (see [`Question::keep`](crate::Question::keep)),
     /// and the rest of the response without them.
     Asked {
@@ -126,7 +128,7 @@ impl fmt::Debug for RecordedForm {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Sealed(bytes) => f.debug_tuple("Sealed").field(&bytes.len()).finish(),
-            Self::InProcess(response) => f.debug_tuple("InProcess").field(response).finish(),
+            Self::Json(json) => f.debug_tuple("Json").field(&json.len()).finish(),
             Self::Asked { request_state, .. } => f
                 .debug_struct("Asked")
                 .field("request_state", request_state)
@@ -146,12 +148,13 @@ impl Recorded {
     pub fn as_sealed(&self) -> Option<&[u8]> {
         match &self.0 {
             RecordedForm::Sealed(bytes) => Some(bytes),
-            RecordedForm::InProcess(_) | RecordedForm::Asked { .. } => None,
+            RecordedForm::Json(_) | RecordedForm::Asked { .. } => None,
         }
     }
 
-    /// `response` as it is, for a store in this process. Questions whose round `rebuild`
-    /// builds again are kept as `rebuild`, not copied.
+    /// `response` for a store in this process: as JSON, or, when its round's questions are
+    /// built again by `rebuild`, as `rebuild` and the state. A response that does not serialize
+    /// never reached its client either (rmcp sends JSON), so a duplicate gets an error.
     pub(crate) fn in_process(response: &RecordedResponse, rebuild: Option<Rebuild>) -> Self {
         match (response, rebuild) {
             (RecordedResponse::InputRequired(input), Some(rebuild)) => Self(RecordedForm::Asked {
@@ -159,14 +162,21 @@ impl Recorded {
                 request_state: input.request_state.clone(),
                 meta: input.meta.clone(),
             }),
-            _ => Self(RecordedForm::InProcess(Arc::new(response.clone()))),
+            _ => Self(RecordedForm::Json(
+                serde_json::to_vec(response).unwrap_or_default(),
+            )),
         }
     }
 
     /// The response, for a store in this process; `None` for sealed bytes.
     pub(crate) fn response(&self) -> Option<Result<RecordedResponse, ErrorData>> {
         match &self.0 {
-            RecordedForm::InProcess(response) => Some(Ok(RecordedResponse::clone(response))),
+            RecordedForm::Json(json) => Some(serde_json::from_slice(json).map_err(|error| {
+                ErrorData::internal_error(
+                    format!("a recorded response does not read: {error}"),
+                    None,
+                )
+            })),
             RecordedForm::Asked {
                 rebuild,
                 request_state,
@@ -182,11 +192,11 @@ impl Recorded {
 }
 
 impl PartialEq for Recorded {
-    /// The same bytes, the very same response, or questions kept for the same next state.
+    /// The same bytes, or questions kept for the same next state.
     fn eq(&self, other: &Self) -> bool {
         match (&self.0, &other.0) {
             (RecordedForm::Sealed(a), RecordedForm::Sealed(b)) => a == b,
-            (RecordedForm::InProcess(a), RecordedForm::InProcess(b)) => Arc::ptr_eq(a, b),
+            (RecordedForm::Json(a), RecordedForm::Json(b)) => a == b,
             (
                 RecordedForm::Asked {
                     request_state: a, ..
