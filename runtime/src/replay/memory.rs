@@ -184,14 +184,9 @@ impl MemoryStore {
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
         let mut records = self.records();
-        let Some(number) = records.number_of(&key) else {
+        let Some(number) = records.held_by(&key, holder) else {
             return Ok(false);
         };
-        let entry = records.entry_mut(number);
-        if !matches!(entry.state, RecordState::Running { holder: current, .. } if current == holder)
-        {
-            return Ok(false);
-        }
         let (state, question_bytes, request_state) = match response.0 {
             RecordedForm::Asked {
                 rebuild,
@@ -235,6 +230,13 @@ impl MemoryStore {
 impl Records {
     fn number_of(&self, key: &RoundKey) -> Option<u64> {
         self.by_key.get(key).copied()
+    }
+
+    /// The number of the record of `key`, if it is running, held by `holder`.
+    fn held_by(&self, key: &RoundKey, holder: Holder) -> Option<u64> {
+        let number = self.number_of(key)?;
+        matches!(self.entry(number).state, RecordState::Running { holder: current, .. } if current == holder)
+            .then_some(number)
     }
 
     fn entry(&self, number: u64) -> &Entry {
@@ -375,19 +377,13 @@ impl ReplayStore for MemoryStore {
         lease: Duration,
     ) -> Result<bool, StoreError> {
         let mut records = self.records();
-        let Some(number) = records.number_of(&key) else {
+        let Some(number) = records.held_by(&key, holder) else {
             return Ok(false);
         };
-        match &mut records.entry_mut(number).state {
-            RecordState::Running {
-                holder: current,
-                lease_until,
-            } if *current == holder => {
-                *lease_until = Instant::now() + lease;
-                Ok(true)
-            }
-            _ => Ok(false),
+        if let RecordState::Running { lease_until, .. } = &mut records.entry_mut(number).state {
+            *lease_until = Instant::now() + lease;
         }
+        Ok(true)
     }
 
     async fn complete(
@@ -402,17 +398,11 @@ impl ReplayStore for MemoryStore {
 
     async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
         let mut records = self.records();
-        let Some(number) = records.number_of(&key) else {
+        let Some(number) = records.held_by(&key, holder) else {
             return Ok(false);
         };
-        let held = matches!(
-            records.entry(number).state,
-            RecordState::Running { holder: current, .. } if current == holder
-        );
-        if held {
-            records.drop_entry(number);
-        }
-        Ok(held)
+        records.drop_entry(number);
+        Ok(true)
     }
 
     fn keeps_sealed_bytes(&self) -> bool {
