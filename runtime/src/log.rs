@@ -122,7 +122,12 @@ pub(crate) fn captured(f: impl FnOnce()) -> String {
         .with_ansi(false)
         .with_writer(move || writer.clone())
         .finish();
-    tracing::subscriber::with_default(subscriber, f);
+    tracing::subscriber::with_default(subscriber, || {
+        // Another test's thread may have cached a callsite as unwanted while no subscriber
+        // listened; ask every callsite again now that this one does.
+        tracing::callsite::rebuild_interest_cache();
+        f()
+    });
     let bytes = sink.0.lock().unwrap().clone();
     String::from_utf8_lossy(&bytes).into_owned()
 }
