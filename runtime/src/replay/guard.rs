@@ -192,6 +192,10 @@ pub(crate) async fn record(
     rebuild: Option<Rebuild>,
 ) {
     let store = &engine.inner.store;
+    if let Some(memory) = &engine.inner.memory {
+        let stored = memory.record_now(held.key, held.holder, response, rebuild, held.expires_at);
+        return report_stored(binding, &held, stored);
+    }
     let recorded = if store.keeps_sealed_bytes() {
         let sealed = serde_json::to_vec(response)
             .map_err(|error| error.to_string())
@@ -209,14 +213,14 @@ pub(crate) async fn record(
     } else {
         Recorded::in_process(response, rebuild)
     };
-    let stored = match &engine.inner.memory {
-        Some(memory) => memory.complete_now(held.key, held.holder, recorded, held.expires_at),
-        None => {
-            store
-                .complete(held.key, held.holder, recorded, held.expires_at)
-                .await
-        }
-    };
+    let stored = store
+        .complete(held.key, held.holder, recorded, held.expires_at)
+        .await;
+    report_stored(binding, &held, stored);
+}
+
+/// Logs a recording that did not land.
+fn report_stored(binding: &Binding<'_>, held: &Held, stored: Result<bool, StoreError>) {
     match stored {
         Ok(true) => {}
         Ok(false) => tracing::warn!(

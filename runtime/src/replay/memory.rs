@@ -16,7 +16,9 @@ use std::{
 
 use rmcp::model::MetaObject;
 
-use super::{Claim, Holder, Recorded, RecordedForm, ReplayStore, RoundKey, StoreError};
+use super::{
+    Claim, Holder, Recorded, RecordedForm, RecordedResponse, ReplayStore, RoundKey, StoreError,
+};
 use crate::question::{KeptQuestions, Rebuild};
 
 /// Records in this process's memory: the default store, for one instance.
@@ -38,8 +40,9 @@ const SHRINK_ABOVE: usize = 1 << 20;
 
 #[derive(Default)]
 struct Records {
-    /// Where each live record sits: its number in `queue`.
-    by_key: HashMap<RoundKey, u64>,
+    /// Where each live record sits: its number in `queue`. Keys are flow ids the engine drew
+    /// at random and opened from a sealed state, so a fast hash is safe.
+    by_key: HashMap<RoundKey, u64, foldhash::fast::RandomState>,
     /// Every record, in the order made, live or not; the front is number `first`.
     queue: VecDeque<Entry>,
     first: u64,
@@ -169,7 +172,7 @@ impl MemoryStore {
                 self.capacity
             ))),
             None => {
-                records.push(key, expires_at, running, [&[], &[]]);
+                records.push(key, expires_at, running);
                 Ok(Claim::Won)
             }
         }
@@ -183,47 +186,109 @@ impl MemoryStore {
         response: Recorded,
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
-        let mut records = self.records();
-        let Some(number) = records.held_by(&key, holder) else {
-            return Ok(false);
-        };
-        let (state, question_bytes, request_state) = match response.0 {
+        let (state, bytes, request_state) = match response.0 {
             RecordedForm::Asked {
                 rebuild,
                 request_state,
                 meta,
             } => {
                 let (questions, bytes) = rebuild.into_parts();
-                let state = RecordState::Asked {
-                    questions,
-                    question_bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
-                    has_state: request_state.is_some(),
-                    meta: meta.map(Box::new),
-                };
+                let state = asked(questions, bytes.len(), request_state.is_some(), meta);
                 (state, bytes, request_state)
             }
             RecordedForm::Sealed(bytes) => (RecordState::Sealed, bytes, None),
             RecordedForm::Json(json) => (RecordState::Json, json, None),
         };
-        let bytes = [
-            &question_bytes[..],
-            request_state.as_deref().unwrap_or_default().as_bytes(),
-        ];
-        let bytes_len = bytes[0].len() + bytes[1].len();
-        let last = records.first + records.queue.len() as u64 - 1;
-        let entry = records.entry_mut(number);
-        if expires_at <= entry.expires_at && (bytes_len == 0 || number == last) {
-            // The last record's bytes go last, so the bytes stay in the order of the queue.
-            entry.state = state;
-            entry.bytes_len = bytes_len;
-            records.extend_bytes(bytes);
-        } else {
-            // Otherwise the record moves to the back of the queue.
-            let expires_at = expires_at.max(entry.expires_at);
-            records.drop_entry(number);
-            records.push(key, expires_at, state, bytes);
+        self.finish(key, holder, expires_at, state, |queue| {
+            queue.extend(&bytes);
+            queue.extend(request_state.as_deref().unwrap_or_default().as_bytes());
+            Ok(())
+        })
+    }
+
+    /// Records `response` for the round `holder` holds, as [`complete_now`](Self::complete_now)
+    /// does with [`Recorded::in_process`], but writing its bytes straight into the queue: no
+    /// copy of the state, and no JSON but the one in the queue.
+    pub(crate) fn record_now(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        response: &RecordedResponse,
+        rebuild: Option<Rebuild>,
+        expires_at: SystemTime,
+    ) -> Result<bool, StoreError> {
+        match (response, rebuild) {
+            (RecordedResponse::InputRequired(input), Some(rebuild)) => {
+                let (questions, bytes) = rebuild.into_parts();
+                let request_state = input.request_state.as_deref();
+                let state = asked(
+                    questions,
+                    bytes.len(),
+                    request_state.is_some(),
+                    input.meta.clone(),
+                );
+                self.finish(key, holder, expires_at, state, |queue| {
+                    queue.extend(&bytes);
+                    queue.extend(request_state.unwrap_or_default().as_bytes());
+                    Ok(())
+                })
+            }
+            _ => self.finish(key, holder, expires_at, RecordState::Json, |queue| {
+                serde_json::to_writer(queue, response)
+            }),
         }
+    }
+
+    /// Turns the round `holder` holds into `state`, with the bytes `write` appends. The record
+    /// moves to the back of the queue unless it is there, so that the bytes stay in the order
+    /// of the queue. Bytes that fail to write are dropped: a duplicate then gets an error, for
+    /// a response that could not have reached its client either.
+    fn finish(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        expires_at: SystemTime,
+        state: RecordState,
+        write: impl FnOnce(&mut VecDeque<u8>) -> Result<(), serde_json::Error>,
+    ) -> Result<bool, StoreError> {
+        let mut records = self.records();
+        let Some(mut number) = records.held_by(&key, holder) else {
+            return Ok(false);
+        };
+        let last = records.first + records.queue.len() as u64 - 1;
+        let kept_until = records.entry(number).expires_at;
+        if number != last || expires_at > kept_until {
+            records.drop_entry(number);
+            number = records.push(key, expires_at.max(kept_until), RecordState::Gone);
+        }
+        let before = records.bytes.len();
+        let written = write(&mut records.bytes);
+        if written.is_err() {
+            records.bytes.truncate(before);
+        }
+        let bytes_len = records.bytes.len() - before;
+        let entry = records.entry_mut(number);
+        entry.state = match written {
+            Ok(()) => state,
+            Err(_) => RecordState::Json,
+        };
+        entry.bytes_len = bytes_len;
         Ok(true)
+    }
+}
+
+/// The state of a record that keeps its round's questions, `question_bytes` of its bytes.
+fn asked(
+    questions: KeptQuestions,
+    question_bytes: usize,
+    has_state: bool,
+    meta: Option<MetaObject>,
+) -> RecordState {
+    RecordState::Asked {
+        questions,
+        question_bytes: u32::try_from(question_bytes).unwrap_or(u32::MAX),
+        has_state,
+        meta: meta.map(Box::new),
     }
 }
 
@@ -247,30 +312,23 @@ impl Records {
         &mut self.queue[(number - self.first) as usize]
     }
 
-    fn push(
-        &mut self,
-        key: RoundKey,
-        expires_at: SystemTime,
-        state: RecordState,
-        bytes: [&[u8]; 2],
-    ) {
+    /// Adds a record with no bytes at the back of the queue; its number.
+    fn push(&mut self, key: RoundKey, expires_at: SystemTime, state: RecordState) -> u64 {
         let number = self.first + self.queue.len() as u64;
         match self.latest {
             Some(latest) if latest > expires_at => self.early.push(Reverse((expires_at, number))),
             _ => self.latest = Some(expires_at),
         }
-        let bytes_at = self.first_byte + self.bytes.len() as u64;
-        let bytes_len = bytes[0].len() + bytes[1].len();
-        self.extend_bytes(bytes);
         self.queue.push_back(Entry {
             key,
             expires_at,
             live: true,
             state,
-            bytes_at,
-            bytes_len,
+            bytes_at: self.first_byte + self.bytes.len() as u64,
+            bytes_len: 0,
         });
         self.by_key.insert(key, number);
+        number
     }
 
     /// Forgets record `number` now; its place in the queue goes when it reaches the front.
@@ -306,12 +364,6 @@ impl Records {
             RecordState::Json => Recorded(RecordedForm::Json(self.bytes_of(entry))),
             RecordState::Sealed => Recorded::sealed(self.bytes_of(entry)),
             RecordState::Running { .. } | RecordState::Gone => Recorded::sealed(Vec::new()),
-        }
-    }
-
-    fn extend_bytes(&mut self, parts: [&[u8]; 2]) {
-        for part in parts {
-            self.bytes.extend(part);
         }
     }
 
