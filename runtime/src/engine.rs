@@ -835,6 +835,20 @@ mod tests {
         }
     }
 
+    /// The guard calls a memory store directly; any other store through its trait.
+    #[test]
+    fn a_memory_store_is_found_however_it_is_given() {
+        let base = || Engine::builder().key(1, key(KEY_A)).without_principal();
+        let memory = |builder: EngineBuilder| builder.build().unwrap().inner.memory.is_some();
+        assert!(memory(base()));
+        assert!(memory(base().replay_store(MemoryStore::with_capacity(10))));
+        assert!(memory(
+            base().replay_store(Arc::new(MemoryStore::with_capacity(10)))
+        ));
+        let shared: Arc<dyn ReplayStore> = Arc::new(MemoryStore::default());
+        assert!(!memory(base().replay_store(shared)));
+    }
+
     #[test]
     fn rejects_a_duplicate_id() {
         let spec = format!("1:{KEY_A},1:{KEY_B}");

@@ -191,11 +191,11 @@ pub(crate) async fn record(
     response: &RecordedResponse,
     rebuild: Option<Rebuild>,
 ) {
-    let store = &engine.inner.store;
     if let Some(memory) = &engine.inner.memory {
         let stored = memory.record_now(held.key, held.holder, response, rebuild, held.expires_at);
         return report_stored(binding, &held, stored);
     }
+    let store = &engine.inner.store;
     let recorded = if store.keeps_sealed_bytes() {
         let sealed = serde_json::to_vec(response)
             .map_err(|error| error.to_string())

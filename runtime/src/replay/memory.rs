@@ -60,13 +60,18 @@ struct Records {
 struct Entry {
     key: RoundKey,
     expires_at: SystemTime,
-    /// Cleared when the record is dropped before it reaches the front.
-    live: bool,
     state: RecordState,
     /// Where its bytes start in `Records::bytes` (counted from the first byte ever kept), and
     /// how many there are.
     bytes_at: u64,
     bytes_len: usize,
+}
+
+impl Entry {
+    /// Whether the record is still kept: not dropped before it reached the front.
+    fn is_live(&self) -> bool {
+        !matches!(self.state, RecordState::Gone)
+    }
 }
 
 enum RecordState {
@@ -158,7 +163,6 @@ impl MemoryStore {
                     // A lapsed lease (`Gone` is never indexed; it would be taken the same way).
                     RecordState::Running { .. } | RecordState::Gone => {
                         entry.state = running;
-                        entry.live = true;
                         Ok(Claim::Won)
                     }
                     RecordState::Asked { .. } | RecordState::Json | RecordState::Sealed => {
@@ -322,7 +326,6 @@ impl Records {
         self.queue.push_back(Entry {
             key,
             expires_at,
-            live: true,
             state,
             bytes_at: self.first_byte + self.bytes.len() as u64,
             bytes_len: 0,
@@ -334,7 +337,6 @@ impl Records {
     /// Forgets record `number` now; its place in the queue goes when it reaches the front.
     fn drop_entry(&mut self, number: u64) {
         let entry = self.entry_mut(number);
-        entry.live = false;
         entry.state = RecordState::Gone;
         let key = entry.key;
         if self.by_key.get(&key) == Some(&number) {
@@ -377,11 +379,11 @@ impl Records {
 
     fn drop_expired(&mut self, now: SystemTime) {
         while let Some(front) = self.queue.front() {
-            if front.live && front.expires_at > now {
+            if front.is_live() && front.expires_at > now {
                 break;
             }
             let number = self.first;
-            if front.live {
+            if front.is_live() {
                 self.drop_entry(number);
             }
             if let Some(front) = self.queue.pop_front() {
@@ -395,7 +397,7 @@ impl Records {
                 break;
             }
             self.early.pop();
-            if number >= self.first && self.entry(number).live {
+            if number >= self.first && self.entry(number).is_live() {
                 self.drop_entry(number);
             }
         }
@@ -689,6 +691,34 @@ mod tests {
                 state_of(claim),
                 Some(("five".to_owned(), "Sure about five?".to_owned()))
             );
+        });
+    }
+
+    #[test]
+    fn queues_give_memory_back_after_a_burst() {
+        block_on(async {
+            let store = MemoryStore::default();
+            let holder = Holder([1; 16]);
+            let soon = SystemTime::now() + Duration::from_millis(100);
+            let state = vec![7u8; 1000];
+            for round in 0..2_000 {
+                store.claim(key(round), holder, LEASE, soon).await.unwrap();
+                store
+                    .complete(key(round), holder, Recorded::sealed(state.clone()), soon)
+                    .await
+                    .unwrap();
+            }
+            let grown = store.records().bytes.capacity();
+            assert!(grown >= 2_000_000, "{grown}");
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            assert_eq!(store.len(), 0);
+            let records = store.records();
+            assert!(
+                records.bytes.capacity() < grown / 4,
+                "{}",
+                records.bytes.capacity()
+            );
+            assert!(records.queue.is_empty());
         });
     }
 
