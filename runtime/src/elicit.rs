@@ -118,7 +118,9 @@ impl From<Refused> for CallToolResult {
 /// [`form_schema`], made once per type.
 fn cached_form_schema<T: Form + 'static>() -> Result<ElicitationSchema, serde_json::Error> {
     use std::{any::TypeId, collections::HashMap, sync::RwLock};
-    static CACHE: RwLock<Option<HashMap<TypeId, ElicitationSchema>>> = RwLock::new(None);
+    // Keyed by type id, which no client chooses: a fast hash is safe.
+    type Cache = HashMap<TypeId, ElicitationSchema, foldhash::fast::FixedState>;
+    static CACHE: RwLock<Option<Cache>> = RwLock::new(None);
     if let Some(schema) = CACHE
         .read()
         .ok()
@@ -129,7 +131,7 @@ fn cached_form_schema<T: Form + 'static>() -> Result<ElicitationSchema, serde_js
     let schema = form_schema::<T>()?;
     if let Ok(mut cache) = CACHE.write() {
         cache
-            .get_or_insert_with(HashMap::new)
+            .get_or_insert_with(Cache::default)
             .insert(TypeId::of::<T>(), schema.clone());
     }
     Ok(schema)

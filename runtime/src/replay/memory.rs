@@ -9,7 +9,7 @@
 
 use std::{
     cmp::Reverse,
-    collections::{BinaryHeap, HashMap, VecDeque},
+    collections::{BinaryHeap, HashMap, VecDeque, hash_map::Entry as Slot},
     sync::{Mutex, MutexGuard},
     time::{Duration, Instant, SystemTime},
 };
@@ -153,31 +153,33 @@ impl MemoryStore {
             lease_until: now + lease,
         };
         let full = records.by_key.len() >= self.capacity;
-        match records.number_of(&key) {
-            Some(number) => {
-                let entry = records.entry_mut(number);
-                match &entry.state {
-                    RecordState::Running { lease_until, .. } if *lease_until > now => {
-                        Ok(Claim::Running)
-                    }
-                    // A lapsed lease (`Gone` is never indexed; it would be taken the same way).
-                    RecordState::Running { .. } | RecordState::Gone => {
-                        entry.state = running;
-                        Ok(Claim::Won)
-                    }
-                    RecordState::Asked { .. } | RecordState::Json | RecordState::Sealed => {
-                        Ok(Claim::Done(records.recorded(number)))
-                    }
-                }
+        let next = records.next_number();
+        let number = match records.by_key.entry(key) {
+            Slot::Occupied(slot) => *slot.get(),
+            Slot::Vacant(_) if full => {
+                return Err(StoreError::full(format!(
+                    "the in-memory replay store holds its capacity of {} records; raise it \
+                     with MemoryStore::with_capacity, shorten the state TTL, or use a shared \
+                     store",
+                    self.capacity
+                )));
             }
-            None if full => Err(StoreError::full(format!(
-                "the in-memory replay store holds its capacity of {} records; raise it with \
-                 MemoryStore::with_capacity, shorten the state TTL, or use a shared store",
-                self.capacity
-            ))),
-            None => {
-                records.push(key, expires_at, running);
+            Slot::Vacant(slot) => {
+                slot.insert(next);
+                records.push_unindexed(key, expires_at, running);
+                return Ok(Claim::Won);
+            }
+        };
+        let entry = records.entry_mut(number);
+        match &entry.state {
+            RecordState::Running { lease_until, .. } if *lease_until > now => Ok(Claim::Running),
+            // A lapsed lease (`Gone` is never indexed; it would be taken the same way).
+            RecordState::Running { .. } | RecordState::Gone => {
+                entry.state = running;
                 Ok(Claim::Won)
+            }
+            RecordState::Asked { .. } | RecordState::Json | RecordState::Sealed => {
+                Ok(Claim::Done(records.recorded(number)))
             }
         }
     }
@@ -259,11 +261,10 @@ impl MemoryStore {
         let Some(mut number) = records.held_by(&key, holder) else {
             return Ok(false);
         };
-        let last = records.first + records.queue.len() as u64 - 1;
+        let last = records.next_number() - 1;
         let kept_until = records.entry(number).expires_at;
         if number != last || expires_at > kept_until {
-            records.drop_entry(number);
-            number = records.push(key, expires_at.max(kept_until), RecordState::Gone);
+            number = records.move_to_back(number, expires_at.max(kept_until));
         }
         let before = records.bytes.len();
         let written = write(&mut records.bytes);
@@ -316,9 +317,28 @@ impl Records {
         &mut self.queue[(number - self.first) as usize]
     }
 
-    /// Adds a record with no bytes at the back of the queue; its number.
-    fn push(&mut self, key: RoundKey, expires_at: SystemTime, state: RecordState) -> u64 {
-        let number = self.first + self.queue.len() as u64;
+    /// The number the next record pushed gets.
+    fn next_number(&self) -> u64 {
+        self.first + self.queue.len() as u64
+    }
+
+    /// Moves live record `number` to the back of the queue, kept until `expires_at`, its bytes
+    /// not yet written; its new number. Its old place goes when it reaches the front.
+    fn move_to_back(&mut self, number: u64, expires_at: SystemTime) -> u64 {
+        let entry = self.entry_mut(number);
+        let key = entry.key;
+        let state = std::mem::replace(&mut entry.state, RecordState::Gone);
+        let moved = self.push_unindexed(key, expires_at, state);
+        if let Some(slot) = self.by_key.get_mut(&key) {
+            *slot = moved;
+        }
+        moved
+    }
+
+    /// Adds a record with no bytes at the back of the queue, for the caller to index; its
+    /// number.
+    fn push_unindexed(&mut self, key: RoundKey, expires_at: SystemTime, state: RecordState) -> u64 {
+        let number = self.next_number();
         match self.latest {
             Some(latest) if latest > expires_at => self.early.push(Reverse((expires_at, number))),
             _ => self.latest = Some(expires_at),
@@ -330,7 +350,6 @@ impl Records {
             bytes_at: self.first_byte + self.bytes.len() as u64,
             bytes_len: 0,
         });
-        self.by_key.insert(key, number);
         number
     }
 
