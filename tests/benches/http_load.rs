@@ -1,10 +1,13 @@
 //! Server CPU under HTTP load, side by side, in one run: each server is its own process on
 //! loopback, driven by the repo's load generator ([`mrtr_examples::loadgen`]: 8 clients, every
-//! result checked), and its CPU time read from `/proc` before and after each block of flows.
+//! result checked), and its CPU time read from `/proc` (each thread's, in nanoseconds) before and
+//! after each block of flows.
 //!
 //! - **P1 over HTTP**: `signup` and `wizard5` on `wizard-http` (mrtr) against `baseline-http`
 //!   (the same tools hand-written on rmcp), in alternating blocks; the ratio of server CPU per
-//!   request, median over the blocks.
+//!   request, median over the blocks. A control measures `baseline-http` against a second
+//!   instance of itself the same way: how far apart two identical servers come out is the
+//!   noise of this measure here.
 //! - **Against the other SDKs**: `questions` (one question per round) on mrtr, the TypeScript
 //!   SDK v2 server and the Python SDK 2.3 server, both as its docs teach for a loop (returning
 //!   `InputRequiredResult` itself) and with `Resolve` resolvers. Server CPU per flow at 10
@@ -66,7 +69,7 @@ async fn block(
     };
     let before = server.cpu_time()?;
     let report = loadgen::run(&options).await?;
-    let cpu = server.cpu_time()?.saturating_sub(before);
+    let cpu = server.cpu_time()?.since(&before);
     anyhow::ensure!(
         report.passed() && report.completed == flows,
         "{} did not complete every {tool} flow:\n{report}",
@@ -108,23 +111,26 @@ fn latency(report: &Report) -> Value {
     )
 }
 
-/// P1 over HTTP: mrtr against hand-written, one tool, alternating blocks.
+/// P1 over HTTP: `ours` against `theirs` (mrtr against hand-written, or for the control two
+/// instances of the hand-written server), one tool, alternating blocks. The JSON names the
+/// sides `labels`.
 async fn against_hand_written(
-    mrtr: &ServerProcess,
-    by_hand: &ServerProcess,
+    ours: &ServerProcess,
+    theirs: &ServerProcess,
+    labels: [&str; 2],
     tool: Tool,
     flows: u64,
     scale: Scale,
 ) -> anyhow::Result<Value> {
     // Warm both up: connections, allocator, the first flows' one-time work.
-    block(mrtr, tool, flows / 4).await?;
-    block(by_hand, tool, flows / 4).await?;
-    let (mut ratios, mut ours, mut theirs) = (Vec::new(), Vec::new(), Vec::new());
+    block(ours, tool, flows / 4).await?;
+    block(theirs, tool, flows / 4).await?;
+    let (mut ratios, mut our_cpu, mut their_cpu) = (Vec::new(), Vec::new(), Vec::new());
     let mut last = None;
     for index in 0..scale.hand_written_blocks {
         let order = match index % 2 {
-            0 => [by_hand, mrtr],
-            _ => [mrtr, by_hand],
+            0 => [theirs, ours],
+            _ => [ours, theirs],
         };
         let mut measured = BTreeMap::new();
         for server in order {
@@ -133,32 +139,46 @@ async fn against_hand_written(
                 server.name().to_owned(),
                 per_request_us(&report, cpu, flows),
             );
-            if server.name() == mrtr.name() {
+            if server.name() == ours.name() {
                 last = Some(report);
             }
         }
-        let (m, h) = (measured[mrtr.name()], measured[by_hand.name()]);
+        let (m, h) = (measured[ours.name()], measured[theirs.name()]);
         ratios.push(m / h);
-        ours.push(m);
-        theirs.push(h);
+        our_cpu.push(m);
+        their_cpu.push(h);
     }
     let ratio = median(ratios.clone());
-    let (m, h) = (median(ours), median(theirs));
+    let (low, high) = quartiles(&ratios);
+    let (m, h) = (median(our_cpu), median(their_cpu));
+    let [our_label, their_label] = labels;
     println!(
-        "{tool} over HTTP: server CPU per request mrtr {m:.1} us, hand-written {h:.1} us; \
-         ratio {ratio:.3} (median of {} alternating blocks of {flows} flows; goal at most 1.00)",
+        "{tool} over HTTP: server CPU per request {} {m:.1} us, {} {h:.1} us; ratio {ratio:.3} \
+         (median of {} alternating blocks of {flows} flows; half the blocks from {low:.3} to \
+         {high:.3})",
+        ours.name(),
+        theirs.name(),
         scale.hand_written_blocks
     );
-    // Sizes and latency come from mrtr's last block.
+    // Sizes and latency come from the last block of `ours`.
     let report = last.expect("at least one block");
     Ok(json!({
         "ratio": ratio,
         "block_ratios": ratios,
-        "cpu_per_request_us": {"mrtr": m, "hand_written": h},
+        "block_ratio_quartiles": [low, high],
+        "cpu_per_request_us": {our_label: m, their_label: h},
         "flows_per_block": flows,
         "state_bytes": state_bytes(&report),
         "latency": latency(&report),
     }))
+}
+
+/// The first and third quartiles of `values`.
+fn quartiles(values: &[f64]) -> (f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let at = |fraction: f64| sorted[((sorted.len() - 1) as f64 * fraction).round() as usize];
+    (at(0.25), at(0.75))
 }
 
 /// The `questions` servers written with the other SDKs, those whose runtime is here.
@@ -270,18 +290,40 @@ async fn measure(scale: Scale, part: Option<String>) -> anyhow::Result<Value> {
         json!({"cpus": std::thread::available_parallelism().map_or(0, |n| n.get()), "concurrency": CONCURRENCY}),
     );
     if wanted("hand_written") {
-        let signup =
-            against_hand_written(&mrtr, &by_hand, Tool::Signup, scale.signup_flows, scale).await?;
-        results.insert("hand_written/signup".to_owned(), signup);
-        let wizard5 = against_hand_written(
+        let labels = ["mrtr", "hand_written"];
+        let signup = against_hand_written(
             &mrtr,
             &by_hand,
-            Tool::Wizard5,
-            scale.signup_flows * 3 / 5,
+            labels,
+            Tool::Signup,
+            scale.signup_flows,
             scale,
         )
         .await?;
+        results.insert("hand_written/signup".to_owned(), signup);
+        let wizard5_flows = scale.signup_flows * 3 / 5;
+        let wizard5 =
+            against_hand_written(&mrtr, &by_hand, labels, Tool::Wizard5, wizard5_flows, scale)
+                .await?;
         results.insert("hand_written/wizard5".to_owned(), wizard5);
+        // The control: the hand-written server against a second instance of itself, measured
+        // the same way. Its ratios are the noise of this measure on this machine.
+        let mut twin_command = Command::new(env!("CARGO_BIN_EXE_baseline-http"));
+        twin_command.env("RUST_LOG", "warn");
+        let twin = ServerProcess::start("hand-written-twin", twin_command, |port| {
+            vec![format!("127.0.0.1:{port}")]
+        })
+        .await?;
+        let control = against_hand_written(
+            &twin,
+            &by_hand,
+            ["twin", "hand_written"],
+            Tool::Wizard5,
+            wizard5_flows,
+            scale,
+        )
+        .await?;
+        results.insert("hand_written/control_wizard5".to_owned(), control);
     }
     drop(by_hand);
     if !wanted("sdks") {
