@@ -27,5 +27,11 @@ async fn main() -> anyhow::Result<()> {
     // No authentication here, so callers are not told apart. A server behind OAuth binds each
     // state to its caller instead: `.principal(|context| /* the token's subject */)`.
     let engine = EngineBuilder::from_env()?.without_principal().build()?;
-    serve::serve_http_until_ctrl_c("conformance", Conformance::new(engine), addr).await
+    serve::serve_http_until_ctrl_c(
+        "conformance",
+        Conformance::new(engine),
+        addr,
+        serve::Clients::EveryEra,
+    )
+    .await
 }

@@ -27,7 +27,13 @@ async fn main() -> anyhow::Result<()> {
     let engine = EngineBuilder::from_env()?.without_principal().build()?;
     match mode {
         Mode::Http(addr) => {
-            serve::serve_http_until_ctrl_c("wizard", Wizard::new(engine), addr).await
+            serve::serve_http_until_ctrl_c(
+                "wizard",
+                Wizard::new(engine),
+                addr,
+                serve::Clients::EveryEra,
+            )
+            .await
         }
         Mode::Stdio => serve::serve_stdio(Wizard::new(engine)).await,
         Mode::Demo => run_demo(engine).await,

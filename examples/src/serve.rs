@@ -13,9 +13,27 @@ use rmcp::{
 };
 use tokio_util::sync::CancellationToken;
 
+/// Which clients an HTTP server answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clients {
+    /// 2026-07-28 clients statelessly, and pre-2026 clients on a session.
+    EveryEra,
+    /// 2026-07-28 clients only: rmcp opens no session for a pre-2026 client, and skips
+    /// classifying each request as one or the other.
+    NativeOnly,
+}
+
 /// The Streamable HTTP service for `server`: stateless for 2026-07-28 clients, with an
 /// `Mcp-Session-Id` session for the `initialize` of a pre-2026 client.
 pub fn http_service<S>(server: S, cancel: CancellationToken) -> axum::Router
+where
+    S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
+{
+    http_service_for(server, cancel, Clients::EveryEra)
+}
+
+/// [`http_service`] for the `clients` given.
+pub fn http_service_for<S>(server: S, cancel: CancellationToken, clients: Clients) -> axum::Router
 where
     S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
 {
@@ -24,7 +42,7 @@ where
             move || Ok(Bridged::new(server.clone())),
             Arc::new(LocalSessionManager::default()),
             StreamableHttpServerConfig::default()
-                .with_legacy_session_mode(true)
+                .with_legacy_session_mode(clients == Clients::EveryEra)
                 .with_json_response(true)
                 .with_cancellation_token(cancel),
         );
@@ -41,9 +59,22 @@ pub async fn serve_http<S>(
 where
     S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
 {
+    serve_http_for(server, addr, cancel, Clients::EveryEra).await
+}
+
+/// [`serve_http`] for the `clients` given.
+pub async fn serve_http_for<S>(
+    server: S,
+    addr: SocketAddr,
+    cancel: CancellationToken,
+    clients: Clients,
+) -> std::io::Result<(SocketAddr, tokio::task::JoinHandle<()>)>
+where
+    S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
+{
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
-    let router = http_service(server, cancel.child_token());
+    let router = http_service_for(server, cancel.child_token(), clients);
     let task = tokio::spawn(async move {
         let shutdown = async move { cancel.cancelled_owned().await };
         if let Err(error) = axum::serve(listener, router)
@@ -127,16 +158,18 @@ pub async fn serve_http_until_ctrl_c<S>(
     program: &str,
     server: S,
     addr: SocketAddr,
+    clients: Clients,
 ) -> anyhow::Result<()>
 where
     S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
 {
     let cancel = CancellationToken::new();
-    let (bound, task) = serve_http(server, addr, cancel.clone()).await?;
-    eprintln!(
-        "{program}: serving MCP 2026-07-28 (and 2025-11-25, 2025-06-18 sessions) at \
-         http://{bound}/mcp (Ctrl-C to stop)"
-    );
+    let (bound, task) = serve_http_for(server, addr, cancel.clone(), clients).await?;
+    let sessions = match clients {
+        Clients::EveryEra => " (and 2025-11-25, 2025-06-18 sessions)",
+        Clients::NativeOnly => "",
+    };
+    eprintln!("{program}: serving MCP 2026-07-28{sessions} at http://{bound}/mcp (Ctrl-C to stop)");
     tokio::signal::ctrl_c().await?;
     cancel.cancel();
     task.await?;
