@@ -17,8 +17,10 @@
 //! A peer whose runtime is missing (`npm ci` and the venv of `tests/peers`, as `.ci/run`
 //! makes them) is skipped with a note. Results go to `target/bench-results/http_load.json`.
 //!
-//! `cargo bench -p mrtr-tests --bench http_load` (add `-- --quick` for a short run, and
-//! `-- hand_written` or `-- sdks` for one part)
+//! `cargo bench -p mrtr-tests --bench http_load` (add `-- --quick` for a short run,
+//! `-- --long` for four times the blocks of `wizard5` and its control against the hand-written
+//! tools, about 16 minutes, without `signup`,
+//! and `-- hand_written` or `-- sdks` for one part)
 
 use std::{collections::BTreeMap, process::Command, time::Duration};
 
@@ -29,7 +31,7 @@ use serde_json::{Value, json};
 /// Clients driving each server at once.
 const CONCURRENCY: usize = 8;
 
-/// How much to measure: the full run, or `--quick`.
+/// How much to measure: the full run, `--quick` or `--long`.
 #[derive(Clone, Copy)]
 struct Scale {
     /// Alternating blocks per comparison with the other SDKs.
@@ -39,17 +41,28 @@ struct Scale {
     hand_written_blocks: usize,
     /// Flows per block of `signup` (other tools scale down by their CPU per flow).
     signup_flows: u64,
+    /// Compare `wizard5` and its control only, leaving `signup` out.
+    long: bool,
 }
 
 const FULL: Scale = Scale {
     blocks: 7,
     hand_written_blocks: 25,
     signup_flows: 2000,
+    long: false,
+};
+/// A block's ratio varies by about ±7% here, and the median of 25 by about ±1.7%: four times
+/// the blocks halve that.
+const LONG: Scale = Scale {
+    hand_written_blocks: 100,
+    long: true,
+    ..FULL
 };
 const QUICK: Scale = Scale {
     blocks: 3,
     hand_written_blocks: 3,
     signup_flows: 400,
+    long: false,
 };
 
 /// One block: `flows` flows of `tool` against `server`. Returns the load generator's report and
@@ -273,8 +286,9 @@ async fn measure(scale: Scale, part: Option<String>) -> anyhow::Result<Value> {
         // Enough records for the whole run at the default 10-minute TTL.
         .env("MRTR_REPLAY_CAPACITY", "5000000")
         .env("RUST_LOG", "warn");
+    // Native clients only, as `baseline-http` serves: the same transport on both sides.
     let mrtr = ServerProcess::start("mrtr", mrtr_command, |port| {
-        vec![format!("127.0.0.1:{port}")]
+        vec![format!("127.0.0.1:{port}"), "--native-only".to_owned()]
     })
     .await?;
     let mut hand_command = Command::new(env!("CARGO_BIN_EXE_baseline-http"));
@@ -291,21 +305,28 @@ async fn measure(scale: Scale, part: Option<String>) -> anyhow::Result<Value> {
     );
     if wanted("hand_written") {
         let labels = ["mrtr", "hand_written"];
-        let signup = against_hand_written(
-            &mrtr,
-            &by_hand,
-            labels,
-            Tool::Signup,
-            scale.signup_flows,
-            scale,
-        )
-        .await?;
-        results.insert("hand_written/signup".to_owned(), signup);
+        if !scale.long {
+            let signup = against_hand_written(
+                &mrtr,
+                &by_hand,
+                labels,
+                Tool::Signup,
+                scale.signup_flows,
+                scale,
+            )
+            .await?;
+            results.insert("hand_written/signup".to_owned(), signup);
+        }
         let wizard5_flows = scale.signup_flows * 3 / 5;
         let wizard5 =
             against_hand_written(&mrtr, &by_hand, labels, Tool::Wizard5, wizard5_flows, scale)
                 .await?;
-        results.insert("hand_written/wizard5".to_owned(), wizard5);
+        // A long run's results sit beside the full run's, not over them.
+        let prefix = match scale.long {
+            true => "hand_written_long",
+            false => "hand_written",
+        };
+        results.insert(format!("{prefix}/wizard5"), wizard5);
         // The control: the hand-written server against a second instance of itself, measured
         // the same way. Its ratios are the noise of this measure on this machine.
         let mut twin_command = Command::new(env!("CARGO_BIN_EXE_baseline-http"));
@@ -323,7 +344,7 @@ async fn measure(scale: Scale, part: Option<String>) -> anyhow::Result<Value> {
             scale,
         )
         .await?;
-        results.insert("hand_written/control_wizard5".to_owned(), control);
+        results.insert(format!("{prefix}/control_wizard5"), control);
     }
     drop(by_hand);
     if !wanted("sdks") {
@@ -359,9 +380,11 @@ async fn measure(scale: Scale, part: Option<String>) -> anyhow::Result<Value> {
 
 fn main() -> anyhow::Result<()> {
     // `cargo bench` passes `--bench`; a filter or other flags are not used.
-    let scale = match std::env::args().any(|arg| arg == "--quick") {
-        true => QUICK,
-        false => FULL,
+    let flag = |name: &str| std::env::args().any(|arg| arg == name);
+    let scale = match (flag("--quick"), flag("--long")) {
+        (true, _) => QUICK,
+        (false, true) => LONG,
+        (false, false) => FULL,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
