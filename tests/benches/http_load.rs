@@ -17,10 +17,9 @@
 //! A peer whose runtime is missing (`npm ci` and the venv of `tests/peers`, as `.ci/run`
 //! makes them) is skipped with a note. Results go to `target/bench-results/http_load.json`.
 //!
-//! `cargo bench -p mrtr-tests --bench http_load` (add `-- --quick` for a short run,
-//! `-- --long` for four times the blocks of `wizard5` and its control against the hand-written
-//! tools, about 16 minutes, without `signup`,
-//! and `-- hand_written` or `-- sdks` for one part)
+//! `cargo bench -p mrtr-tests --bench http_load`. Add `-- --quick` for a short run, `-- --long`
+//! for four times the blocks of `wizard5` and its control against the hand-written tools (about
+//! 16 minutes, without `signup`), and `-- hand_written` or `-- sdks` for one part.
 
 use std::{collections::BTreeMap, process::Command, time::Duration};
 
@@ -91,9 +90,16 @@ async fn block(
     Ok((report, cpu))
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
+fn median(values: &[f64]) -> f64 {
+    quantile(values, 0.5)
+}
+
+/// The value a `fraction` of the way through `values` sorted (the upper middle for a median
+/// of an even count).
+fn quantile(values: &[f64], fraction: f64) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[((sorted.len() - 1) as f64 * fraction).round() as usize]
 }
 
 /// Microseconds of server CPU per request of a block.
@@ -161,9 +167,9 @@ async fn against_hand_written(
         our_cpu.push(m);
         their_cpu.push(h);
     }
-    let ratio = median(ratios.clone());
-    let (low, high) = quartiles(&ratios);
-    let (m, h) = (median(our_cpu), median(their_cpu));
+    let ratio = median(&ratios);
+    let (low, high) = (quantile(&ratios, 0.25), quantile(&ratios, 0.75));
+    let (m, h) = (median(&our_cpu), median(&their_cpu));
     let [our_label, their_label] = labels;
     println!(
         "{tool} over HTTP: server CPU per request {} {m:.1} us, {} {h:.1} us; ratio {ratio:.3} \
@@ -184,14 +190,6 @@ async fn against_hand_written(
         "state_bytes": state_bytes(&report),
         "latency": latency(&report),
     }))
-}
-
-/// The first and third quartiles of `values`.
-fn quartiles(values: &[f64]) -> (f64, f64) {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let at = |fraction: f64| sorted[((sorted.len() - 1) as f64 * fraction).round() as usize];
-    (at(0.25), at(0.75))
 }
 
 /// The `questions` servers written with the other SDKs, those whose runtime is here.
@@ -268,7 +266,7 @@ async fn against_sdks(
             (
                 server.name().to_owned(),
                 json!({
-                    "cpu_per_flow_ms": median(cpu_per_flow[server.name()].clone()),
+                    "cpu_per_flow_ms": median(&cpu_per_flow[server.name()]),
                     "state_bytes": state_bytes(report),
                     "latency": latency(report),
                 }),

@@ -113,7 +113,7 @@ pub struct CpuReading {
 impl CpuReading {
     /// The CPU time used between `before` and this reading. It is exact to the nanosecond when
     /// every thread alive at `before` is still alive, and otherwise (a thread's time leaves with
-    /// it) counted in clock ticks of 10 ms.
+    /// it) counted in clock ticks (10 ms on common Linux).
     pub fn since(&self, before: &CpuReading) -> Duration {
         if let (Some(now), Some(then)) = (&self.threads, &before.threads)
             && then.keys().all(|tid| now.contains_key(tid))

@@ -184,37 +184,9 @@ impl MemoryStore {
         }
     }
 
-    /// [`ReplayStore::complete`], answered at once.
-    pub(crate) fn complete_now(
-        &self,
-        key: RoundKey,
-        holder: Holder,
-        response: Recorded,
-        expires_at: SystemTime,
-    ) -> Result<bool, StoreError> {
-        let (state, bytes, request_state) = match response.0 {
-            RecordedForm::Asked {
-                rebuild,
-                request_state,
-                meta,
-            } => {
-                let (questions, bytes) = rebuild.into_parts();
-                let state = asked(questions, bytes.len(), request_state.is_some(), meta);
-                (state, bytes, request_state)
-            }
-            RecordedForm::Sealed(bytes) => (RecordState::Sealed, bytes, None),
-            RecordedForm::Json(json) => (RecordState::Json, json, None),
-        };
-        self.finish(key, holder, expires_at, state, |queue| {
-            queue.extend(&bytes);
-            queue.extend(request_state.as_deref().unwrap_or_default().as_bytes());
-            Ok(())
-        })
-    }
-
-    /// Records `response` for the round `holder` holds, as [`complete_now`](Self::complete_now)
-    /// does with [`Recorded::in_process`], but writing its bytes straight into the queue: no
-    /// copy of the state, and no JSON but the one in the queue.
+    /// Records `response` for the round `holder` holds, as [`ReplayStore::complete`] does with
+    /// [`Recorded::in_process`], but writing its bytes straight into the queue: no copy of the
+    /// state, and no JSON but the one in the queue.
     pub(crate) fn record_now(
         &self,
         key: RoundKey,
@@ -224,25 +196,43 @@ impl MemoryStore {
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
         match (response, rebuild) {
-            (RecordedResponse::InputRequired(input), Some(rebuild)) => {
-                let (questions, bytes) = rebuild.into_parts();
-                let request_state = input.request_state.as_deref();
-                let state = asked(
-                    questions,
-                    bytes.len(),
-                    request_state.is_some(),
-                    input.meta.clone(),
-                );
-                self.finish(key, holder, expires_at, state, |queue| {
-                    queue.extend(&bytes);
-                    queue.extend(request_state.unwrap_or_default().as_bytes());
-                    Ok(())
-                })
-            }
+            (RecordedResponse::InputRequired(input), Some(rebuild)) => self.finish_asked(
+                key,
+                holder,
+                expires_at,
+                rebuild,
+                input.request_state.as_deref(),
+                input.meta.clone(),
+            ),
             _ => self.finish(key, holder, expires_at, RecordState::Json, |queue| {
                 serde_json::to_writer(queue, response)
             }),
         }
+    }
+
+    /// Turns the round `holder` holds into a record of the questions it asked again, which
+    /// `rebuild` builds, and the state it handed out, if any.
+    fn finish_asked(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        expires_at: SystemTime,
+        rebuild: Rebuild,
+        request_state: Option<&str>,
+        meta: Option<MetaObject>,
+    ) -> Result<bool, StoreError> {
+        let (questions, bytes) = rebuild.into_parts();
+        let state = RecordState::Asked {
+            questions,
+            question_bytes: u32::try_from(bytes.len()).unwrap_or(u32::MAX),
+            has_state: request_state.is_some(),
+            meta: meta.map(Box::new),
+        };
+        self.finish(key, holder, expires_at, state, |queue| {
+            queue.extend(&bytes);
+            queue.extend(request_state.unwrap_or_default().as_bytes());
+            Ok(())
+        })
     }
 
     /// Turns the round `holder` holds into `state`, with the bytes `write` appends. The record
@@ -279,21 +269,6 @@ impl MemoryStore {
         };
         entry.bytes_len = bytes_len;
         Ok(true)
-    }
-}
-
-/// The state of a record that keeps its round's questions, `question_bytes` of its bytes.
-fn asked(
-    questions: KeptQuestions,
-    question_bytes: usize,
-    has_state: bool,
-    meta: Option<MetaObject>,
-) -> RecordState {
-    RecordState::Asked {
-        questions,
-        question_bytes: u32::try_from(question_bytes).unwrap_or(u32::MAX),
-        has_state,
-        meta: meta.map(Box::new),
     }
 }
 
@@ -466,7 +441,22 @@ impl ReplayStore for MemoryStore {
         response: Recorded,
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
-        self.complete_now(key, holder, response, expires_at)
+        let (state, bytes) = match response.0 {
+            RecordedForm::Asked {
+                rebuild,
+                request_state,
+                meta,
+            } => {
+                let request_state = request_state.as_deref();
+                return self.finish_asked(key, holder, expires_at, rebuild, request_state, meta);
+            }
+            RecordedForm::Sealed(bytes) => (RecordState::Sealed, bytes),
+            RecordedForm::Json(json) => (RecordState::Json, json),
+        };
+        self.finish(key, holder, expires_at, state, |queue| {
+            queue.extend(&bytes);
+            Ok(())
+        })
     }
 
     async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
