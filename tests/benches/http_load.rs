@@ -5,7 +5,8 @@
 //!
 //! - **P1 over HTTP**: `signup` and `wizard5` on `wizard-http` (mrtr) against `baseline-http`
 //!   (the same tools hand-written on rmcp), in alternating blocks; the ratio of server CPU per
-//!   request, median over the blocks. A control measures `baseline-http` against a second
+//!   request, median over the blocks, with a 95% interval for that median (bootstrap over the
+//!   blocks) and whether it shows the ratio at most 1.00. A control measures `baseline-http` against a second
 //!   instance of itself the same way: how far apart two identical servers come out is the
 //!   noise of this measure here.
 //! - **Against the other SDKs**: `questions` (one question per round) on mrtr, the TypeScript
@@ -15,7 +16,8 @@
 //! - **Latency under load**: each request's latency percentiles, from the same runs.
 //!
 //! A peer whose runtime is missing (`npm ci` and the venv of `tests/peers`, as `.ci/run`
-//! makes them) is skipped with a note. Results go to `target/bench-results/http_load.json`.
+//! makes them) is skipped with a note. Results go to `target/bench-results/http_load.json`; a run
+//! of one part keeps the other parts' results there.
 //!
 //! `cargo bench -p mrtr-tests --bench http_load`. Add `-- --quick` for a short run, `-- --long`
 //! for four times the blocks of `wizard5` and its control against the hand-written tools (about
@@ -24,7 +26,10 @@
 use std::{collections::BTreeMap, process::Command, time::Duration};
 
 use mrtr_examples::loadgen::{self, Options, Report, Tool};
-use mrtr_tests::bench_servers::{ServerProcess, node_server, python_server};
+use mrtr_tests::{
+    bench_servers::{ServerProcess, node_server, python_server},
+    stats::{median, median_interval, quantile, verdict},
+};
 use serde_json::{Value, json};
 
 /// Clients driving each server at once.
@@ -88,18 +93,6 @@ async fn block(
         server.name()
     );
     Ok((report, cpu))
-}
-
-fn median(values: &[f64]) -> f64 {
-    quantile(values, 0.5)
-}
-
-/// The value a `fraction` of the way through `values` sorted (the upper middle for a median
-/// of an even count).
-fn quantile(values: &[f64], fraction: f64) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    sorted[((sorted.len() - 1) as f64 * fraction).round() as usize]
 }
 
 /// Microseconds of server CPU per request of a block.
@@ -169,14 +162,18 @@ async fn against_hand_written(
     }
     let ratio = median(&ratios);
     let (low, high) = (quantile(&ratios, 0.25), quantile(&ratios, 0.75));
+    let interval = median_interval(&ratios);
     let (m, h) = (median(&our_cpu), median(&their_cpu));
     let [our_label, their_label] = labels;
     println!(
-        "{tool} over HTTP: server CPU per request {} {m:.1} us, {} {h:.1} us; ratio {ratio:.3} \
-         (median of {} alternating blocks of {flows} flows; half the blocks from {low:.3} to \
-         {high:.3})",
+        "{tool} over HTTP: server CPU per request {} {m:.1} us, {} {h:.1} us; ratio {ratio:.3}, \
+         95% interval {:.3} to {:.3}, at most 1.00: {} (median of {} alternating blocks of \
+         {flows} flows; half the blocks from {low:.3} to {high:.3})",
         ours.name(),
         theirs.name(),
+        interval[0],
+        interval[1],
+        verdict(interval, 1.0),
         scale.hand_written_blocks
     );
     // Sizes and latency come from the last block of `ours`.
@@ -185,6 +182,7 @@ async fn against_hand_written(
         "ratio": ratio,
         "block_ratios": ratios,
         "block_ratio_quartiles": [low, high],
+        "ratio_95_interval": interval,
         "cpu_per_request_us": {our_label: m, their_label: h},
         "flows_per_block": flows,
         "state_bytes": state_bytes(&report),
@@ -391,10 +389,11 @@ fn main() -> anyhow::Result<()> {
     // The first argument that is not a flag picks a part, as a benchmark filter does.
     let part = std::env::args().skip(1).find(|arg| !arg.starts_with("--"));
     let results = runtime.block_on(measure(scale, part))?;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-results");
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("http_load.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&results)?)?;
+    let Value::Object(results) = results else {
+        anyhow::bail!("the results are not an object");
+    };
+    // A run of one part keeps the other parts' results from an earlier run.
+    let path = mrtr_tests::bench_results::merge_into("http_load.json", results)?;
     println!("results: {}", path.display());
     Ok(())
 }

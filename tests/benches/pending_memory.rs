@@ -282,10 +282,10 @@ fn main() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     let results = runtime.block_on(measure())?;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-results");
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("pending_memory.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&results)?)?;
+    let Value::Object(results) = results else {
+        anyhow::bail!("the results are not an object");
+    };
+    let path = mrtr_tests::bench_results::merge_into("pending_memory.json", results)?;
     println!("results: {}", path.display());
     Ok(())
 }

@@ -11,23 +11,30 @@
 //! - **Seal and open** (P3): a state with 256 B of locals, both modes, beside rmcp's codec.
 //! - **A long flow** (P4): one round of a 51-question flow at round 2 and at round 50.
 //!
-//! Ratios come from alternating blocks in the same run, and, with valgrind installed, from
-//! instruction counts of copies of this benchmark under callgrind, which noise cannot move.
-//! Everything is also written to `target/bench-results/rounds.json` for the plots.
+//! Ratios come from alternating blocks in the same run, each with a 95% interval for its
+//! median (bootstrap over the blocks) and whether that shows its goal met, and, with valgrind
+//! installed, from instruction counts of copies of this benchmark under callgrind, which noise
+//! cannot move. Everything is also written to `target/bench-results/rounds.json` for the
+//! plots; a filtered run (`-- long_flow`) keeps the other parts' results there.
 //!
 //! `cargo bench -p mrtr-tests --bench rounds`; for a quick before-and-after check of a change,
 //! `MRTR_BENCH_PAIRED=wizard5` (or `signup`) runs only that tool's paired ratio, nine times.
 
-use std::{collections::BTreeMap, sync::Mutex, time::Duration};
+use std::{collections::BTreeMap, fmt, sync::Mutex, time::Duration};
 
-use criterion::{Criterion, criterion_group};
+use criterion::{BenchmarkFilter, Criterion};
 use mrtr::{
     Engine,
     replay::{MemoryStore, RedisStore},
 };
 use mrtr_examples::wizard::Wizard;
 use mrtr_tests::{
-    baseline::HandWritten, long_flow::LongFlow, services::RedisServer, signups::Signups,
+    baseline::HandWritten,
+    bench_results,
+    long_flow::LongFlow,
+    services::RedisServer,
+    signups::Signups,
+    stats::{median, median_interval, verdict},
 };
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt, ServerHandler, ServiceExt,
@@ -150,13 +157,16 @@ fn against_hand_written(c: &mut Criterion) {
     let runtime = runtime();
     let (mrtr, by_hand) = runtime.block_on(wizard_and_hand_written());
     for flow in [SIGNUP, WIZARD5] {
+        let group_name = format!("{} rounds", flow.tool);
+        if !selected(&["against_hand_written", &group_name]) {
+            continue;
+        }
         let mrtr_sizes = runtime.block_on(run(&mrtr, flow));
         let hand_sizes = runtime.block_on(run(&by_hand, flow));
         println!(
             "{}: requestState bytes per round: mrtr {mrtr_sizes:?}, hand-written {hand_sizes:?}",
             flow.tool
         );
-        let group_name = format!("{} rounds", flow.tool);
         let mut group = c.benchmark_group(&group_name);
         group.measurement_time(Duration::from_secs(5));
         group.bench_function(BASELINE, |b| {
@@ -166,14 +176,16 @@ fn against_hand_written(c: &mut Criterion) {
         group.finish();
         let paired = paired_ratio(&runtime, (&by_hand, flow), (&mrtr, flow));
         println!(
-            "{}: paired ratio mrtr / hand-written: {paired:.3}",
-            flow.tool
+            "{}: paired ratio mrtr / hand-written: {paired}; at most 1.00: {}",
+            flow.tool,
+            paired.verdict(1.0)
         );
         record(
             format!("duplex/{}", flow.tool),
             json!({
                 "state_bytes": {"mrtr": mrtr_sizes, "hand_written": hand_sizes},
-                "paired_ratio": paired,
+                "paired_ratio": paired.ratio,
+                "paired_ratio_95_interval": paired.interval,
                 "mean_ns": {
                     "mrtr": mean_ns(&group_name, MRTR),
                     "hand_written": mean_ns(&group_name, BASELINE),
@@ -199,6 +211,9 @@ fn steady_engine() -> mrtr::EngineBuilder {
 
 /// The same three rounds without the guard, with the memory store and with Redis.
 fn single_use(c: &mut Criterion) {
+    if !selected(&["single_use", GUARD_GROUP]) {
+        return;
+    }
     let runtime = runtime();
     let redis = runtime.block_on(RedisServer::start());
     let (memory, on_redis) = runtime.block_on(async {
@@ -240,9 +255,13 @@ fn single_use(c: &mut Criterion) {
     // sides alike.
     let no_guard = (&memory, SIGNUP_REPLAYABLE);
     let memory_ratio = paired_ratio(&runtime, no_guard, (&memory, SIGNUP));
-    println!("paired ratio single use with {MEMORY_STORE} / no guard: {memory_ratio:.3}");
+    println!(
+        "paired ratio single use with {MEMORY_STORE} / no guard: {memory_ratio}; at most 1.05: {}",
+        memory_ratio.verdict(1.05)
+    );
     let mut guard = json!({
-        "paired_ratio": {MEMORY_STORE: memory_ratio},
+        "paired_ratio": {MEMORY_STORE: memory_ratio.ratio},
+        "paired_ratio_95_interval": {MEMORY_STORE: memory_ratio.interval},
         "mean_ns": {
             NO_GUARD: mean_ns(GUARD_GROUP, NO_GUARD),
             MEMORY_STORE: mean_ns(GUARD_GROUP, MEMORY_STORE),
@@ -250,15 +269,16 @@ fn single_use(c: &mut Criterion) {
     });
     if let Some(on_redis) = &on_redis {
         let redis_ratio = paired_ratio(&runtime, no_guard, (on_redis, SIGNUP));
-        println!("paired ratio single use with {REDIS_STORE} / no guard: {redis_ratio:.3}");
-        guard["paired_ratio"][REDIS_STORE] = json!(redis_ratio);
+        println!("paired ratio single use with {REDIS_STORE} / no guard: {redis_ratio}");
+        guard["paired_ratio"][REDIS_STORE] = json!(redis_ratio.ratio);
+        guard["paired_ratio_95_interval"][REDIS_STORE] = json!(redis_ratio.interval);
         guard["mean_ns"][REDIS_STORE] = json!(mean_ns(GUARD_GROUP, REDIS_STORE));
     }
     record("guard", guard);
     drop(redis);
 }
 
-/// The median, over alternating blocks of calls, of the time of `other`'s calls over `base`'s.
+/// The ratio, over alternating blocks of calls, of the time of `other`'s calls over `base`'s.
 ///
 /// Both first run alternately for longer than the steady engine's TTL, so that the replay
 /// store holds the records of this pace: after a criterion run at full speed, the first
@@ -267,7 +287,7 @@ fn paired_ratio(
     runtime: &tokio::runtime::Runtime,
     base: (&Client, Flow),
     other: (&Client, Flow),
-) -> f64 {
+) -> Paired {
     let start = std::time::Instant::now();
     while start.elapsed() < STEADY_AFTER {
         runtime.block_on(run(base.0, base.1));
@@ -279,13 +299,41 @@ fn paired_ratio(
 /// How long a new pace takes to reach its steady store: the steady engine's TTL and a second.
 const STEADY_AFTER: Duration = Duration::from_secs(3);
 
-/// The median, over 41 alternating blocks of 40 calls each, of `other`'s time over `base`'s:
-/// both run back to back in every block, so drift in the machine's speed cancels out.
+/// A ratio from alternating blocks: their median, and a 95% interval for it.
+#[derive(Clone, Copy)]
+struct Paired {
+    ratio: f64,
+    interval: [f64; 2],
+}
+
+impl Paired {
+    fn of(ratios: &[f64]) -> Self {
+        Self {
+            ratio: median(ratios),
+            interval: median_interval(ratios),
+        }
+    }
+
+    /// Whether the ratio is shown to be at most `limit`.
+    fn verdict(&self, limit: f64) -> &'static str {
+        verdict(self.interval, limit)
+    }
+}
+
+impl fmt::Display for Paired {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [low, high] = self.interval;
+        write!(f, "{:.3} (95% interval {low:.3} to {high:.3})", self.ratio)
+    }
+}
+
+/// `other`'s time over `base`'s, over 41 alternating blocks of 40 calls each: both run back
+/// to back in every block, so drift in the machine's speed cancels out.
 fn paired_blocks<B, O>(
     runtime: &tokio::runtime::Runtime,
     base: impl Fn() -> B,
     other: impl Fn() -> O,
-) -> f64
+) -> Paired
 where
     B: std::future::Future,
     O: std::future::Future,
@@ -310,7 +358,7 @@ where
         });
         start.elapsed().as_secs_f64()
     };
-    let mut ratios: Vec<f64> = (0..BLOCKS)
+    let ratios: Vec<f64> = (0..BLOCKS)
         .map(|block| match block % 2 {
             0 => {
                 let base = time_base();
@@ -322,8 +370,7 @@ where
             }
         })
         .collect();
-    ratios.sort_by(f64::total_cmp);
-    ratios[BLOCKS / 2]
+    Paired::of(&ratios)
 }
 
 const GUARD_GROUP: &str = "single_use_three_rounds";
@@ -336,7 +383,7 @@ const MRTR: &str = "mrtr";
 
 /// The mean time of one benchmark of this run, from criterion's own estimates.
 fn mean_ns(group: &str, function: &str) -> Option<f64> {
-    let path = target_dir()
+    let path = bench_results::target_dir()
         .join("criterion")
         .join(group)
         .join(function)
@@ -345,20 +392,18 @@ fn mean_ns(group: &str, function: &str) -> Option<f64> {
     estimates["mean"]["point_estimate"].as_f64()
 }
 
-fn target_dir() -> std::path::PathBuf {
-    std::env::var("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
-}
-
 const ENVELOPE_GROUP: &str = "seal and open a 256 B state";
 const ENCRYPTED: &str = "mrtr, AES-256-GCM-SIV";
 const SIGNED: &str = "mrtr, sign-only HMAC-SHA256";
 const RMCP_CODEC: &str = "rmcp RequestStateCodec, HMAC";
+const ENVELOPE_KEY: &str = "seal_and_open_256_bytes_ns";
 
 /// P3: sealing plus opening a state with 256 B of saved locals, in both of mrtr's modes,
 /// beside rmcp's own HMAC codec on the same payload as the baseline.
 fn envelope(c: &mut Criterion) {
+    if !selected(&["envelope", ENVELOPE_GROUP]) {
+        return;
+    }
     let locals: Vec<u8> = (0..=255u8).collect();
     let encrypted = mrtr::internals::Sealer::new(false);
     let signed = mrtr::internals::Sealer::new(true);
@@ -383,7 +428,7 @@ fn envelope(c: &mut Criterion) {
     for mode in [RMCP_CODEC, ENCRYPTED, SIGNED] {
         times.insert(mode.to_owned(), json!(mean_ns(ENVELOPE_GROUP, mode)));
     }
-    record("seal_and_open_256_bytes_ns", Value::Object(times));
+    record(ENVELOPE_KEY, Value::Object(times));
 }
 
 const LONG_GROUP: &str = "one round of a 51-question flow";
@@ -417,6 +462,9 @@ async fn long_flow_requests(client: &Client) -> (Vec<CallToolRequestParams>, Vec
 /// P4: one round at round 2 and at round 50 of a long flow. The tool allows replay, so the
 /// same request resumes the flow afresh each time.
 fn long_flow(c: &mut Criterion) {
+    if !selected(&["long_flow", LONG_GROUP]) {
+        return;
+    }
     let runtime = runtime();
     // The default TTL: the same states are sent again for the whole measurement.
     let engine = Engine::builder()
@@ -453,8 +501,9 @@ fn long_flow(c: &mut Criterion) {
     let [round_2, round_50] = LONG_ROUNDS;
     let paired = paired_blocks(&runtime, || one_round(round_2), || one_round(round_50));
     println!(
-        "round 50 / round 2 of a {LONG_QUESTIONS}-question flow: {paired:.3} in alternating blocks \
-         (goal: at most 1.2); {} from criterion's means",
+        "round 50 / round 2 of a {LONG_QUESTIONS}-question flow: {paired} in alternating blocks; \
+         at most 1.2: {}; {} from criterion's means",
+        paired.verdict(1.2),
         means.map_or("none".to_owned(), |ratio| format!("{ratio:.3}"))
     );
     record(
@@ -462,19 +511,25 @@ fn long_flow(c: &mut Criterion) {
         json!({
             "state_bytes": sizes,
             "round_ns": {"2": early, "50": late},
-            "ratio_50_to_2": paired,
+            "ratio_50_to_2": paired.ratio,
+            "ratio_50_to_2_95_interval": paired.interval,
             "ratio_of_means": means,
         }),
     );
 }
 
-criterion_group!(
-    benches,
-    against_hand_written,
-    single_use,
-    envelope,
-    long_flow
-);
+/// Every part, each timed by criterion. A filter picks whole parts (see [`selected`]), so
+/// criterion's own filter is off: it would skip only what criterion times, and each part also
+/// measures around that.
+fn benches() {
+    let mut criterion = Criterion::default()
+        .configure_from_args()
+        .with_benchmark_filter(BenchmarkFilter::AcceptAll);
+    against_hand_written(&mut criterion);
+    single_use(&mut criterion);
+    envelope(&mut criterion);
+    long_flow(&mut criterion);
+}
 
 /// Set in a copy of this benchmark that only counts: `server:tool`, to call `CALLS` times.
 const COUNT_ENV: &str = "MRTR_BENCH_COUNT";
@@ -555,12 +610,22 @@ fn paired_only(tool: &str) {
     };
     let runtime = runtime();
     let (mrtr, by_hand) = runtime.block_on(wizard_and_hand_written());
-    let mut ratios: Vec<f64> = (0..9)
-        .map(|_| paired_ratio(&runtime, (&by_hand, flow), (&mrtr, flow)))
+    let ratios: Vec<f64> = (0..9)
+        .map(|_| paired_ratio(&runtime, (&by_hand, flow), (&mrtr, flow)).ratio)
         .collect();
     println!("{tool}: paired ratios mrtr / hand-written: {ratios:.3?}");
-    ratios.sort_by(f64::total_cmp);
-    println!("{tool}: median {:.3}", ratios[4]);
+    println!("{tool}: median {:.3}", median(&ratios));
+}
+
+/// The benchmark filter `cargo bench -p mrtr-tests --bench rounds -- FILTER` was given, if any.
+fn filter() -> Option<String> {
+    std::env::args().skip(1).find(|arg| !arg.starts_with("--"))
+}
+
+/// Whether a part of this benchmark runs: with no filter, or one that is part of its function's
+/// or its criterion group's name.
+fn selected(names: &[&str]) -> bool {
+    filter().is_none_or(|filter| names.iter().any(|name| name.contains(&filter)))
 }
 
 fn main() {
@@ -572,9 +637,14 @@ fn main() {
     }
     benches();
     Criterion::default().configure_from_args().final_summary();
+    // Criterion's folders keep earlier runs' means: only those of groups this run measured.
+    let measured = |key: &str| RESULTS.lock().unwrap().contains_key(key);
     for flow in [SIGNUP, WIZARD5] {
         let group = format!("{} rounds", flow.tool);
-        if let (Some(baseline), Some(ours)) = (mean_ns(&group, BASELINE), mean_ns(&group, MRTR)) {
+        let means = (mean_ns(&group, BASELINE), mean_ns(&group, MRTR));
+        if let (true, (Some(baseline), Some(ours))) =
+            (measured(&format!("duplex/{}", flow.tool)), means)
+        {
             println!(
                 "ratio mrtr / hand-written, {}: {:.3} ({:.1} us vs {:.1} us per flow)",
                 flow.tool,
@@ -584,7 +654,7 @@ fn main() {
             );
         }
     }
-    if let Some(codec) = mean_ns(ENVELOPE_GROUP, RMCP_CODEC) {
+    if let (true, Some(codec)) = (measured(ENVELOPE_KEY), mean_ns(ENVELOPE_GROUP, RMCP_CODEC)) {
         for mode in [ENCRYPTED, SIGNED] {
             if let Some(ours) = mean_ns(ENVELOPE_GROUP, mode) {
                 println!(
@@ -595,19 +665,15 @@ fn main() {
             }
         }
     }
-    instruction_ratio("signup", "hand:signup", "wizard:signup");
-    instruction_ratio("wizard5", "hand:wizard5", "wizard:wizard5");
-    instruction_ratio("guard", "signups:signup_replayable", "signups:signup");
-    let results = RESULTS.lock().unwrap();
-    let dir = target_dir().join("bench-results");
-    let written = std::fs::create_dir_all(&dir).and_then(|()| {
-        std::fs::write(
-            dir.join("rounds.json"),
-            serde_json::to_string_pretty(&*results).unwrap(),
-        )
-    });
-    match written {
-        Ok(()) => println!("results: {}", dir.join("rounds.json").display()),
+    if selected(&["instructions"]) {
+        instruction_ratio("signup", "hand:signup", "wizard:signup");
+        instruction_ratio("wizard5", "hand:wizard5", "wizard:wizard5");
+        instruction_ratio("guard", "signups:signup_replayable", "signups:signup");
+    }
+    let results = std::mem::take(&mut *RESULTS.lock().unwrap());
+    // A filtered run keeps the other parts' results from an earlier run.
+    match bench_results::merge_into("rounds.json", results.into_iter().collect()) {
+        Ok(path) => println!("results: {}", path.display()),
         Err(error) => println!("results not written: {error}"),
     }
 }

@@ -4,7 +4,7 @@
 //! `cargo run -p mrtr-tests --bin bench-plots` after
 //! `cargo bench -p mrtr-tests --bench rounds --bench http_load`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context;
 use plotters::prelude::*;
@@ -165,10 +165,7 @@ fn by_round(values: &[f64]) -> Vec<(f64, f64)> {
 
 fn main() -> anyhow::Result<()> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let results = std::env::var("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| manifest.join("../target"))
-        .join("bench-results");
+    let results = mrtr_tests::bench_results::dir();
     let out = manifest.join("plots");
     std::fs::create_dir_all(&out)?;
     let rounds = read(&results, "rounds.json")?;

@@ -1,6 +1,7 @@
 //! Shared pieces of the end-to-end tests: servers on loopback, clients, clocks.
 
 pub mod baseline;
+pub mod bench_results;
 pub mod bench_servers;
 pub mod clock;
 pub mod driver_output;
@@ -11,6 +12,7 @@ pub mod peers;
 pub mod rounds;
 pub mod services;
 pub mod signups;
+pub mod stats;
 pub mod store_contract;
 pub mod straight;
 pub mod task_client;
