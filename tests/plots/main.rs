@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use anyhow::Context;
+use mrtr_tests::stats::{median, median_interval};
 use plotters::prelude::*;
 use serde_json::Value;
 
@@ -86,6 +87,59 @@ fn bars(
         .border_style(BLACK)
         .position(SeriesLabelPosition::UpperLeft)
         .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// One ratio per comparison, with its 95% interval as a bar, against a dashed line at 1.
+fn ratios(path: &Path, title: &str, measured: &[(String, f64, [f64; 2])]) -> anyhow::Result<()> {
+    let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (low, high) = measured
+        .iter()
+        .fold((1.0f64, 1.0f64), |(low, high), (_, _, [l, h])| {
+            (low.min(*l), high.max(*h))
+        });
+    let pad = (high - low) * 0.15 + 0.005;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0f64..measured.len() as f64, (low - pad)..(high + pad))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_desc("mrtr / hand-written")
+        .x_label_formatter(&|_| String::new())
+        .draw()?;
+    chart.draw_series(DashedLineSeries::new(
+        [(0.0, 1.0), (measured.len() as f64, 1.0)],
+        6,
+        4,
+        BLACK.stroke_width(1),
+    ))?;
+    for (index, (label, ratio, [l, h])) in measured.iter().enumerate() {
+        let x = index as f64 + 0.5;
+        let color = COLORS[index % COLORS.len()];
+        let bar = |y| PathElement::new([(x - 0.08, y), (x + 0.08, y)], color.stroke_width(2));
+        chart.draw_series([
+            PathElement::new([(x, *l), (x, *h)], color.stroke_width(2)),
+            bar(*l),
+            bar(*h),
+        ])?;
+        chart.draw_series([Circle::new((x, *ratio), 4, color.filled())])?;
+        chart.draw_series([Text::new(
+            format!("{ratio:.3}"),
+            (x + 0.05, *ratio),
+            ("sans-serif", 11),
+        )])?;
+        chart.draw_series([Text::new(
+            label.clone(),
+            (index as f64 + 0.05, low - pad * 0.6),
+            ("sans-serif", 11),
+        )])?;
+    }
     root.present()?;
     Ok(())
 }
@@ -184,16 +238,26 @@ fn main() -> anyhow::Result<()> {
             })
             .collect()
     };
-    let duplex = |who: &str| -> Vec<f64> {
-        tools
-            .iter()
-            .map(|tool| {
-                let measured = &rounds[format!("duplex/{tool}")];
-                let requests = measured["rounds"].as_f64().unwrap_or(1.0);
-                measured["mean_ns"][who].as_f64().unwrap_or(0.0) / requests / 1000.0
-            })
-            .collect()
-    };
+    // The paired ratios, each with its interval: on the duplex as `rounds` gives them, over
+    // HTTP from the blocks (runs before the benchmark computed intervals have only those).
+    let mut p1 = Vec::new();
+    for tool in tools {
+        let measured = &rounds[format!("duplex/{tool}")];
+        let interval = numbers(&measured["paired_ratio_95_interval"]);
+        if let (Some(ratio), &[low, high]) = (measured["paired_ratio"].as_f64(), &interval[..]) {
+            p1.push((format!("duplex, {tool}"), ratio, [low, high]));
+        }
+    }
+    for (key, label) in [
+        ("hand_written/signup", "HTTP, signup"),
+        ("hand_written/wizard5", "HTTP, wizard5"),
+        ("hand_written/control_wizard5", "HTTP, control"),
+    ] {
+        let blocks = numbers(&http[key]["block_ratios"]);
+        if !blocks.is_empty() {
+            p1.push((label.to_owned(), median(&blocks), median_interval(&blocks)));
+        }
+    }
     bars(
         &out.join("cpu_per_round.svg"),
         "Server CPU per request over HTTP: mrtr and hand-written rmcp",
@@ -204,15 +268,10 @@ fn main() -> anyhow::Result<()> {
             ("mrtr", http_cpu("mrtr")),
         ],
     )?;
-    bars(
-        &out.join("duplex_per_round.svg"),
-        "Time per request on an in-memory duplex, client included",
-        "microseconds",
-        &tools,
-        &[
-            ("hand-written on rmcp", duplex("hand_written")),
-            ("mrtr", duplex("mrtr")),
-        ],
+    ratios(
+        &out.join("p1_ratios.svg"),
+        "P1: mrtr / hand-written, paired, with 95% intervals (control: two identical servers)",
+        &p1,
     )?;
 
     // CPU per flow against the other SDKs, by number of questions.
