@@ -6,9 +6,10 @@
 //! - **P1 over HTTP**: `signup` and `wizard5` on `wizard-http` (mrtr) against `baseline-http`
 //!   (the same tools hand-written on rmcp), in alternating blocks; the ratio of server CPU per
 //!   request, median over the blocks, with a 95% interval for that median (bootstrap over the
-//!   blocks) and whether it shows the ratio at most 1.00. A control measures `baseline-http` against a second
-//!   instance of itself the same way: how far apart two identical servers come out is the
-//!   noise of this measure here.
+//!   blocks) and whether it shows the ratio at most 1.00. A control measures a second instance of
+//!   `baseline-http` against it in the same blocks (each block runs all three servers, in a
+//!   rotating order): how far apart two identical servers come out is the noise of this
+//!   measure here, over the same minutes.
 //! - **Against the other SDKs**: `questions` (one question per round) on mrtr, the TypeScript
 //!   SDK v2 server and the Python SDK 2.3 server, both as its docs teach for a loop (returning
 //!   `InputRequiredResult` itself) and with `Resolve` resolvers. Server CPU per flow at 10
@@ -123,71 +124,75 @@ fn latency(report: &Report) -> Value {
     )
 }
 
-/// P1 over HTTP: `ours` against `theirs` (mrtr against hand-written, or for the control two
-/// instances of the hand-written server), one tool, alternating blocks. The JSON names the
-/// sides `labels`.
+/// P1 over HTTP: each of `ours` against `theirs` (mrtr against hand-written, and for the
+/// control a second instance of the hand-written server), one tool, in the same blocks: each
+/// block runs every server once, in an order that rotates, so that the comparison and its
+/// control see the same stretch of the machine's noise. One JSON object per entry of `ours`,
+/// naming its sides by their labels.
 async fn against_hand_written(
-    ours: &ServerProcess,
-    theirs: &ServerProcess,
-    labels: [&str; 2],
+    theirs: (&ServerProcess, &str),
+    ours: &[(&ServerProcess, &str)],
     tool: Tool,
     flows: u64,
     scale: Scale,
-) -> anyhow::Result<Value> {
-    // Warm both up: connections, allocator, the first flows' one-time work.
-    block(ours, tool, flows / 4).await?;
-    block(theirs, tool, flows / 4).await?;
-    let (mut ratios, mut our_cpu, mut their_cpu) = (Vec::new(), Vec::new(), Vec::new());
-    let mut last = None;
-    for index in 0..scale.hand_written_blocks {
-        let order = match index % 2 {
-            0 => [theirs, ours],
-            _ => [ours, theirs],
-        };
-        let mut measured = BTreeMap::new();
-        for server in order {
-            let (report, cpu) = block(server, tool, flows).await?;
-            measured.insert(
-                server.name().to_owned(),
-                per_request_us(&report, cpu, flows),
-            );
-            if server.name() == ours.name() {
-                last = Some(report);
-            }
-        }
-        let (m, h) = (measured[ours.name()], measured[theirs.name()]);
-        ratios.push(m / h);
-        our_cpu.push(m);
-        their_cpu.push(h);
+) -> anyhow::Result<Vec<Value>> {
+    let servers: Vec<&ServerProcess> = std::iter::once(theirs.0)
+        .chain(ours.iter().map(|(server, _)| *server))
+        .collect();
+    // Warm every server up: connections, allocator, the first flows' one-time work.
+    for server in &servers {
+        block(server, tool, flows / 4).await?;
     }
-    let ratio = median(&ratios);
-    let (low, high) = (quantile(&ratios, 0.25), quantile(&ratios, 0.75));
-    let interval = median_interval(&ratios);
-    let (m, h) = (median(&our_cpu), median(&their_cpu));
-    let [our_label, their_label] = labels;
-    println!(
-        "{tool} over HTTP: server CPU per request {} {m:.1} us, {} {h:.1} us; ratio {ratio:.3}, \
-         95% interval {:.3} to {:.3}, at most 1.00: {} (median of {} alternating blocks of \
-         {flows} flows; half the blocks from {low:.3} to {high:.3})",
-        ours.name(),
-        theirs.name(),
-        interval[0],
-        interval[1],
-        verdict(interval, 1.0),
-        scale.hand_written_blocks
-    );
-    // Sizes and latency come from the last block of `ours`.
-    let report = last.expect("at least one block");
-    Ok(json!({
-        "ratio": ratio,
-        "block_ratios": ratios,
-        "block_ratio_quartiles": [low, high],
-        "ratio_95_interval": interval,
-        "cpu_per_request_us": {our_label: m, their_label: h},
-        "flows_per_block": flows,
-        "state_bytes": state_bytes(&report),
-        "latency": latency(&report),
-    }))
+    // Per block, each server's CPU per request, in the order of `servers`.
+    let mut blocks: Vec<Vec<f64>> = Vec::new();
+    let mut last = vec![None; servers.len()];
+    for index in 0..scale.hand_written_blocks {
+        let mut cpu = vec![0.0; servers.len()];
+        for offset in 0..servers.len() {
+            let at = (index + offset) % servers.len();
+            let (report, used) = block(servers[at], tool, flows).await?;
+            cpu[at] = per_request_us(&report, used, flows);
+            last[at] = Some(report);
+        }
+        blocks.push(cpu);
+    }
+    let their_cpu: Vec<f64> = blocks.iter().map(|cpu| cpu[0]).collect();
+    let h = median(&their_cpu);
+    let mut compared = Vec::new();
+    for (position, (server, label)) in ours.iter().enumerate() {
+        let at = position + 1;
+        let our_cpu: Vec<f64> = blocks.iter().map(|cpu| cpu[at]).collect();
+        let ratios: Vec<f64> = blocks.iter().map(|cpu| cpu[at] / cpu[0]).collect();
+        let ratio = median(&ratios);
+        let (low, high) = (quantile(&ratios, 0.25), quantile(&ratios, 0.75));
+        let interval = median_interval(&ratios);
+        let m = median(&our_cpu);
+        println!(
+            "{tool} over HTTP: server CPU per request {} {m:.1} us, {} {h:.1} us; ratio \
+             {ratio:.3}, 95% interval {:.3} to {:.3}, at most 1.00: {} (median of {} blocks of \
+             {flows} flows, each server once per block in rotating order; half the blocks from \
+             {low:.3} to {high:.3})",
+            server.name(),
+            theirs.0.name(),
+            interval[0],
+            interval[1],
+            verdict(interval, 1.0),
+            scale.hand_written_blocks
+        );
+        // Sizes and latency come from the last block of this server.
+        let report = last[at].as_ref().expect("at least one block");
+        compared.push(json!({
+            "ratio": ratio,
+            "block_ratios": ratios,
+            "block_ratio_quartiles": [low, high],
+            "ratio_95_interval": interval,
+            "cpu_per_request_us": {*label: m, theirs.1: h},
+            "flows_per_block": flows,
+            "state_bytes": state_bytes(report),
+            "latency": latency(report),
+        }));
+    }
+    Ok(compared)
 }
 
 /// The `questions` servers written with the other SDKs, those whose runtime is here.
@@ -300,46 +305,45 @@ async fn measure(scale: Scale, part: Option<String>) -> anyhow::Result<Value> {
         json!({"cpus": std::thread::available_parallelism().map_or(0, |n| n.get()), "concurrency": CONCURRENCY}),
     );
     if wanted("hand_written") {
-        let labels = ["mrtr", "hand_written"];
+        let theirs = (&by_hand, "hand_written");
         if !scale.long {
-            let signup = against_hand_written(
-                &mrtr,
-                &by_hand,
-                labels,
+            let [signup] = against_hand_written(
+                theirs,
+                &[(&mrtr, "mrtr")],
                 Tool::Signup,
                 scale.signup_flows,
                 scale,
             )
-            .await?;
+            .await?
+            .try_into()
+            .expect("one comparison");
             results.insert("hand_written/signup".to_owned(), signup);
         }
-        let wizard5_flows = scale.signup_flows * 3 / 5;
-        let wizard5 =
-            against_hand_written(&mrtr, &by_hand, labels, Tool::Wizard5, wizard5_flows, scale)
-                .await?;
-        // A long run's results sit beside the full run's, not over them.
-        let prefix = match scale.long {
-            true => "hand_written_long",
-            false => "hand_written",
-        };
-        results.insert(format!("{prefix}/wizard5"), wizard5);
-        // The control: the hand-written server against a second instance of itself, measured
-        // the same way. Its ratios are the noise of this measure on this machine.
+        // The control: a second instance of the hand-written server, measured in the same
+        // blocks. Its ratios are the noise of this measure on this machine.
         let mut twin_command = Command::new(env!("CARGO_BIN_EXE_baseline-http"));
         twin_command.env("RUST_LOG", "warn");
         let twin = ServerProcess::start("hand-written-twin", twin_command, |port| {
             vec![format!("127.0.0.1:{port}")]
         })
         .await?;
-        let control = against_hand_written(
-            &twin,
-            &by_hand,
-            ["twin", "hand_written"],
+        let wizard5_flows = scale.signup_flows * 3 / 5;
+        let [wizard5, control] = against_hand_written(
+            theirs,
+            &[(&mrtr, "mrtr"), (&twin, "twin")],
             Tool::Wizard5,
             wizard5_flows,
             scale,
         )
-        .await?;
+        .await?
+        .try_into()
+        .expect("two comparisons");
+        // A long run's results sit beside the full run's, not over them.
+        let prefix = match scale.long {
+            true => "hand_written_long",
+            false => "hand_written",
+        };
+        results.insert(format!("{prefix}/wizard5"), wizard5);
         results.insert(format!("{prefix}/control_wizard5"), control);
     }
     drop(by_hand);
