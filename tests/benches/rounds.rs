@@ -617,9 +617,36 @@ fn paired_only(tool: &str) {
     println!("{tool}: median {:.3}", median(&ratios));
 }
 
-/// The benchmark filter `cargo bench -p mrtr-tests --bench rounds -- FILTER` was given, if any.
+/// The benchmark filter `cargo bench -p mrtr-tests --bench rounds -- FILTER` was given, if any:
+/// the first argument that is neither one of criterion's options nor an option's value.
 fn filter() -> Option<String> {
-    std::env::args().skip(1).find(|arg| !arg.starts_with("--"))
+    // Criterion's options that take no value; every other one takes the next argument.
+    const FLAGS: [&str; 14] = [
+        "--verbose",
+        "-v",
+        "--quiet",
+        "--noplot",
+        "-n",
+        "--discard-baseline",
+        "--list",
+        "--ignored",
+        "--exact",
+        "--quick",
+        "--test",
+        "--bench",
+        "--nocapture",
+        "--show-output",
+    ];
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if !arg.starts_with('-') {
+            return Some(arg);
+        }
+        if !arg.contains('=') && !FLAGS.contains(&arg.as_str()) {
+            args.next();
+        }
+    }
+    None
 }
 
 /// Whether a part of this benchmark runs: with no filter, or one that is part of its function's
