@@ -282,9 +282,6 @@ fn main() -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     let results = runtime.block_on(measure())?;
-    let Value::Object(results) = results else {
-        anyhow::bail!("the results are not an object");
-    };
     let path = mrtr_tests::bench_results::merge_into("pending_memory.json", results)?;
     println!("results: {}", path.display());
     Ok(())

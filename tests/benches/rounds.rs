@@ -699,7 +699,7 @@ fn main() {
     }
     let results = std::mem::take(&mut *RESULTS.lock().unwrap());
     // A filtered run keeps the other parts' results from an earlier run.
-    match bench_results::merge_into("rounds.json", results.into_iter().collect()) {
+    match bench_results::merge_into("rounds.json", Value::Object(results.into_iter().collect())) {
         Ok(path) => println!("results: {}", path.display()),
         Err(error) => println!("results not written: {error}"),
     }

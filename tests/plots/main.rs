@@ -7,7 +7,6 @@
 use std::path::Path;
 
 use anyhow::Context;
-use mrtr_tests::stats::{median, median_interval};
 use plotters::prelude::*;
 use serde_json::Value;
 
@@ -91,13 +90,21 @@ fn bars(
     Ok(())
 }
 
+/// A ratio and its 95% interval, if the results hold both (runs before 2026-12-01 have none).
+fn with_interval(ratio: &Value, interval: &Value) -> Option<(f64, [f64; 2])> {
+    match numbers(interval)[..] {
+        [low, high] => Some((ratio.as_f64()?, [low, high])),
+        _ => None,
+    }
+}
+
 /// One ratio per comparison, with its 95% interval as a bar, against a dashed line at 1.
-fn ratios(path: &Path, title: &str, measured: &[(String, f64, [f64; 2])]) -> anyhow::Result<()> {
+fn ratios(path: &Path, title: &str, measured: &[(String, (f64, [f64; 2]))]) -> anyhow::Result<()> {
     let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE)?;
     let (low, high) = measured
         .iter()
-        .fold((1.0f64, 1.0f64), |(low, high), (_, _, [l, h])| {
+        .fold((1.0f64, 1.0f64), |(low, high), (_, (_, [l, h]))| {
             (low.min(*l), high.max(*h))
         });
     let pad = (high - low) * 0.15 + 0.005;
@@ -119,7 +126,7 @@ fn ratios(path: &Path, title: &str, measured: &[(String, f64, [f64; 2])]) -> any
         4,
         BLACK.stroke_width(1),
     ))?;
-    for (index, (label, ratio, [l, h])) in measured.iter().enumerate() {
+    for (index, (label, (ratio, [l, h]))) in measured.iter().enumerate() {
         let x = index as f64 + 0.5;
         let color = COLORS[index % COLORS.len()];
         let bar = |y| PathElement::new([(x - 0.08, y), (x + 0.08, y)], color.stroke_width(2));
@@ -238,14 +245,15 @@ fn main() -> anyhow::Result<()> {
             })
             .collect()
     };
-    // The paired ratios, each with its interval: on the duplex as `rounds` gives them, over
-    // HTTP from the blocks (runs before the benchmark computed intervals have only those).
+    // The paired ratios, each with the interval its benchmark recorded.
     let mut p1 = Vec::new();
     for tool in tools {
         let measured = &rounds[format!("duplex/{tool}")];
-        let interval = numbers(&measured["paired_ratio_95_interval"]);
-        if let (Some(ratio), &[low, high]) = (measured["paired_ratio"].as_f64(), &interval[..]) {
-            p1.push((format!("duplex, {tool}"), ratio, [low, high]));
+        if let Some(paired) = with_interval(
+            &measured["paired_ratio"],
+            &measured["paired_ratio_95_interval"],
+        ) {
+            p1.push((format!("duplex, {tool}"), paired));
         }
     }
     for (key, label) in [
@@ -253,9 +261,8 @@ fn main() -> anyhow::Result<()> {
         ("hand_written/wizard5", "HTTP, wizard5"),
         ("hand_written/control_wizard5", "HTTP, control"),
     ] {
-        let blocks = numbers(&http[key]["block_ratios"]);
-        if !blocks.is_empty() {
-            p1.push((label.to_owned(), median(&blocks), median_interval(&blocks)));
+        if let Some(paired) = with_interval(&http[key]["ratio"], &http[key]["ratio_95_interval"]) {
+            p1.push((label.to_owned(), paired));
         }
     }
     bars(
