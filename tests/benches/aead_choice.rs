@@ -36,6 +36,7 @@ struct Candidate {
 }
 
 fn candidates() -> Vec<Candidate> {
+    use aes_gcm_siv_newer::aead::KeyInit as _;
     let gcm_siv_in_use = {
         use aes_gcm_siv::{Aes256GcmSiv, KeyInit, Nonce, aead::AeadInPlace};
         let cipher = Aes256GcmSiv::new_from_slice(&[7; 32]).unwrap();
@@ -49,45 +50,6 @@ fn candidates() -> Vec<Candidate> {
                 .unwrap();
         }
     };
-    let gcm_siv_newer = {
-        use aes_gcm_siv_newer::{Aes256GcmSiv, KeyInit, Nonce, aead::AeadInOut};
-        let cipher = Aes256GcmSiv::new_from_slice(&[7; 32]).unwrap();
-        move |buffer: &mut [u8]| {
-            let nonce = Nonce::from([9; 12]);
-            let tag = cipher
-                .encrypt_inout_detached(&nonce, &ASSOCIATED, (&mut *buffer).into())
-                .unwrap();
-            cipher
-                .decrypt_inout_detached(&nonce, &ASSOCIATED, buffer.into(), &tag)
-                .unwrap();
-        }
-    };
-    let aes_siv = {
-        use aes_siv::{Aes256SivAead, KeyInit, Nonce, aead::AeadInOut};
-        let cipher = Aes256SivAead::new_from_slice(&[7; 64]).unwrap();
-        move |buffer: &mut [u8]| {
-            let nonce = Nonce::from([9; 16]);
-            let tag = cipher
-                .encrypt_inout_detached(&nonce, &ASSOCIATED, (&mut *buffer).into())
-                .unwrap();
-            cipher
-                .decrypt_inout_detached(&nonce, &ASSOCIATED, buffer.into(), &tag)
-                .unwrap();
-        }
-    };
-    let xchacha = {
-        use chacha20poly1305::{KeyInit, XChaCha20Poly1305, XNonce, aead::AeadInOut};
-        let cipher = XChaCha20Poly1305::new_from_slice(&[7; 32]).unwrap();
-        move |buffer: &mut [u8]| {
-            let nonce = XNonce::from([9; 24]);
-            let tag = cipher
-                .encrypt_inout_detached(&nonce, &ASSOCIATED, (&mut *buffer).into())
-                .unwrap();
-            cipher
-                .decrypt_inout_detached(&nonce, &ASSOCIATED, buffer.into(), &tag)
-                .unwrap();
-        }
-    };
     vec![
         Candidate {
             name: IN_USE,
@@ -95,17 +57,37 @@ fn candidates() -> Vec<Candidate> {
         },
         Candidate {
             name: "AES-256-GCM-SIV, aes-gcm-siv 0.12",
-            seal_and_open: Box::new(gcm_siv_newer),
+            seal_and_open: in_out(aes_gcm_siv_newer::Aes256GcmSiv::new_from_slice(&[7; 32])),
         },
         Candidate {
             name: "AES-256-SIV, aes-siv 0.8",
-            seal_and_open: Box::new(aes_siv),
+            seal_and_open: in_out(aes_siv::Aes256SivAead::new_from_slice(&[7; 64])),
         },
         Candidate {
             name: "XChaCha20-Poly1305, chacha20poly1305 0.11",
-            seal_and_open: Box::new(xchacha),
+            seal_and_open: in_out(chacha20poly1305::XChaCha20Poly1305::new_from_slice(
+                &[7; 32],
+            )),
         },
     ]
+}
+
+/// Seal and open with an AEAD of the `aead` 0.6 interface, which the newer crates share.
+fn in_out<C, E>(cipher: Result<C, E>) -> SealAndOpen
+where
+    C: aes_gcm_siv_newer::aead::AeadInOut + 'static,
+    E: std::fmt::Debug,
+{
+    let cipher = cipher.expect("a key of the cipher's size");
+    Box::new(move |buffer: &mut [u8]| {
+        let nonce = aes_gcm_siv_newer::aead::Nonce::<C>::default();
+        let tag = cipher
+            .encrypt_inout_detached(&nonce, &ASSOCIATED, (&mut *buffer).into())
+            .unwrap();
+        cipher
+            .decrypt_inout_detached(&nonce, &ASSOCIATED, buffer.into(), &tag)
+            .unwrap();
+    })
 }
 
 const IN_USE: &str = "AES-256-GCM-SIV, aes-gcm-siv 0.11 (in use)";
