@@ -19,7 +19,7 @@ use std::{hint::black_box, time::Duration};
 use criterion::Criterion;
 use mrtr_tests::{
     bench_results,
-    stats::{median, median_interval},
+    stats::{Paired, Side},
 };
 use serde_json::{Map, Value, json};
 
@@ -92,31 +92,21 @@ where
 
 const IN_USE: &str = "AES-256-GCM-SIV, aes-gcm-siv 0.11 (in use)";
 
-/// `other`'s time over `base`'s in 41 alternating blocks of 20,000 calls: the median and its
-/// 95% interval.
-fn paired(base: &dyn Fn(&mut [u8]), other: &dyn Fn(&mut [u8]), buffer: &mut [u8]) -> Value {
+/// `other`'s time over `base`'s in 41 alternating blocks of 20,000 calls.
+fn paired(base: &dyn Fn(&mut [u8]), other: &dyn Fn(&mut [u8]), buffer: &mut [u8]) -> Paired {
     const BLOCKS: usize = 41;
     const CALLS: usize = 20_000;
-    let mut time = |run: &dyn Fn(&mut [u8])| {
+    Paired::alternating(BLOCKS, |side| {
+        let run = match side {
+            Side::Base => base,
+            Side::Other => other,
+        };
         let start = std::time::Instant::now();
         for _ in 0..CALLS {
             run(black_box(&mut *buffer));
         }
         start.elapsed().as_secs_f64()
-    };
-    let ratios: Vec<f64> = (0..BLOCKS)
-        .map(|block| match block % 2 {
-            0 => {
-                let base = time(base);
-                time(other) / base
-            }
-            _ => {
-                let other = time(other);
-                other / time(base)
-            }
-        })
-        .collect();
-    json!({"ratio": median(&ratios), "ratio_95_interval": median_interval(&ratios)})
+    })
 }
 
 fn main() {
@@ -138,14 +128,11 @@ fn main() {
             .expect("the AEAD in use comes first");
         for other in others {
             let ratio = paired(&*base.seal_and_open, &*other.seal_and_open, &mut buffer);
-            println!(
-                "{size} B: {} / {IN_USE}: {:.3} (95% interval {:.3} to {:.3})",
-                other.name,
-                ratio["ratio"].as_f64().unwrap_or(f64::NAN),
-                ratio["ratio_95_interval"][0].as_f64().unwrap_or(f64::NAN),
-                ratio["ratio_95_interval"][1].as_f64().unwrap_or(f64::NAN),
+            println!("{size} B: {} / {IN_USE}: {ratio}", other.name);
+            results.insert(
+                format!("{size}_bytes/{}", other.name),
+                json!({"ratio": ratio.ratio, "ratio_95_interval": ratio.interval}),
             );
-            results.insert(format!("{size}_bytes/{}", other.name), ratio);
         }
     }
     criterion.final_summary();

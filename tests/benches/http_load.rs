@@ -29,7 +29,7 @@ use std::{collections::BTreeMap, process::Command, time::Duration};
 use mrtr_examples::loadgen::{self, Options, Report, Tool};
 use mrtr_tests::{
     bench_servers::{ServerProcess, node_server, python_server},
-    stats::{median, median_interval, quantile, verdict},
+    stats::{Paired, median, quantile},
 };
 use serde_json::{Value, json};
 
@@ -163,29 +163,25 @@ async fn against_hand_written(
         let at = position + 1;
         let our_cpu: Vec<f64> = blocks.iter().map(|cpu| cpu[at]).collect();
         let ratios: Vec<f64> = blocks.iter().map(|cpu| cpu[at] / cpu[0]).collect();
-        let ratio = median(&ratios);
+        let paired = Paired::of(&ratios);
         let (low, high) = (quantile(&ratios, 0.25), quantile(&ratios, 0.75));
-        let interval = median_interval(&ratios);
         let m = median(&our_cpu);
         println!(
             "{tool} over HTTP: server CPU per request {} {m:.1} us, {} {h:.1} us; ratio \
-             {ratio:.3}, 95% interval {:.3} to {:.3}, at most 1.00: {} (median of {} blocks of \
-             {flows} flows, each server once per block in rotating order; half the blocks from \
-             {low:.3} to {high:.3})",
+             {paired}, at most 1.00: {} (median of {} blocks of {flows} flows, each server once \
+             per block in rotating order; half the blocks from {low:.3} to {high:.3})",
             server.name(),
             theirs.0.name(),
-            interval[0],
-            interval[1],
-            verdict(interval, 1.0),
+            paired.verdict(1.0),
             scale.hand_written_blocks
         );
         // Sizes and latency come from the last block of this server.
         let report = last[at].as_ref().expect("at least one block");
         compared.push(json!({
-            "ratio": ratio,
+            "ratio": paired.ratio,
             "block_ratios": ratios,
             "block_ratio_quartiles": [low, high],
-            "ratio_95_interval": interval,
+            "ratio_95_interval": paired.interval,
             "cpu_per_request_us": {*label: m, theirs.1: h},
             "flows_per_block": flows,
             "state_bytes": state_bytes(report),

@@ -20,7 +20,7 @@
 //! `cargo bench -p mrtr-tests --bench rounds`; for a quick before-and-after check of a change,
 //! `MRTR_BENCH_PAIRED=wizard5` (or `signup`) runs only that tool's paired ratio, nine times.
 
-use std::{collections::BTreeMap, fmt, sync::Mutex, time::Duration};
+use std::{collections::BTreeMap, sync::Mutex, time::Duration};
 
 use criterion::{BenchmarkFilter, Criterion};
 use mrtr::{
@@ -34,7 +34,7 @@ use mrtr_tests::{
     long_flow::LongFlow,
     services::RedisServer,
     signups::Signups,
-    stats::{median, median_interval, verdict},
+    stats::{Paired, Side, median},
 };
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt, ServerHandler, ServiceExt,
@@ -299,34 +299,6 @@ fn paired_ratio(
 /// How long a new pace takes to reach its steady store: the steady engine's TTL and a second.
 const STEADY_AFTER: Duration = Duration::from_secs(3);
 
-/// A ratio from alternating blocks: their median, and a 95% interval for it.
-#[derive(Clone, Copy)]
-struct Paired {
-    ratio: f64,
-    interval: [f64; 2],
-}
-
-impl Paired {
-    fn of(ratios: &[f64]) -> Self {
-        Self {
-            ratio: median(ratios),
-            interval: median_interval(ratios),
-        }
-    }
-
-    /// Whether the ratio is shown to be at most `limit`.
-    fn verdict(&self, limit: f64) -> &'static str {
-        verdict(self.interval, limit)
-    }
-}
-
-impl fmt::Display for Paired {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let [low, high] = self.interval;
-        write!(f, "{:.3} (95% interval {low:.3} to {high:.3})", self.ratio)
-    }
-}
-
 /// `other`'s time over `base`'s, over 41 alternating blocks of 40 calls each: both run back
 /// to back in every block, so drift in the machine's speed cancels out.
 fn paired_blocks<B, O>(
@@ -358,19 +330,10 @@ where
         });
         start.elapsed().as_secs_f64()
     };
-    let ratios: Vec<f64> = (0..BLOCKS)
-        .map(|block| match block % 2 {
-            0 => {
-                let base = time_base();
-                time_other() / base
-            }
-            _ => {
-                let other = time_other();
-                other / time_base()
-            }
-        })
-        .collect();
-    Paired::of(&ratios)
+    Paired::alternating(BLOCKS, |side| match side {
+        Side::Base => time_base(),
+        Side::Other => time_other(),
+    })
 }
 
 const GUARD_GROUP: &str = "single_use_three_rounds";

@@ -1,6 +1,8 @@
 //! The statistics the benchmarks report: quantiles of block ratios, and how far their median
 //! can be trusted.
 
+use std::fmt;
+
 /// Resamples drawn to bound a median.
 const RESAMPLES: usize = 10_000;
 /// A fixed seed: the same blocks always give the same interval.
@@ -48,6 +50,64 @@ pub fn verdict(interval: [f64; 2], limit: f64) -> &'static str {
         [_, high] if high <= limit => "met",
         [low, _] if low > limit => "not met",
         _ => "not resolved: the interval spans the limit",
+    }
+}
+
+/// A ratio from blocks: their median, and a 95% interval for it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Paired {
+    pub ratio: f64,
+    pub interval: [f64; 2],
+}
+
+/// One of the two sides [`Paired::alternating`] times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Base,
+    Other,
+}
+
+impl Paired {
+    /// The median of `ratios` and its interval.
+    ///
+    /// # Panics
+    /// If `ratios` is empty.
+    pub fn of(ratios: &[f64]) -> Self {
+        Self {
+            ratio: median(ratios),
+            interval: median_interval(ratios),
+        }
+    }
+
+    /// `Other`'s time over `Base`'s in `blocks` blocks, `time` timing one side once. Both run
+    /// back to back in every block, first one and then the other in turn, so drift in the
+    /// machine's speed falls on both.
+    pub fn alternating(blocks: usize, mut time: impl FnMut(Side) -> f64) -> Self {
+        let ratios: Vec<f64> = (0..blocks)
+            .map(|block| match block % 2 {
+                0 => {
+                    let base = time(Side::Base);
+                    time(Side::Other) / base
+                }
+                _ => {
+                    let other = time(Side::Other);
+                    other / time(Side::Base)
+                }
+            })
+            .collect();
+        Self::of(&ratios)
+    }
+
+    /// How the interval stands against `limit` (see [`verdict`]).
+    pub fn verdict(&self, limit: f64) -> &'static str {
+        verdict(self.interval, limit)
+    }
+}
+
+impl fmt::Display for Paired {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [low, high] = self.interval;
+        write!(f, "{:.3} (95% interval {low:.3} to {high:.3})", self.ratio)
     }
 }
 
@@ -101,5 +161,28 @@ mod tests {
             verdict([0.99, 1.01], 1.0),
             "not resolved: the interval spans the limit"
         );
+    }
+
+    #[test]
+    fn alternating_blocks_swap_the_order_and_divide_other_by_base() {
+        let mut order = Vec::new();
+        let paired = Paired::alternating(3, |side| {
+            order.push(side);
+            match side {
+                Side::Base => 2.0,
+                Side::Other => 3.0,
+            }
+        });
+        use Side::{Base, Other};
+        assert_eq!(order, [Base, Other, Other, Base, Base, Other]);
+        assert_eq!(
+            paired,
+            Paired {
+                ratio: 1.5,
+                interval: [1.5, 1.5]
+            }
+        );
+        assert_eq!(paired.to_string(), "1.500 (95% interval 1.500 to 1.500)");
+        assert_eq!(paired.verdict(1.2), "not met");
     }
 }
