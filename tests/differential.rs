@@ -1187,6 +1187,32 @@ corpus! {
         Ok(format!("[{name:>width$}] {}", args.n))
     }
 
+    // A re-created closure made after a change, in the statement that asks, reads the local as
+    // it is at the ask: the local is saved there, not snapshotted before the statement.
+    closure_made_after_a_change_in_the_asking_statement(args) => {
+        let mut attempts = 0;
+        if args.n > 0 {
+            attempts += 1;
+            let fail = |r: mrtr::Refused| format!("cancelled after {attempts} at {}", r.key);
+            let name = ask!(name = elicit::<Text>("Name?")).accepted().map_err(fail)?.text;
+            return Ok(name);
+        }
+        Ok(String::new())
+    }
+
+    closure_through_a_closure(args) => {
+        let mut total = args.n;
+        if args.n > 0 {
+            total += 10;
+            let show = || format!("total {total}");
+            let line = |tag: &str| format!("{tag}: {}", show());
+            let more = ask!(more = elicit::<Yes>("More?")).accepted().map_err(refuse)?.yes;
+            note!(args, "{}", line("after"));
+            return Ok(line(if more { "yes" } else { "no" }));
+        }
+        Ok(String::new())
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -1572,6 +1598,16 @@ fn cases(name: &str) -> Vec<Run> {
             run(0, vec![yes(true), yes(false), yes(true), text("z")]),
             run(9, vec![yes(true), yes(false), yes(true)]),
             run(2, vec![decline.clone(), yes(false), text("o")]),
+        ],
+        "closure_made_after_a_change_in_the_asking_statement" => vec![
+            run(1, vec![text("ada")]),
+            run(1, vec![decline.clone()]),
+            run(0, vec![]),
+        ],
+        "closure_through_a_closure" => vec![
+            run(3, vec![yes(true)]),
+            run(2, vec![yes(false)]),
+            run(1, vec![decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }

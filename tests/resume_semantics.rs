@@ -8,7 +8,10 @@ use std::{
     time::Duration,
 };
 
-use mrtr::{Engine, Form, ask, elicit, mrtr_tool};
+use mrtr::{
+    Engine, Form, ask, elicit, mrtr_tool,
+    testing::{Answer, Harness},
+};
 use mrtr_examples::demo;
 use mrtr_tests::{clock::TestClock, loopback::Loopback};
 use rmcp::{
@@ -146,6 +149,22 @@ impl Segments {
     }
 }
 
+#[tool_router(router = closure_router)]
+impl Segments {
+    #[mrtr_tool]
+    #[tool(description = "Asks a question that a closure builds from a local changed just before")]
+    async fn closure_question(&self) -> String {
+        let mut count = 0u32;
+        if count == 0 {
+            count += 5;
+            let show = || format!("count is {count}");
+            let word = ask!(word = elicit::<Word>(show())).ok().map(|w| w.word);
+            return format!("{word:?} at {}", show());
+        }
+        String::new()
+    }
+}
+
 impl mrtr::MrtrServer for Segments {
     fn mrtr_engine(&self) -> &Engine {
         &self.engine
@@ -169,7 +188,7 @@ async fn run(
 ) -> (Vec<Vec<String>>, CallToolResult, Vec<&'static str>) {
     let journal = Journal::default();
     let server = Segments {
-        tool_router: Segments::tool_router() + Segments::json_router(),
+        tool_router: Segments::tool_router() + Segments::json_router() + Segments::closure_router(),
         engine: TestClock::default().engine(),
         journal: journal.clone(),
     };
@@ -186,7 +205,7 @@ async fn run(
 /// The segments server on loopback, with `engine`.
 async fn serve(engine: Engine) -> Loopback {
     let server = Segments {
-        tool_router: Segments::tool_router() + Segments::json_router(),
+        tool_router: Segments::tool_router() + Segments::json_router() + Segments::closure_router(),
         engine,
         journal: Journal::default(),
     };
@@ -288,7 +307,9 @@ async fn a_refusal_flows_through_question_mark() {
 async fn a_local_that_cannot_be_read_back_fails_its_first_round_not_the_retry() {
     within_time(async {
         let server = Segments {
-            tool_router: Segments::tool_router() + Segments::json_router(),
+            tool_router: Segments::tool_router()
+                + Segments::json_router()
+                + Segments::closure_router(),
             engine: TestClock::default().engine(),
             journal: Journal::default(),
         };
@@ -451,4 +472,29 @@ async fn require_principal_refuses_every_call_whose_caller_is_unknown() {
         assert_eq!(retried["error"]["code"], -32600, "{retried}");
     })
     .await;
+}
+
+/// A closure made after a local changes, in the statement that asks, is made again on resume
+/// from the local as it was at the ask: asked again, the question reads the same; called after
+/// the ask, the closure sees the change.
+#[tokio::test]
+async fn a_closure_made_in_the_asking_statement_sees_the_local_as_at_the_ask() {
+    let harness = Harness::start(Segments {
+        tool_router: Segments::closure_router(),
+        engine: TestClock::default().engine(),
+        journal: Journal::default(),
+    })
+    .await;
+    let not_a_word = Answer::raw(json!({"action": "accept", "content": {"word": 5}}));
+    let run = within_time(
+        harness
+            .call("closure_question")
+            .answers("word", [not_a_word, Answer::accept(json!({"word": "w"}))])
+            .run(),
+    )
+    .await
+    .expect("the call completes");
+    let asked: Vec<&str> = run.questions().map(|q| q.message.as_str()).collect();
+    assert_eq!(asked, ["count is 5", "count is 5"]);
+    assert_eq!(run.text(), "Some(\"w\") at count is 5");
 }

@@ -7,6 +7,8 @@
 //! last statement, this module tells whether the statement still reads the binding after the
 //! ask, in evaluation order or on a later pass of a loop around the ask. If not, the binding
 //! is dead at the ask: `lower` snapshots it before the statement runs and saves the snapshot.
+//! Calling a re-created closure that captures the binding reads it: the closure is made again
+//! on resume from the saved binding, so that must be its value at the ask.
 
 use std::collections::BTreeSet;
 
@@ -15,20 +17,30 @@ use syn::{
     visit::{self, Visit},
 };
 
-use super::syntax::{ask_marker_id, asks_in_expr, macro_names};
+use super::syntax::{Captures, ask_marker_id, asks_in_expr, macro_names, with_captures};
 
-/// The asks in `stmt` after which `stmt` no longer reads `name`.
-pub(crate) fn dead_asks(stmt: &Stmt, name: &Ident) -> BTreeSet<u32> {
+/// The asks in `stmt` after which `stmt` no longer reads `name`, directly or through the
+/// re-created closures of `captures`.
+pub(crate) fn dead_asks(stmt: &Stmt, name: &Ident, captures: &Captures) -> BTreeSet<u32> {
+    let name = name.to_string();
+    let closures: BTreeSet<String> = captures
+        .keys()
+        .filter(|closure| {
+            with_captures(BTreeSet::from([(*closure).clone()]), captures).contains(&name)
+        })
+        .cloned()
+        .collect();
     super::syntax::asks_in_stmt(stmt)
         .into_iter()
-        .filter(|&ask| !read_after(stmt, ask, name))
+        .filter(|&ask| !read_after(stmt, ask, &name, &closures))
         .collect()
 }
 
-fn read_after(stmt: &Stmt, ask: u32, name: &Ident) -> bool {
+fn read_after(stmt: &Stmt, ask: u32, name: &str, closures: &BTreeSet<String>) -> bool {
     let mut walk = Walk {
         ask,
-        name: name.to_string(),
+        name: name.to_owned(),
+        closures,
         passed_ask: false,
         loops_around_ask: 0,
         shadowed: Vec::new(),
@@ -38,9 +50,12 @@ fn read_after(stmt: &Stmt, ask: u32, name: &Ident) -> bool {
     walk.read
 }
 
-struct Walk {
+struct Walk<'a> {
     ask: u32,
     name: String,
+    /// The re-created closures that capture `name`: calling one reads it. Their shadowing is
+    /// not followed, which can only keep the binding alive.
+    closures: &'a BTreeSet<String>,
     passed_ask: bool,
     /// How many loops around the ask the walk is inside: everything in them runs again.
     loops_around_ask: usize,
@@ -49,9 +64,13 @@ struct Walk {
     read: bool,
 }
 
-impl Walk {
+impl Walk<'_> {
     fn reads(&mut self) {
         let hidden = self.shadowed.iter().any(|hides| *hides);
+        self.reads_unless(hidden);
+    }
+
+    fn reads_unless(&mut self, hidden: bool) {
         if !hidden && (self.passed_ask || self.loops_around_ask > 0) {
             self.read = true;
         }
@@ -65,7 +84,7 @@ impl Walk {
     }
 }
 
-impl<'ast> Visit<'ast> for Walk {
+impl<'ast> Visit<'ast> for Walk<'_> {
     fn visit_expr(&mut self, expr: &'ast Expr) {
         if ask_marker_id(expr) == Some(self.ask) {
             // A question is built again when it is asked again, from the saved bindings: what
@@ -114,15 +133,23 @@ impl<'ast> Visit<'ast> for Walk {
     }
 
     fn visit_path(&mut self, path: &'ast syn::Path) {
-        if path.get_ident().is_some_and(|ident| *ident == self.name) {
-            self.reads();
+        if let Some(ident) = path.get_ident() {
+            let ident = ident.to_string();
+            if ident == self.name {
+                self.reads();
+            } else if self.closures.contains(&ident) {
+                self.reads_unless(false);
+            }
         }
         visit::visit_path(self, path);
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        if macro_names(mac).contains(&self.name) {
+        let names = macro_names(mac);
+        if names.contains(&self.name) {
             self.reads();
+        } else if names.iter().any(|name| self.closures.contains(name)) {
+            self.reads_unless(false);
         }
     }
 }

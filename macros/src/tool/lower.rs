@@ -125,7 +125,7 @@ impl<'a> Lowering<'a> {
             if later.contains(&ident.to_string()) {
                 continue;
             }
-            let dead = super::liveness::dead_asks(stmt, &ident);
+            let dead = super::liveness::dead_asks(stmt, &ident, &self.captures);
             if dead.is_empty() {
                 continue;
             }
