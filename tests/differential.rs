@@ -1213,6 +1213,20 @@ corpus! {
         Ok(String::new())
     }
 
+    // An open range keeps where it has got to, as a bounded one keeps its bounds.
+    open_range_until_an_answer_fits(args) => {
+        let mut tries = Vec::new();
+        for attempt in args.n.. {
+            let num = ask!(num = elicit::<Num>(format!("Try {attempt}?"))).accepted().map_err(refuse)?.num;
+            tries.push(num);
+            if num > 10 {
+                note!(args, "done at {attempt}");
+                break;
+            }
+        }
+        Ok(format!("{tries:?}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -1608,6 +1622,11 @@ fn cases(name: &str) -> Vec<Run> {
             run(3, vec![yes(true)]),
             run(2, vec![yes(false)]),
             run(1, vec![decline.clone()]),
+        ],
+        "open_range_until_an_answer_fits" => vec![
+            run(1, vec![num(11)]),
+            run(3, vec![num(1), num(2), num(30)]),
+            run(0, vec![num(1), decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }

@@ -149,7 +149,7 @@ impl Segments {
     }
 }
 
-#[tool_router(router = closure_router)]
+#[tool_router(router = edge_router)]
 impl Segments {
     #[mrtr_tool]
     #[tool(description = "Asks a question that a closure builds from a local changed just before")]
@@ -162,6 +162,17 @@ impl Segments {
             return format!("{word:?} at {}", show());
         }
         String::new()
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Loops over an endless iterator with an ask in its body")]
+    async fn endless_loop(&self) -> String {
+        let mut words = Vec::new();
+        for word in std::iter::repeat("w".to_owned()) {
+            words.push(word);
+            ask!(go = elicit::<Go>("Go on?"));
+        }
+        format!("{words:?}")
     }
 }
 
@@ -188,7 +199,7 @@ async fn run(
 ) -> (Vec<Vec<String>>, CallToolResult, Vec<&'static str>) {
     let journal = Journal::default();
     let server = Segments {
-        tool_router: Segments::tool_router() + Segments::json_router() + Segments::closure_router(),
+        tool_router: Segments::tool_router() + Segments::json_router() + Segments::edge_router(),
         engine: TestClock::default().engine(),
         journal: journal.clone(),
     };
@@ -205,7 +216,7 @@ async fn run(
 /// The segments server on loopback, with `engine`.
 async fn serve(engine: Engine) -> Loopback {
     let server = Segments {
-        tool_router: Segments::tool_router() + Segments::json_router() + Segments::closure_router(),
+        tool_router: Segments::tool_router() + Segments::json_router() + Segments::edge_router(),
         engine,
         journal: Journal::default(),
     };
@@ -309,7 +320,7 @@ async fn a_local_that_cannot_be_read_back_fails_its_first_round_not_the_retry() 
         let server = Segments {
             tool_router: Segments::tool_router()
                 + Segments::json_router()
-                + Segments::closure_router(),
+                + Segments::edge_router(),
             engine: TestClock::default().engine(),
             journal: Journal::default(),
         };
@@ -480,7 +491,7 @@ async fn require_principal_refuses_every_call_whose_caller_is_unknown() {
 #[tokio::test]
 async fn a_closure_made_in_the_asking_statement_sees_the_local_as_at_the_ask() {
     let harness = Harness::start(Segments {
-        tool_router: Segments::closure_router(),
+        tool_router: Segments::edge_router(),
         engine: TestClock::default().engine(),
         journal: Journal::default(),
     })
@@ -497,4 +508,24 @@ async fn a_closure_made_in_the_asking_statement_sees_the_local_as_at_the_ask() {
     let asked: Vec<&str> = run.questions().map(|q| q.message.as_str()).collect();
     assert_eq!(asked, ["count is 5", "count is 5"]);
     assert_eq!(run.text(), "Some(\"w\") at count is 5");
+}
+
+/// A `for` over an endless iterator, whose body asks, cannot save the items it has yet to visit:
+/// the call fails with `-32603` at once, rather than the server collecting forever.
+#[tokio::test]
+async fn a_for_over_an_endless_iterator_fails_the_call() {
+    let harness = Harness::start(Segments {
+        tool_router: Segments::edge_router(),
+        engine: TestClock::default().engine(),
+        journal: Journal::default(),
+    })
+    .await;
+    let error = within_time(harness.call("endless_loop").run())
+        .await
+        .expect_err("the call fails");
+    assert_eq!(
+        error.protocol_error().map(|e| e.code),
+        Some(rmcp::model::ErrorCode::INTERNAL_ERROR),
+        "{error}"
+    );
 }

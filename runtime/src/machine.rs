@@ -207,6 +207,32 @@ impl Machine {
         self.cursor().resume.is_some_and(|resume| end < resume)
     }
 
+    /// The items of a `for` loop whose body asks, collected to be saved with the loop. `None`
+    /// for an endless iterator: the round then ends with `-32603` at [`Self::halted`], the
+    /// reason in the log. Not `async`, so no future holds the iterator's type.
+    pub fn remaining<I>(&self, items: I) -> Option<std::collections::VecDeque<I::Item>>
+    where
+        I: IntoIterator,
+        I::Item: crate::saved::SavedItem,
+    {
+        match crate::for_items::remaining(items) {
+            Ok(items) => Some(items),
+            Err(endless) => {
+                tracing::error!(tool = %Escaped(&self.round.name), "mrtr: {endless}");
+                self.cursor().halt = Some(Halt::Fail(ErrorData::internal_error(
+                    "the tool's loop has no end it could save",
+                    None,
+                )));
+                None
+            }
+        }
+    }
+
+    /// Stops the round where generated code found it must end; the halt was set already.
+    pub async fn halted<T>(&self) -> T {
+        halt().await
+    }
+
     /// Serializes a binding before a statement that may consume it.
     pub fn snapshot<T: Persist>(&self, value: &T) -> Snapshot {
         Snapshot::of(value)

@@ -448,11 +448,18 @@ impl Desugar<'_> {
             }
         };
         // A range keeps only its bounds in the state; anything else, the items left.
+        let machine = &self.machine;
+        let value = idents::value();
         let collect = match &*e.expr {
-            Expr::Range(range) if range.start.is_some() && range.end.is_some() => {
+            Expr::Range(range) if range.start.is_some() => {
                 quote_spanned! {e.expr.span()=> ::mrtr::__private::range(#iterable) }
             }
-            _ => quote_spanned! {e.expr.span()=> ::mrtr::__private::remaining(#iterable) },
+            _ => quote_spanned! {e.expr.span()=>
+                match #machine.remaining(#iterable) {
+                    ::core::option::Option::Some(#value) => #value,
+                    ::core::option::Option::None => #machine.halted().await,
+                }
+            },
         };
         let items_stmt =
             self.diagnostics
