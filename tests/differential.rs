@@ -1227,6 +1227,18 @@ corpus! {
         Ok(format!("{tries:?}"))
     }
 
+    // A moved local's name inside a macro after the ask, as a named argument, a field or a
+    // pattern's binding, is not a read of the local.
+    moved_name_in_macros_after_the_ask(args) => {
+        let name = format!("p{}", args.n);
+        let p = Person { name, age: args.n };
+        let yes = ask!(k = elicit::<Yes>(format!("Keep {}?", p.name))).accepted().map_err(refuse)?.yes;
+        tracing::info!(name = %p.name, age = p.age, "kept {yes}");
+        let long = matches!(&p, Person { name, .. } if name.len() > 1);
+        note!(args, "{}", format!("{name}", name = p.age));
+        Ok(format!("{} {long} {yes}", p.name))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -1628,6 +1640,9 @@ fn cases(name: &str) -> Vec<Run> {
             run(3, vec![num(1), num(2), num(30)]),
             run(0, vec![num(1), decline.clone()]),
         ],
+        "moved_name_in_macros_after_the_ask" => {
+            vec![run(1, vec![yes(true)]), run(2, vec![decline.clone()])]
+        }
         other => panic!("no cases for {other}"),
     }
 }

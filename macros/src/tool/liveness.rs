@@ -17,7 +17,10 @@ use syn::{
     visit::{self, Visit},
 };
 
-use super::syntax::{Captures, ask_marker_id, asks_in_expr, macro_names, with_captures};
+use super::{
+    macro_reads::macro_names,
+    syntax::{Captures, ask_marker_id, asks_in_expr, with_captures},
+};
 
 /// The asks in `stmt` after which `stmt` no longer reads `name`, directly or through the
 /// re-created closures of `captures`.

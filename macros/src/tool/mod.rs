@@ -15,6 +15,7 @@ mod fingerprint;
 mod idents;
 mod liveness;
 mod lower;
+mod macro_reads;
 mod parse;
 mod scopes;
 mod syntax;

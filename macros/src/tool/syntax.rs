@@ -263,7 +263,7 @@ impl<'ast> Visit<'ast> for Names {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        self.0.extend(macro_names(mac));
+        self.0.extend(super::macro_reads::macro_names(mac));
     }
 
     /// A closure's own parameters are not the outer bindings of the same name.
@@ -276,82 +276,6 @@ impl<'ast> Visit<'ast> for Names {
             }
         }
         self.0.extend(inner.0);
-    }
-}
-
-/// The names a macro call may read. Arguments that parse as comma-separated expressions are
-/// read as expressions, so a field name is not a use; a format string's `{name}` and `{:width$}`
-/// captures count. Other macros count every identifier in their tokens.
-pub(crate) fn macro_names(mac: &syn::Macro) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
-    let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
-    match mac.parse_body_with(parser) {
-        Ok(args) => {
-            for arg in &args {
-                if let Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(text),
-                    ..
-                }) = arg
-                {
-                    format_captures(&format!("{:?}", text.value()), &mut names);
-                }
-                names.extend(names_in_expr(arg));
-            }
-        }
-        Err(_) => names_in_tokens(mac.tokens.clone(), &mut names),
-    }
-    names
-}
-
-fn names_in_tokens(tokens: TokenStream, out: &mut BTreeSet<String>) {
-    for token in tokens {
-        match token {
-            TokenTree::Ident(ident) => {
-                out.insert(ident.to_string());
-            }
-            TokenTree::Group(group) => names_in_tokens(group.stream(), out),
-            TokenTree::Literal(literal) => format_captures(&literal.to_string(), out),
-            TokenTree::Punct(_) => {}
-        }
-    }
-}
-
-/// `"{name}"`, `"{name:>8}"` and `"{:>width$.prec$}"` in a format string read `name`,
-/// `width` and `prec`.
-fn format_captures(literal: &str, out: &mut BTreeSet<String>) {
-    let is_name = |text: &str| {
-        !text.is_empty()
-            && !text.starts_with(|c: char| c.is_ascii_digit())
-            && text.chars().all(|c| c.is_alphanumeric() || c == '_')
-    };
-    let mut rest = literal;
-    while let Some(open) = rest.find('{') {
-        rest = &rest[open + 1..];
-        if rest.starts_with('{') {
-            rest = &rest[1..];
-            continue;
-        }
-        let close = rest.find('}').unwrap_or(rest.len());
-        let field = &rest[..close];
-        let (name, spec) = field.split_once(':').unwrap_or((field, ""));
-        if is_name(name) {
-            out.insert(name.to_owned());
-        }
-        // `width$` and `prec$` name arguments too.
-        for piece in spec.split('$').take(spec.matches('$').count()) {
-            let ident: String = piece
-                .chars()
-                .rev()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            if is_name(&ident) {
-                out.insert(ident);
-            }
-        }
-        rest = &rest[close.min(rest.len())..];
     }
 }
 
