@@ -29,7 +29,7 @@ use super::{
     desugar::strip_mut,
     idents,
     syntax::{
-        Binding, Captures, ask_marker, asks_in_stmt, bindings_tuple, pattern_bindings,
+        Binding, Captures, ask_marker, asks_in_stmt, bindings_tuple, borrows, pattern_bindings,
         recreated_closure, with_captures,
     },
 };
@@ -367,34 +367,6 @@ fn declaring_init<'e>(init: &'e Expr, name: &Ident) -> Option<&'e Expr> {
         }
         _ => None,
     })
-}
-
-/// Whether an initializer plainly borrows: `&x`, or a method that hands out a borrow.
-fn borrows(init: &Expr) -> bool {
-    const BORROWING: &[&str] = &[
-        "as_str",
-        "as_slice",
-        "as_bytes",
-        "as_deref",
-        "as_ref",
-        "trim",
-        "trim_start",
-        "trim_end",
-        "iter",
-        "chars",
-        "split",
-        "split_whitespace",
-        "lines",
-        "borrow",
-        "keys",
-        "values",
-    ];
-    match init {
-        Expr::Reference(_) => true,
-        Expr::MethodCall(call) => BORROWING.contains(&call.method.to_string().as_str()),
-        Expr::Paren(inner) => borrows(&inner.expr),
-        _ => false,
-    }
 }
 
 /// A binding saved at the asks in its scope, directly or through an alias.

@@ -7,6 +7,7 @@ use crate::diagnostics::Diagnostics;
 
 mod analyze;
 mod ask_args;
+mod borrowed;
 mod desugar;
 mod diagram;
 mod emit;
@@ -65,6 +66,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     }
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
+    borrowed::check(&analysis.body, &mut diagnostics);
     let flow = diagram::flowchart(
         &tool.item.sig.ident.to_string(),
         &analysis.body,

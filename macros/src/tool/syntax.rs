@@ -279,6 +279,34 @@ impl<'ast> Visit<'ast> for Names {
     }
 }
 
+/// Whether an initializer plainly borrows: `&x`, or a method that hands out a borrow.
+pub(crate) fn borrows(init: &Expr) -> bool {
+    const BORROWING: &[&str] = &[
+        "as_str",
+        "as_slice",
+        "as_bytes",
+        "as_deref",
+        "as_ref",
+        "trim",
+        "trim_start",
+        "trim_end",
+        "iter",
+        "chars",
+        "split",
+        "split_whitespace",
+        "lines",
+        "borrow",
+        "keys",
+        "values",
+    ];
+    match init {
+        Expr::Reference(_) => true,
+        Expr::MethodCall(call) => BORROWING.contains(&call.method.to_string().as_str()),
+        Expr::Paren(inner) => borrows(&inner.expr),
+        _ => false,
+    }
+}
+
 /// Whether a token stream spells `ask!` anywhere, as in another macro's arguments.
 pub(crate) fn tokens_mention_ask(tokens: &TokenStream) -> Option<Span> {
     let mut previous_is_ask: Option<Span> = None;

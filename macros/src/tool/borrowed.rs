@@ -1,0 +1,188 @@
+//! Part of stage 2: borrows that would be held across an ask where the type system's own error
+//! would not say so. A `&str` passes the `Persist` bound's trait check and fails only as a
+//! lifetime error at the attribute, so the common ways to get one are caught here, by their
+//! syntax: a `for` over string slices whose body asks, and a `match` or `if let` on a borrow
+//! whose asking arm still uses a binding after its ask.
+
+use std::collections::BTreeSet;
+
+use syn::{
+    Block, Expr, Pat, Stmt,
+    visit::{self, Visit},
+};
+
+use super::syntax::{Captures, asks_in_expr, borrows, pattern_bindings};
+use crate::diagnostics::Diagnostics;
+
+pub(crate) fn check(body: &Block, diagnostics: &mut Diagnostics) {
+    Check { diagnostics }.visit_block(body);
+}
+
+struct Check<'d> {
+    diagnostics: &'d mut Diagnostics,
+}
+
+impl<'ast> Visit<'ast> for Check<'_> {
+    fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
+        if !asks_in_expr(&Expr::Block(syn::ExprBlock {
+            attrs: Vec::new(),
+            label: None,
+            block: e.body.clone(),
+        }))
+        .is_empty()
+            && let Some(method) = str_items(&e.expr)
+        {
+            self.diagnostics.error(
+                &e.expr,
+                format!(
+                    "this `for` loop's body asks, so the items it has yet to visit are saved into \
+                     `requestState`, but `{method}` hands out `&str` slices, which borrow. \
+                     Iterate owned strings: add `.map(str::to_owned)` right after \
+                     `{method}(..)`"
+                ),
+            );
+        }
+        visit::visit_expr_for_loop(self, e);
+    }
+
+    fn visit_expr_match(&mut self, e: &'ast syn::ExprMatch) {
+        for arm in &e.arms {
+            self.arm(&e.expr, &arm.pat, &arm.body);
+        }
+        visit::visit_expr_match(self, e);
+    }
+
+    fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
+        if let Expr::Let(condition) = &*e.cond {
+            let then = Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: e.then_branch.clone(),
+            });
+            self.arm(&condition.expr, &condition.pat, &then);
+        }
+        visit::visit_expr_if(self, e);
+    }
+}
+
+impl Check<'_> {
+    /// An arm, or an `if let`'s block: its bindings that come from a borrow and are used after
+    /// an ask in it.
+    fn arm(&mut self, scrutinee: &Expr, pat: &Pat, body: &Expr) {
+        let asks = asks_in_expr(body);
+        if asks.is_empty() {
+            return;
+        }
+        let body = Stmt::Expr(body.clone(), None);
+        for (scrutinee, pat) in borrowed_parts(scrutinee, pat) {
+            for binding in borrowing_bindings(pat) {
+                let dead: BTreeSet<u32> =
+                    super::liveness::dead_asks(&body, &binding.ident, &Captures::new());
+                if asks.iter().all(|ask| dead.contains(ask)) {
+                    continue;
+                }
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` borrows from `{1}` and is used after an `ask!` in this arm, so it \
+                         would be saved into `requestState`, which cannot hold a borrow. Make an \
+                         owned copy before the ask (`let {0} = {0}.to_owned();`), or match on an \
+                         owned value",
+                        binding.ident,
+                        spelled(scrutinee),
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The bindings of a pattern matched against a borrow that borrow too: not those under a `&`
+/// pattern, which copy (`&[first, ..]`, `Some(&n)`).
+fn borrowing_bindings(pat: &Pat) -> Vec<super::syntax::Binding> {
+    struct Copied(BTreeSet<String>);
+    impl<'ast> Visit<'ast> for Copied {
+        fn visit_pat_reference(&mut self, reference: &'ast syn::PatReference) {
+            let bound = pattern_bindings(&reference.pat);
+            self.0.extend(bound.iter().map(|b| b.ident.to_string()));
+        }
+    }
+    let mut copied = Copied(BTreeSet::new());
+    copied.visit_pat(pat);
+    pattern_bindings(pat)
+        .into_iter()
+        .filter(|binding| !copied.0.contains(&binding.ident.to_string()))
+        .collect()
+}
+
+/// An expression as the user would write it, near enough for a message.
+fn spelled(expr: &Expr) -> String {
+    quote::quote!(#expr)
+        .to_string()
+        .replace(" . ", ".")
+        .replace(" (", "(")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace("& ", "&")
+}
+
+/// The parts of a scrutinee that borrow, each with the part of the pattern matched against it:
+/// the whole, or the elements of a tuple matched by a tuple pattern.
+fn borrowed_parts<'a>(scrutinee: &'a Expr, pat: &'a Pat) -> Vec<(&'a Expr, &'a Pat)> {
+    match (scrutinee, pat) {
+        (Expr::Tuple(tuple), Pat::Tuple(pats)) if tuple.elems.len() == pats.elems.len() => tuple
+            .elems
+            .iter()
+            .zip(&pats.elems)
+            .filter(|(part, _)| borrows(part))
+            .collect(),
+        (Expr::Paren(inner), pat) => borrowed_parts(&inner.expr, pat),
+        (scrutinee, pat) if borrows(scrutinee) => vec![(scrutinee, pat)],
+        _ => Vec::new(),
+    }
+}
+
+/// The method that makes an iterator of string slices, when `iterable` is one: `s.split(..)`,
+/// `s.lines()`, through adapters that keep the items (`enumerate`, `rev`, `skip`, ..).
+fn str_items(iterable: &Expr) -> Option<String> {
+    const STR_SLICES: &[&str] = &[
+        "split",
+        "rsplit",
+        "splitn",
+        "rsplitn",
+        "split_terminator",
+        "rsplit_terminator",
+        "split_inclusive",
+        "split_whitespace",
+        "split_ascii_whitespace",
+        "lines",
+        "matches",
+        "rmatches",
+    ];
+    const KEEPING: &[&str] = &[
+        "enumerate",
+        "rev",
+        "skip",
+        "take",
+        "step_by",
+        "filter",
+        "peekable",
+        "skip_while",
+        "take_while",
+        "fuse",
+    ];
+    match iterable {
+        Expr::MethodCall(call) => {
+            let method = call.method.to_string();
+            if STR_SLICES.contains(&method.as_str()) {
+                Some(method)
+            } else if KEEPING.contains(&method.as_str()) {
+                str_items(&call.receiver)
+            } else {
+                None
+            }
+        }
+        Expr::Paren(inner) => str_items(&inner.expr),
+        _ => None,
+    }
+}

@@ -1,0 +1,90 @@
+// The rewrites the errors of `str_arm_binding_held` and `str_slices_in_for` suggest compile.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Runs a command")]
+    async fn command(&self) -> String {
+        let cmd = "greet".to_owned();
+        match cmd.as_str() {
+            "quit" => "bye".to_owned(),
+            other => {
+                let other = other.to_owned();
+                let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+                format!("{other} {name:?}")
+            }
+        }
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Runs a numbered command")]
+    async fn numbered(&self) -> String {
+        let (n, cmd) = (1u32, "greet".to_owned());
+        match (n, cmd.as_str()) {
+            (0, _) => "none".to_owned(),
+            (count, verb) => {
+                let verb = verb.to_owned();
+                let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+                format!("{count} {verb} {name:?}")
+            }
+        }
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets a nickname")]
+    async fn nickname(&self) -> String {
+        let nick: Option<String> = Some("Ada".to_owned());
+        if let Some(short) = nick.as_deref() {
+            let short = short.to_owned();
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            return format!("{short} {name:?}");
+        }
+        String::new()
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets each")]
+    async fn greet_each(&self) -> String {
+        let line = "Ada,Grace".to_owned();
+        let mut greeted = Vec::new();
+        for (index, who) in line.split(',').map(str::to_owned).enumerate() {
+            let name = ask!(name = elicit::<Name>(format!("{index}: name for {who}?"))).ok();
+            greeted.push(name.map(|n| n.name));
+        }
+        format!("{greeted:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Sums a slice's ends")]
+    async fn ends(&self) -> String {
+        let nums = vec![1u32, 5, 9];
+        match nums.as_slice() {
+            &[first, .., last] => {
+                let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+                format!("{} {name:?}", first + last)
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
