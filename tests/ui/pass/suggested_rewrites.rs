@@ -1,4 +1,5 @@
-// The rewrites the errors of `str_arm_binding_held` and `str_slices_in_for` suggest compile.
+// The rewrites the errors of `str_arm_binding_held`, `str_slices_in_for` and
+// `closure_capture_shadowed` suggest compile.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -79,6 +80,16 @@ impl Server {
             }
             _ => String::new(),
         }
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Adds")]
+    async fn add(&self) -> String {
+        let n = 1;
+        let add = |v: usize| v + n;
+        let m = 100;
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{} {m}", add(name.map_or(0, |name| name.len())))
     }
 }
 
