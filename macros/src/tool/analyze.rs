@@ -10,7 +10,7 @@ use syn::{
 
 use super::ask_args::AskArgs;
 use super::syntax::{
-    ask_marker_id, asks_in_expr, has_effect, head_ask, is_ask_macro, make_ask_marker,
+    ask_marker_id, asks_in_expr, has_effect, head_ask, is_ask_macro, is_assign_op, make_ask_marker,
     operands_in_order, tokens_mention_ask,
 };
 use crate::diagnostics::Diagnostics;
@@ -98,23 +98,6 @@ fn check_question(question: &Expr, diagnostics: &mut Diagnostics) {
         the locals were saved, and again if the question is asked again, so the change would be \
         lost or repeated. Change the local before the `ask!`";
     syn::visit::Visit::visit_expr(&mut Check { diagnostics }, question);
-}
-
-fn is_assign_op(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
 }
 
 /// `let name = ask!(..)...;` with no key: the key is `name`.

@@ -8,7 +8,7 @@ use crate::diagnostics::Diagnostics;
 mod analyze;
 mod ask_args;
 mod borrowed;
-mod closure_shadows;
+mod closures;
 mod desugar;
 mod diagram;
 mod emit;
@@ -68,7 +68,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
     borrowed::check(&analysis.body, &mut diagnostics);
-    closure_shadows::check(&analysis.body, &mut diagnostics);
+    closures::check(&analysis.body, &mut diagnostics);
     let flow = diagram::flowchart(
         &tool.item.sig.ident.to_string(),
         &analysis.body,

@@ -307,6 +307,24 @@ pub(crate) fn borrows(init: &Expr) -> bool {
     }
 }
 
+/// `+=`, `-=` and the other compound assignments.
+pub(crate) fn is_assign_op(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_)
+            | SubAssign(_)
+            | MulAssign(_)
+            | DivAssign(_)
+            | RemAssign(_)
+            | BitXorAssign(_)
+            | BitAndAssign(_)
+            | BitOrAssign(_)
+            | ShlAssign(_)
+            | ShrAssign(_)
+    )
+}
+
 /// Whether a token stream spells `ask!` anywhere, as in another macro's arguments.
 pub(crate) fn tokens_mention_ask(tokens: &TokenStream) -> Option<Span> {
     let mut previous_is_ask: Option<Span> = None;

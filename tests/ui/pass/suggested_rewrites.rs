@@ -1,5 +1,6 @@
-// The rewrites the errors of `str_arm_binding_held`, `str_slices_in_for` and
-// `closure_capture_shadowed` suggest compile.
+// The rewrites that the errors of `str_arm_binding_held`, `str_slices_in_for`,
+// `closure_capture_shadowed` and `closure_changes_captures` suggest compile; so does a changing
+// closure used only before the ask.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -90,6 +91,29 @@ impl Server {
         let m = 100;
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         format!("{} {m}", add(name.map_or(0, |name| name.len())))
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Counts")]
+    async fn count(&self) -> String {
+        let mut count = 0;
+        let mut bump = || count += 1;
+        bump();
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        let mut bump = || count += 1;
+        bump();
+        format!("{count} {name:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Counts before asking")]
+    async fn count_before(&self) -> String {
+        let mut count = 0;
+        let mut bump = || count += 1;
+        bump();
+        bump();
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{count} {name:?}")
     }
 }
 

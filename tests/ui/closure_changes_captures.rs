@@ -1,0 +1,36 @@
+// A closure that changes what it captures, used on both sides of an ask.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Counts")]
+    async fn count(&self) -> String {
+        let mut count = 0;
+        let mut bump = || count += 1;
+        bump();
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        bump();
+        format!("{count} {name:?}")
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
