@@ -1239,6 +1239,32 @@ corpus! {
         Ok(format!("{} {long} {yes}", p.name))
     }
 
+    // A `macro_rules!` of the body reads what it names, wherever it is used: those bindings
+    // are saved at the asks before its uses, and the macro is seen after them. An item among
+    // bindings that die before an ask is still seen after it.
+    items_in_the_body(args) => {
+        let secret = args.n * 2;
+        let scratch = format!("s{}", args.n);
+        fn helper(n: i64) -> i64 {
+            n + 1
+        }
+        macro_rules! show {
+            () => {
+                format!("secret {}", secret)
+            };
+            ($extra:expr) => {
+                format!("secret {} and {}", secret, $extra)
+            };
+        }
+        note!(args, "{} {scratch}", show!());
+        let a = ask!(a = elicit::<Num>(show!("a?"))).accepted().map_err(refuse)?.num;
+        fn double(n: i64) -> i64 {
+            n * 2
+        }
+        let b = ask!(b = elicit::<Num>(show!(a))).accepted().map_err(refuse)?.num;
+        Ok(format!("{} {} {}", show!(double(a + b)), double(b), helper(a)))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -1643,6 +1669,10 @@ fn cases(name: &str) -> Vec<Run> {
         "moved_name_in_macros_after_the_ask" => {
             vec![run(1, vec![yes(true)]), run(2, vec![decline.clone()])]
         }
+        "items_in_the_body" => vec![
+            run(1, vec![num(2), num(3)]),
+            run(4, vec![num(5), decline.clone()]),
+        ],
         other => panic!("no cases for {other}"),
     }
 }

@@ -207,3 +207,22 @@ fn a_task_tool_that_starts_its_task_after_a_round() {
         }
     ));
 }
+
+#[test]
+fn a_statement_macro_and_a_macro_rules_before_an_ask() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn local_macro(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let secret = args.n * 2;
+                let scratch = args.n;
+                macro_rules! show { () => { format!("s={}", secret) } }
+                bump!(scratch);
+                println!("{scratch}");
+                let a = ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num;
+                Ok(format!("{} {a} {scratch}", show!()))
+            }
+        }
+    ));
+}

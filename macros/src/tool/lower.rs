@@ -181,7 +181,13 @@ impl<'a> Lowering<'a> {
                 if !ask_follows {
                     return Stmt::Macro(mac);
                 }
-                parse_stmt(quote! { if !#machine.passed(#end) { #mac } })
+                if declares_nothing(&mac.mac.path) {
+                    return parse_stmt(quote! { if !#machine.passed(#end) { #mac } });
+                }
+                // A `let` the macro expands to would end with this block, unseen by what
+                // follows the ask; rustc then finds it unused, which is made an error here.
+                let deny = quote_spanned! {mac.mac.path.span()=> #[deny(unused_variables)] };
+                parse_stmt(quote! { if !#machine.passed(#end) { #deny { #mac } } })
             }
         }
     }
@@ -367,6 +373,39 @@ fn declaring_init<'e>(init: &'e Expr, name: &Ident) -> Option<&'e Expr> {
         }
         _ => None,
     })
+}
+
+/// The statement macros of std, `tracing` and `log` that print, check or log, and declare no
+/// binding.
+fn declares_nothing(path: &syn::Path) -> bool {
+    const PLAIN: &[&str] = &[
+        "print",
+        "println",
+        "eprint",
+        "eprintln",
+        "write",
+        "writeln",
+        "assert",
+        "assert_eq",
+        "assert_ne",
+        "debug_assert",
+        "debug_assert_eq",
+        "debug_assert_ne",
+        "panic",
+        "todo",
+        "unimplemented",
+        "unreachable",
+        "dbg",
+        "trace",
+        "debug",
+        "info",
+        "warn",
+        "error",
+        "event",
+    ];
+    path.segments
+        .last()
+        .is_some_and(|last| PLAIN.contains(&last.ident.to_string().as_str()))
 }
 
 /// A binding saved at the asks in its scope, directly or through an alias.

@@ -15,13 +15,19 @@ use syn::{
 
 use super::syntax::{names_in_expr, pattern_bindings};
 
-/// The names a macro call may read.
+/// The names a macro call may read. A macro called by a bare name counts as a read of that
+/// name too: a `macro_rules!` of the body reads what its transcribers name, as a re-created
+/// closure reads what it captures (see `syntax::captures_in`).
 pub(crate) fn macro_names(mac: &syn::Macro) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
+    if let Some(name) = mac.path.get_ident() {
+        names.insert(name.to_string());
+    }
     if mac.path.is_ident("matches")
         && let Ok(read) = (|input: ParseStream| matches_reads(input)).parse2(mac.tokens.clone())
     {
-        return read;
+        names.extend(read);
+        return names;
     }
     match mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
         Ok(args) => {
@@ -48,6 +54,20 @@ pub(crate) fn macro_names(mac: &syn::Macro) -> BTreeSet<String> {
             names.extend(captures.difference(&named).cloned());
         }
         Err(_) => names_in_tokens(mac.tokens.clone(), &mut names),
+    }
+    names
+}
+
+/// What the transcribers of a `macro_rules!` definition name, but its metavariables (`$v`).
+pub(crate) fn macro_rules_reads(mac: &syn::Macro) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let tokens: Vec<TokenTree> = mac.tokens.clone().into_iter().collect();
+    for pair in tokens.windows(2) {
+        if let [TokenTree::Punct(arrow), TokenTree::Group(transcriber)] = pair
+            && arrow.as_char() == '>'
+        {
+            names_in_tokens(transcriber.stream(), &mut names);
+        }
     }
     names
 }
@@ -101,7 +121,8 @@ fn names_in_tokens(tokens: TokenStream, out: &mut BTreeSet<String>) {
                 let segment = before == Some((':', Spacing::Alone))
                     && before_that == Some((':', Spacing::Joint));
                 let named = punct(Some(index + 1)) == Some(('=', Spacing::Alone));
-                if !field && !segment && !named {
+                let metavariable = before.is_some_and(|(c, _)| c == '$');
+                if !field && !segment && !named && !metavariable {
                     out.insert(ident.to_string());
                 }
             }
@@ -163,7 +184,7 @@ mod tests {
     #[test]
     fn named_arguments_read_only_their_values() {
         let read = reads(quote::quote!(format!("{name}", name = p.name)));
-        assert_eq!(read, ["p"]);
+        assert_eq!(read, ["format", "p"]);
         let read = reads(quote::quote!(
             tracing::info!(name = %p.name, ?age, "saved {}", x)
         ));
@@ -173,7 +194,7 @@ mod tests {
     #[test]
     fn fields_and_path_segments_are_not_reads_but_ranges_and_comparisons_are() {
         let read = reads(quote::quote!(odd!(% p.name, a::b, ..c, d == e, f => g)));
-        assert_eq!(read, ["a", "c", "d", "e", "f", "g", "p"]);
+        assert_eq!(read, ["a", "c", "d", "e", "f", "g", "odd", "p"]);
     }
 
     #[test]
@@ -181,8 +202,25 @@ mod tests {
         let read = reads(quote::quote!(
             matches!(&p, Person { name, .. } if name.len() > limit)
         ));
-        assert_eq!(read, ["limit", "p"]);
+        assert_eq!(read, ["limit", "matches", "p"]);
         let read = reads(quote::quote!(matches!(q, Some(1) | None)));
-        assert_eq!(read, ["q"]);
+        assert_eq!(read, ["matches", "q"]);
+    }
+
+    #[test]
+    fn a_macro_rules_reads_what_its_transcribers_name() {
+        let item: syn::ItemMacro = syn::parse2(quote::quote!(
+            macro_rules! show {
+                () => {
+                    format!("s={}", secret)
+                };
+                ($v:ident) => {
+                    $v + offset
+                };
+            }
+        ))
+        .unwrap();
+        let read: Vec<String> = macro_rules_reads(&item.mac).into_iter().collect();
+        assert_eq!(read, ["format", "offset", "secret"]);
     }
 }

@@ -122,7 +122,12 @@ fn fold_block(block: &mut Block, captures: &Captures) {
             continue;
         }
         let inner: Vec<Stmt> = block.stmts.drain(start..=end).collect();
-        block.stmts.insert(start, region(inner, &exports));
+        let (hoisted, inner, redefined) = items_out_of(inner);
+        let folded = hoisted
+            .into_iter()
+            .chain([region(inner, &exports)])
+            .chain(redefined);
+        block.stmts.splice(start..start, folded);
         skip.clear();
     }
 }
@@ -163,6 +168,27 @@ fn next_region(
         }
         end = grown;
     }
+}
+
+/// Items stay visible to the statements after a region. Most may stand anywhere in their
+/// block, so they move before it. A `macro_rules!` is seen only after its definition, and may
+/// name the region's bindings, so it stays, and is defined again after the region, where those
+/// of its bindings used later are handed out under the same names.
+fn items_out_of(stmts: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>, Vec<Stmt>) {
+    let mut hoisted = Vec::new();
+    let mut kept = Vec::new();
+    let mut redefined = Vec::new();
+    for stmt in stmts {
+        match &stmt {
+            Stmt::Item(syn::Item::Macro(item)) if item.ident.is_some() => {
+                redefined.push(stmt.clone());
+                kept.push(stmt);
+            }
+            Stmt::Item(_) => hoisted.push(stmt),
+            _ => kept.push(stmt),
+        }
+    }
+    (hoisted, kept, redefined)
 }
 
 fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {

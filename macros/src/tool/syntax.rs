@@ -35,10 +35,20 @@ pub(crate) fn recreated_closure(local: &syn::Local) -> Option<&syn::ExprClosure>
     (named && closure.capture.is_none()).then_some(closure)
 }
 
-/// Every re-created closure of `block` and the names it reads.
+/// Every re-created closure of `block` and the names it reads; and every `macro_rules!` of it,
+/// with the names its transcribers read.
 pub(crate) fn captures_in(block: &syn::Block) -> Captures {
     struct Find(Captures);
     impl<'ast> Visit<'ast> for Find {
+        fn visit_item_macro(&mut self, item: &'ast syn::ItemMacro) {
+            if let Some(name) = &item.ident
+                && item.mac.path.is_ident("macro_rules")
+            {
+                let reads = super::macro_reads::macro_rules_reads(&item.mac);
+                self.0.insert(name.to_string(), reads);
+            }
+        }
+
         fn visit_local(&mut self, local: &'ast syn::Local) {
             if let Some(closure) = recreated_closure(local)
                 && let Some(binding) = pattern_bindings(&local.pat).first()
