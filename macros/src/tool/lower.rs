@@ -29,8 +29,8 @@ use super::{
     desugar::strip_mut,
     idents,
     syntax::{
-        Binding, Captures, ask_marker, asks_in_stmt, bindings_tuple, borrows, pattern_bindings,
-        recreated_closure, with_captures,
+        Binding, Captures, ask_marker, asks_in_stmt, bindings_tuple, borrows, is_assign_op,
+        pattern_bindings, recreated_closure, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -88,7 +88,7 @@ impl<'a> Lowering<'a> {
             let ask_follows = asks[index + 1..].iter().any(|a| !a.is_empty());
             if ask_follows && let Stmt::Local(local) = &stmt {
                 let shadowing = pattern_bindings(&local.pat);
-                for (position, alias) in self.alias_shadowed(&shadowing, scope_len) {
+                for (position, alias) in self.alias_shadowed(local, &shadowing, scope_len) {
                     aliased.push(position);
                     block.stmts.push(alias);
                 }
@@ -146,7 +146,12 @@ impl<'a> Lowering<'a> {
     /// A `let` in an inner block that shadows a saved binding of an outer block: the outer one
     /// can no longer be named, yet is still saved at the asks that follow. Borrow it under a
     /// hidden name first, and save it through that.
-    fn alias_shadowed(&mut self, shadowing: &[Binding], outer_len: usize) -> Vec<(usize, Stmt)> {
+    fn alias_shadowed(
+        &mut self,
+        local: &Local,
+        shadowing: &[Binding],
+        outer_len: usize,
+    ) -> Vec<(usize, Stmt)> {
         let mut aliases = Vec::new();
         for binding in shadowing {
             let Some(position) = self.scope[..outer_len]
@@ -155,6 +160,22 @@ impl<'a> Lowering<'a> {
             else {
                 continue;
             };
+            // The borrow is taken before the `let`, so the `let` may not change the outer one.
+            if let Some(init) = &local.init
+                && changes(&init.expr, &binding.ident)
+            {
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "this `let` shadows an outer `{0}` that is saved at a later `ask!`, and \
+                         the statements folded into it change that outer `{0}` first (as \
+                         `{0} += 1;` just before a shadowing `let {0} = ..` does). Give this \
+                         binding another name",
+                        binding.ident
+                    ),
+                );
+                continue;
+            }
             let outer = &mut self.scope[position];
             self.aliases += 1;
             let alias = idents::outer(self.aliases);
@@ -373,6 +394,35 @@ fn declaring_init<'e>(init: &'e Expr, name: &Ident) -> Option<&'e Expr> {
         }
         _ => None,
     })
+}
+
+/// Whether `expr` assigns to `name` or borrows it mutably.
+fn changes(expr: &Expr, name: &Ident) -> bool {
+    struct Changes<'n> {
+        name: &'n Ident,
+        found: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Changes<'_> {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            let target = match expr {
+                Expr::Assign(assign) => Some(&*assign.left),
+                Expr::Binary(binary) if is_assign_op(&binary.op) => Some(&*binary.left),
+                Expr::Reference(reference) if reference.mutability.is_some() => {
+                    Some(&*reference.expr)
+                }
+                _ => None,
+            };
+            if let Some(Expr::Path(path)) = target
+                && path.path.is_ident(self.name)
+            {
+                self.found = true;
+            }
+            syn::visit::visit_expr(self, expr);
+        }
+    }
+    let mut changes = Changes { name, found: false };
+    syn::visit::Visit::visit_expr(&mut changes, expr);
+    changes.found
 }
 
 /// The statement macros of std, `tracing` and `log` that print, check or log, and declare no

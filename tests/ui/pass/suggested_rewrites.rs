@@ -1,6 +1,6 @@
 // The rewrites that the errors of `str_arm_binding_held`, `str_slices_in_for`,
-// `closure_capture_shadowed` and `closure_changes_captures` suggest compile; so does a changing
-// closure used only before the ask.
+// `closure_capture_shadowed`, `closure_changes_captures` and `shadow_after_change` suggest
+// compile; so does a changing closure used only before the ask.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -114,6 +114,19 @@ impl Server {
         bump();
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         format!("{count} {name:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Counts in a loop")]
+    async fn count_in_loop(&self) -> String {
+        let mut x = 1;
+        for i in 0..2 {
+            x += 1;
+            let shifted = x + i;
+            let name = ask!(name = elicit::<Name>(format!("Name {shifted}?"))).ok().map(|n| n.name);
+            println!("{name:?}");
+        }
+        format!("{x}")
     }
 }
 
