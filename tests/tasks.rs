@@ -110,8 +110,9 @@ impl TaskTools {
     #[tool(description = "Prepares until the gate opens, then starts its task")]
     async fn slow_start(&self) -> String {
         self.effects.note("preparing");
-        let _permit = self.gate.acquire().await;
+        let permit = self.gate.acquire().await;
         self.effects.note("prepared");
+        drop(permit);
         ask!(start_task());
         "started".to_owned()
     }

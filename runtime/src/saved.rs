@@ -15,7 +15,10 @@ use zeroize::Zeroizing;
     label = "this binding is alive at an `ask!`, so it is saved into `requestState`",
     note = "a value held across an ask must be `Serialize + DeserializeOwned`: derive them for \
             your type, or hold an owned copy (`.to_owned()`, `.clone()`, `.to_string()`); \
-            references and handles cannot be saved"
+            references and handles cannot be saved",
+    note = "for a handle shared with the server, read it from `self` again after the ask; end a \
+            guard's block (or `drop` it) before the ask; collect an iterator into a `Vec`; \
+            `.await` a task's `JoinHandle` before the ask"
 )]
 pub trait Persist: Serialize + DeserializeOwned {}
 
@@ -161,6 +164,10 @@ impl Saver {
         if self.error.is_some() {
             return;
         }
+        if let Some(error) = shared_handle(std::any::type_name::<T>()) {
+            self.error = Some(error);
+            return;
+        }
         let start = self.bytes.0.len();
         let buffer = std::mem::replace(&mut self.bytes, ZeroizingBuffer::new());
         match postcard::serialize_with_flavor(value, buffer) {
@@ -202,6 +209,31 @@ impl Saver {
         }
         Ok(self.bytes.0)
     }
+}
+
+/// Why a value of this type must not be saved: an `Arc` or `Rc` around something that can
+/// change in place (serde's `rc` feature, which rmcp enables, serializes one by value) would
+/// come back as a copy, and what the tool changes after the ask would never reach the state it
+/// shares with the server.
+fn shared_handle(type_name: &str) -> Option<String> {
+    const SHARED: &[&str] = &["::Arc<", "::Rc<"];
+    const MUTABLE: &[&str] = &[
+        "Mutex<",
+        "RwLock<",
+        "Cell<",
+        "Atomic",
+        "OnceLock<",
+        "OnceCell<",
+    ];
+    let shared = SHARED.iter().any(|handle| type_name.contains(handle));
+    let mutable = MUTABLE.iter().any(|inner| type_name.contains(inner));
+    (shared && mutable).then(|| {
+        format!(
+            "`{type_name}` is shared with the rest of the server, and a state can only hold a \
+             copy of it: what the tool changed after the ask would be lost. Do not hold it \
+             across the ask: read it from `self` (or wherever it lives) again after the ask"
+        )
+    })
 }
 
 /// The bindings of an opened state, read back in the order they were saved.
@@ -396,6 +428,32 @@ mod tests {
         round_trip(crate::ClientRoots::read_answer("k", &roots).unwrap());
         Checkpoint::read_answer("k", &serde_json::Value::Null).unwrap();
         round_trip(());
+    }
+
+    #[test]
+    fn shared_mutable_handles_are_refused_when_saved() {
+        use std::{
+            rc::Rc,
+            sync::{Arc, Mutex, atomic::AtomicU64},
+        };
+        let mut saver = Saver::new();
+        saver.save(&Arc::new(Mutex::new(1i64)));
+        let error = saver.finish().unwrap_err();
+        assert!(
+            error.contains("shared with the rest of the server"),
+            "{error}"
+        );
+        let mut saver = Saver::new();
+        saver.save(&vec![Rc::new(std::cell::RefCell::new(1u8))]);
+        assert!(saver.finish().is_err());
+        let mut saver = Saver::new();
+        saver.save(&Arc::new(AtomicU64::new(1)));
+        assert!(saver.finish().is_err());
+        // Shared but unchanging data, and a lock of the tool's own, are plain values.
+        let mut saver = Saver::new();
+        saver.save(&Arc::<str>::from("fixed"));
+        saver.save(&Mutex::new(5u8));
+        saver.finish().unwrap();
     }
 
     #[test]

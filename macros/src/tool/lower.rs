@@ -30,7 +30,7 @@ use super::{
     idents,
     syntax::{
         Binding, Captures, ask_marker, asks_in_stmt, bindings_tuple, borrows, is_assign_op,
-        pattern_bindings, recreated_closure, with_captures,
+        kept_for_drop, pattern_bindings, recreated_closure, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -122,7 +122,7 @@ impl<'a> Lowering<'a> {
         let mut snapshots = Vec::new();
         for position in block_start..self.scope.len() {
             let ident = self.scope[position].binding.ident.clone();
-            if later.contains(&ident.to_string()) {
+            if later.contains(&ident.to_string()) || kept_for_drop(&ident) {
                 continue;
             }
             let dead = super::liveness::dead_asks(stmt, &ident, &self.captures);

@@ -23,7 +23,7 @@ use syn::{
 };
 
 use super::syntax::{
-    Binding, Captures, asks_in_stmt, bindings_tuple, names_in_expr, names_in_stmt,
+    Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
     pattern_bindings, with_captures,
 };
 
@@ -82,8 +82,21 @@ fn facts(stmt: &Stmt, captures: &Captures) -> StmtFacts {
 }
 
 /// The last statement after `start` that reads `name` as declared at `start`: later uses
-/// of a redeclared `name` belong to the new binding.
+/// of a redeclared `name` belong to the new binding. A `_guard` that is never read lives, as
+/// in Rust, to the end of its block: it is kept for what its `Drop` does.
 fn last_use(facts: &[StmtFacts], start: usize, name: &Ident) -> usize {
+    if kept_for_drop(name) {
+        let text = name.to_string();
+        let read = facts[start + 1..]
+            .iter()
+            .any(|fact| fact.uses.contains(&text));
+        let redeclared = facts[start + 1..]
+            .iter()
+            .any(|fact| fact.declares.iter().any(|b| b.ident == *name));
+        if !read && !redeclared {
+            return facts.len() - 1;
+        }
+    }
     let mut last = start;
     for (j, later) in facts.iter().enumerate().skip(start + 1) {
         if later.uses.contains(&name.to_string()) {

@@ -335,6 +335,13 @@ pub(crate) fn is_assign_op(op: &syn::BinOp) -> bool {
     )
 }
 
+/// `_guard`: a binding named to be kept for its `Drop`, which Rust keeps to the end of its block
+/// even when it is never read.
+pub(crate) fn kept_for_drop(name: &Ident) -> bool {
+    let text = name.to_string();
+    text.len() > 1 && text.starts_with('_')
+}
+
 /// Whether a token stream spells `ask!` anywhere, as in another macro's arguments.
 pub(crate) fn tokens_mention_ask(tokens: &TokenStream) -> Option<Span> {
     let mut previous_is_ask: Option<Span> = None;
