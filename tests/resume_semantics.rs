@@ -165,6 +165,15 @@ impl Segments {
     }
 
     #[mrtr_tool]
+    #[tool(description = "Holds a shared counter across an ask")]
+    async fn holds_shared(&self) -> String {
+        let shared = std::sync::Arc::new(std::sync::Mutex::new(0u32));
+        let go = ask!(go = elicit::<Go>("Go on?")).ok().is_some();
+        *shared.lock().unwrap() += u32::from(go);
+        format!("{go}")
+    }
+
+    #[mrtr_tool]
     #[tool(description = "Loops over an endless iterator with an ask in its body")]
     async fn endless_loop(&self) -> String {
         let mut words = Vec::new();
@@ -521,6 +530,26 @@ async fn a_for_over_an_endless_iterator_fails_the_call() {
     })
     .await;
     let error = within_time(harness.call("endless_loop").run())
+        .await
+        .expect_err("the call fails");
+    assert_eq!(
+        error.protocol_error().map(|e| e.code),
+        Some(rmcp::model::ErrorCode::INTERNAL_ERROR),
+        "{error}"
+    );
+}
+
+/// An `Arc` around a `Mutex` held across an ask would come back as a copy: the round that would
+/// save it fails with `-32603` instead.
+#[tokio::test]
+async fn a_shared_mutable_handle_held_across_an_ask_fails_the_round() {
+    let harness = Harness::start(Segments {
+        tool_router: Segments::edge_router(),
+        engine: TestClock::default().engine(),
+        journal: Journal::default(),
+    })
+    .await;
+    let error = within_time(harness.call("holds_shared").run())
         .await
         .expect_err("the call fails");
     assert_eq!(
