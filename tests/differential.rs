@@ -1265,6 +1265,18 @@ corpus! {
         Ok(format!("{} {} {}", show!(double(a + b)), double(b), helper(a)))
     }
 
+    // A `Cell` or `RefCell` is a plain value to save; holding one needs no `Sync`.
+    cells_held_across_asks(args) => {
+        let counter = std::cell::RefCell::new(vec![args.n]);
+        let total = std::cell::Cell::new(0i64);
+        for round in 0..args.n {
+            let num = ask!(num = elicit::<Num>(format!("Number {round}?"))).accepted().map_err(refuse)?.num;
+            counter.borrow_mut().push(round);
+            total.set(total.get() + num);
+        }
+        Ok(format!("{:?} {}", counter.borrow(), total.get()))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -1673,6 +1685,9 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![num(2), num(3)]),
             run(4, vec![num(5), decline.clone()]),
         ],
+        "cells_held_across_asks" => {
+            vec![run(2, vec![num(4), num(5)]), run(1, vec![decline.clone()])]
+        }
         other => panic!("no cases for {other}"),
     }
 }

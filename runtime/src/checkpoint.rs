@@ -8,6 +8,7 @@ pub fn checkpoint() -> Checkpoint {
 }
 
 /// A state-only round; see [`checkpoint`].
+#[must_use = "a question does nothing until it is asked: `ask!(key = ..)`"]
 #[derive(Debug, Clone, Copy)]
 pub struct Checkpoint(());
 

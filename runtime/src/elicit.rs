@@ -26,6 +26,7 @@ pub fn elicit<T: Form + 'static>(message: impl Into<String>) -> Elicit<T> {
 }
 
 /// A form elicitation question; see [`elicit`].
+#[must_use = "a question does nothing until it is asked: `ask!(key = ..)`"]
 #[derive(Debug)]
 pub struct Elicit<T> {
     message: String,

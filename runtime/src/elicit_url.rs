@@ -24,6 +24,7 @@ pub fn elicit_url(message: impl Into<String>, url: impl Into<String>) -> ElicitU
 }
 
 /// A URL-mode elicitation; see [`elicit_url`].
+#[must_use = "a question does nothing until it is asked: `ask!(key = ..)`"]
 #[derive(Debug, Clone)]
 pub struct ElicitUrl {
     message: String,

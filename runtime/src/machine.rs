@@ -92,6 +92,24 @@ enum Reading {
     Ask,
 }
 
+/// What `ask!` awaits: the answers at once, or, when the round halts at this ask, never.
+#[must_use = "an ask does nothing until it is awaited"]
+pub struct Asked<T>(Option<T>);
+
+// The answers are moved out, never pinned in place.
+impl<T> Unpin for Asked<T> {}
+
+impl<T> Future for Asked<T> {
+    type Output = T;
+
+    fn poll(self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> Poll<T> {
+        match self.get_mut().0.take() {
+            Some(answers) => Poll::Ready(answers),
+            None => Poll::Pending,
+        }
+    }
+}
+
 /// The client is told only this; the reason goes to the log.
 fn invalid_state() -> ErrorData {
     ErrorData::invalid_params(
@@ -282,12 +300,29 @@ impl Machine {
     ///
     /// `questions` runs only when the questions must be sent: it first saves the bindings
     /// alive here into the [`Saver`], then builds the questions.
-    pub async fn ask<Qs, F>(
+    ///
+    /// Not `async`: the questions are built and the bindings saved before the returned future
+    /// exists, so it holds no borrow of them (a held `Cell` needs no `Sync`).
+    pub fn ask<Qs, F>(
         &self,
         id: u32,
         keys: &'static [&'static str],
         questions: F,
-    ) -> Qs::Answers
+    ) -> Asked<Qs::Answers>
+    where
+        Qs: QuestionSet,
+        F: FnOnce(&mut Saver) -> Qs,
+    {
+        Asked(self.ask_now(id, keys, questions))
+    }
+
+    /// The answers, or `None` once the round is set to halt here.
+    fn ask_now<Qs, F>(
+        &self,
+        id: u32,
+        keys: &'static [&'static str],
+        questions: F,
+    ) -> Option<Qs::Answers>
     where
         Qs: QuestionSet,
         F: FnOnce(&mut Saver) -> Qs,
@@ -299,7 +334,7 @@ impl Machine {
             if let Some(link) = &self.round.task {
                 link.start();
             }
-            return answers;
+            return Some(answers);
         }
         let stop = match self.reading(id) {
             Reading::Resumed(answers) => {
@@ -308,10 +343,10 @@ impl Machine {
                     self.refuse(&format_args!(
                         "its saved locals are not those this build reads ({reason})"
                     ));
-                    return halt().await;
+                    return None;
                 }
                 match self.read::<Qs>(keys, &answers, true) {
-                    Some(answers) => return answers,
+                    Some(answers) => return Some(answers),
                     None => self.seal_new(id, keys, questions),
                 }
             }
@@ -326,7 +361,7 @@ impl Machine {
                         Halt::Fail(ErrorData::missing_required_client_capability(missing))
                     }
                     None => match self.read::<Qs>(keys, &answers, false) {
-                        Some(answers) => return answers,
+                        Some(answers) => return Some(answers),
                         None => self.seal(id, keys, saver, questions),
                     },
                 }
@@ -334,7 +369,7 @@ impl Machine {
             Reading::Ask => self.seal_new(id, keys, questions),
         };
         self.cursor().halt = Some(stop);
-        halt().await
+        None
     }
 
     /// Whether ask point `id` reads answers this round, and which.

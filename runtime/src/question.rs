@@ -114,6 +114,15 @@ pub(crate) fn kept_as(build: BuildKept) -> Option<Kept> {
 /// the client's capabilities, sends [`Question::into_input_request`], and on the retry reads the
 /// answer with [`Question::read_answer`]. An answer that does not read asks the same question
 /// again.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a question `ask!` can send",
+    label = "`ask!(key = ..)` takes a question here",
+    note = "build one with `elicit::<Form>(message)`, `elicit_url(..)`, `sample(..)`, `roots()`, \
+            `checkpoint()` or `start_task()`; a message alone is `elicit::<YourForm>(\"..\")`",
+    note = "the question is built when it is sent and may not `.await` or use `?`: compute the \
+            fallible or async parts (the message, the choices) into locals before the `ask!`, \
+            and build the question from them inside it"
+)]
 pub trait Question {
     /// What the tool gets back.
     type Answer;
@@ -151,6 +160,15 @@ pub struct All<T>(pub T);
 
 /// One or more questions asked in one round, as the machine sees them.
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a question `ask!` can send",
+    label = "`ask!(key = ..)` takes a question here",
+    note = "build one with `elicit::<Form>(message)`, `elicit_url(..)`, `sample(..)`, `roots()`, \
+            `checkpoint()` or `start_task()`; a message alone is `elicit::<YourForm>(\"..\")`",
+    note = "the question is built when it is sent and may not `.await` or use `?`: compute the \
+            fallible or async parts (the message, the choices) into locals before the `ask!`, \
+            and build the question from them inside it"
+)]
 pub trait QuestionSet {
     type Answers;
     fn missing_capabilities(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities>;

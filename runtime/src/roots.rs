@@ -29,6 +29,7 @@ pub struct Root {
 }
 
 /// A `roots/list` question; see [`roots`].
+#[must_use = "a question does nothing until it is asked: `ask!(key = ..)`"]
 #[derive(Debug, Clone, Copy)]
 pub struct ClientRoots(());
 

@@ -24,6 +24,7 @@ pub fn sample(prompt: impl Into<String>) -> Sample {
 }
 
 /// A sampling question; see [`sample`]. Build it with the methods below.
+#[must_use = "a question does nothing until it is asked: `ask!(key = ..)`"]
 #[derive(Debug, Clone)]
 pub struct Sample {
     params: CreateMessageRequestParams,

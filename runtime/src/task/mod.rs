@@ -54,6 +54,7 @@ pub fn start_task() -> StartTask {
 }
 
 /// Where a task begins; see [`start_task`].
+#[must_use = "a question does nothing until it is asked: `ask!(key = ..)`"]
 #[derive(Debug, Clone, Copy)]
 pub struct StartTask(());
 
