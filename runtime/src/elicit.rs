@@ -97,6 +97,14 @@ impl<T> Elicited<T> {
     }
 }
 
+/// So that `.accepted()?` works in a tool that returns `Result<_, String>`: the refusal's
+/// message, as `Display` writes it.
+impl From<Refused> for String {
+    fn from(refused: Refused) -> String {
+        refused.to_string()
+    }
+}
+
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let verb = match self.action {
@@ -250,6 +258,22 @@ impl<T: DeserializeOwned + 'static> Question for Elicit<T> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_refusal_converts_to_its_message_for_question_mark() {
+        fn tool(answer: Elicited<u8>) -> Result<u8, String> {
+            Ok(answer.accepted()?)
+        }
+        let declined = Refused {
+            key: "plan".into(),
+            action: Refusal::Decline,
+        };
+        assert_eq!(
+            tool(Elicited::Decline(declined)),
+            Err("the user declined `plan`".into())
+        );
+        assert_eq!(tool(Elicited::Accept(3)), Ok(3));
+    }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, crate::Form)]
     struct Profile {
