@@ -39,21 +39,43 @@ pub(crate) fn parse(
     let mut version = None;
     let mut replay_allowed = false;
     let mut task = None;
+    let mut seen: Vec<String> = Vec::new();
+    let attribute = kind.attribute().trim_end_matches(']');
+    // `name = "value"`, said in full when it is written otherwise.
+    let string_value = |meta: &syn::meta::ParseNestedMeta, example: &str| {
+        let name = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let expected = |span| {
+            let message =
+                format!("`{name}` takes a string: `{attribute}({name} = \"{example}\")]`");
+            syn::Error::new(span, message)
+        };
+        if !meta.input.peek(syn::Token![=]) {
+            return Err(expected(meta.path.span()));
+        }
+        meta.value()?
+            .parse::<LitStr>()
+            .map_err(|error| expected(error.span()))
+    };
+    let positional = match attr.clone().into_iter().next() {
+        Some(proc_macro2::TokenTree::Literal(literal)) => Some(literal),
+        _ => None,
+    };
     let parser = syn::meta::parser(|meta| {
+        if let Some(name) = meta.path.get_ident().map(ToString::to_string) {
+            if seen.contains(&name) {
+                return Err(meta.error(format!("`{name}` is given twice: keep one")));
+            }
+            seen.push(name);
+        }
         if meta.path.is_ident("version") {
-            let value = meta.value()?;
-            version = Some(value.parse::<LitStr>().map_err(|error| {
-                syn::Error::new(
-                    error.span(),
-                    format!(
-                        "`version` takes a string: `{}(version = \"2\")]`",
-                        kind.attribute().trim_end_matches(']')
-                    ),
-                )
-            })?);
+            version = Some(string_value(&meta, "2")?);
             Ok(())
         } else if meta.path.is_ident("replay") {
-            let value: LitStr = meta.value()?.parse()?;
+            let value = string_value(&meta, "allow")?;
             replay_allowed = match value.value().as_str() {
                 "allow" => true,
                 "once" => false,
@@ -70,14 +92,13 @@ pub(crate) fn parse(
             };
             Ok(())
         } else if meta.path.is_ident("task") {
-            let attribute = kind.attribute().trim_end_matches(']');
             if kind != Kind::Tool {
                 return Err(meta.error(format!(
                     "only a tool can run as a task: `task` goes on `#[mrtr_tool]`, not on \
                      `{attribute}]`"
                 )));
             }
-            let value: LitStr = meta.value()?.parse()?;
+            let value = string_value(&meta, "optional")?;
             task = Some(match value.value().as_str() {
                 "optional" => TaskMode::Optional,
                 "required" => TaskMode::Required,
@@ -100,7 +121,16 @@ pub(crate) fn parse(
             )))
         }
     });
-    if let Err(error) = syn::parse::Parser::parse2(parser, attr) {
+    if let Some(literal) = positional {
+        drop(parser);
+        diagnostics.error(
+            &literal,
+            format!(
+                "the arguments of `{attribute}]` are named: `{attribute}(version = \"2\")]`; \
+                 {ARGUMENTS}"
+            ),
+        );
+    } else if let Err(error) = syn::parse::Parser::parse2(parser, attr) {
         diagnostics.push(error);
     }
 
@@ -117,6 +147,30 @@ pub(crate) fn parse(
             return None;
         }
     };
+    let again = [Kind::Tool, Kind::Prompt, Kind::Resource]
+        .into_iter()
+        .find_map(|other| {
+            let name = other
+                .attribute()
+                .trim_start_matches("#[")
+                .trim_end_matches(']');
+            item.attrs
+                .iter()
+                .find(|attr| attr.path().segments.last().is_some_and(|s| s.ident == name))
+                .map(|attr| (attr, other))
+        });
+    if let Some((attr, other)) = again {
+        let message = match other == kind {
+            true => format!("`{attribute}]` is written twice on this function: keep one"),
+            false => format!(
+                "this function has both `{attribute}]` and `{}`: keep the one for what it \
+                 answers",
+                other.attribute()
+            ),
+        };
+        diagnostics.error(attr, message);
+        return None;
+    }
     check_signature(kind, &item, diagnostics);
     Some(ToolFn {
         item,
