@@ -10,6 +10,14 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
         Err(error) => return error.to_compile_error(),
     };
     let name = &input.ident;
+    if !input.generics.params.is_empty() {
+        return syn::Error::new_spanned(
+            &input.generics,
+            "a form is one concrete, flat type, so it cannot have generic or lifetime parameters: \
+             write one form per kind of answer, with owned fields (`String`, not `&str`)",
+        )
+        .to_compile_error();
+    }
     let (impl_generics, type_generics, where_clause) = input.generics.split_for_impl();
     match &input.data {
         Data::Struct(data) => {

@@ -134,8 +134,10 @@ macro_rules! ask {
     };
     ($($question:tt)*) => {
         ::core::compile_error!(
-            "`ask!` only works inside an `async fn` marked `#[mrtr_tool]`: add `#[mrtr_tool]` \
-             above the tool's `#[tool(...)]` attribute"
+            "`ask!` only works in the body of an `async fn` marked `#[mrtr_tool]` (or \
+             `#[mrtr_prompt]`, `#[mrtr_resource]`): on a tool, add `#[mrtr_tool]` above its \
+             `#[tool(...)]`; in a helper the tool calls, ask in the tool instead and pass the \
+             answer to the helper"
         )
     };
 }

@@ -448,7 +448,8 @@ impl Order {
                     expr,
                     "this `ask!` runs after other code in the same statement, and that code would \
                      run again when the call resumes. Ask first, in its own statement: \
-                     `let answer = ask!(..);`, then use `answer`",
+                     `let answer = ask!(..);`, then use `answer`; to ask only when a condition \
+                     holds (`a && ask!(..)`), nest it: `if a { if ask!(..).. { .. } }`",
                 );
             }
             self.asked = true;
