@@ -148,6 +148,11 @@ fn is_start_task(question: &Expr) -> bool {
 
 /// Checks what the parser does not: at least one question, and distinct keys for several.
 fn checked(args: AskArgs) -> syn::Result<Vec<(Option<LitStr>, Expr)>> {
+    let mut mistakes = args.mistakes.into_iter();
+    if let Some(mut first) = mistakes.next() {
+        mistakes.for_each(|more| first.combine(more));
+        return Err(first);
+    }
     let questions: Vec<(Option<LitStr>, Expr)> = args
         .questions
         .into_iter()

@@ -4,6 +4,7 @@
 
 use syn::{
     Expr, Ident, LitStr, Token,
+    ext::IdentExt,
     parse::{Parse, ParseStream},
 };
 
@@ -27,12 +28,51 @@ impl AskKey {
 /// The questions of one `ask!`, as written; checking them is `analyze`'s job.
 pub(crate) struct AskArgs {
     pub(crate) questions: Vec<(Option<AskKey>, Expr)>,
+    /// Keys written almost right (`name: ..`, a keyword), read as meant so that the fallback
+    /// expansion still types the answer; `analyze` reports them.
+    pub(crate) mistakes: Vec<syn::Error>,
+}
+
+/// `name: question` or `type = question`: the key as meant, and what to write instead.
+fn miswritten_key(input: ParseStream) -> syn::Result<Option<(AskKey, syn::Error)>> {
+    if input.peek(Ident) && input.peek2(Token![:]) && !input.peek2(Token![::]) {
+        let key: Ident = input.parse()?;
+        let colon: Token![:] = input.parse()?;
+        let mistake = syn::Error::new(
+            colon.span,
+            format!("a key is given with `=`: `ask!({key} = ..)`"),
+        );
+        return Ok(Some((AskKey::Name(key), mistake)));
+    }
+    if !input.peek(Ident) && input.peek(Ident::peek_any) && input.peek2(Token![=]) {
+        let keyword = Ident::parse_any(input)?;
+        input.parse::<Token![=]>()?;
+        let mistake = syn::Error::new(
+            keyword.span(),
+            format!(
+                "`{keyword}` is a Rust keyword, so it cannot name a key: write the key as a \
+                 string, `ask!(\"{keyword}\" = ..)`, or choose another name"
+            ),
+        );
+        let text = LitStr::new(&keyword.to_string(), keyword.span());
+        return Ok(Some((AskKey::Text(text), mistake)));
+    }
+    Ok(None)
 }
 
 impl Parse for AskArgs {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let mut questions = Vec::new();
+        let mut mistakes = Vec::new();
         while !input.is_empty() {
+            if let Some((key, mistake)) = miswritten_key(input)? {
+                mistakes.push(mistake);
+                questions.push((Some(key), input.parse::<Expr>()?));
+                if !input.is_empty() {
+                    input.parse::<Token![,]>()?;
+                }
+                continue;
+            }
             let key = if (input.peek(Ident) || input.peek(LitStr))
                 && input.peek2(Token![=])
                 && !input.peek2(Token![==])
@@ -52,6 +92,9 @@ impl Parse for AskArgs {
                 input.parse::<Token![,]>()?;
             }
         }
-        Ok(Self { questions })
+        Ok(Self {
+            questions,
+            mistakes,
+        })
     }
 }
