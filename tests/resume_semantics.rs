@@ -494,17 +494,34 @@ async fn require_principal_refuses_every_call_whose_caller_is_unknown() {
     .await;
 }
 
+/// The tools of `edge_router`, in process.
+async fn edge_cases() -> Harness {
+    Harness::start(Segments {
+        tool_router: Segments::edge_router(),
+        engine: TestClock::default().engine(),
+        journal: Journal::default(),
+    })
+    .await
+}
+
+/// Calls `tool`, which must fail with `-32603`.
+async fn fails_internally(harness: &Harness, tool: &str) {
+    let error = within_time(harness.call(tool).run())
+        .await
+        .expect_err("the call fails");
+    assert_eq!(
+        error.protocol_error().map(|e| e.code),
+        Some(rmcp::model::ErrorCode::INTERNAL_ERROR),
+        "{error}"
+    );
+}
+
 /// A closure made after a local changes, in the statement that asks, is made again on resume
 /// from the local as it was at the ask: asked again, the question reads the same; called after
 /// the ask, the closure sees the change.
 #[tokio::test]
 async fn a_closure_made_in_the_asking_statement_sees_the_local_as_at_the_ask() {
-    let harness = Harness::start(Segments {
-        tool_router: Segments::edge_router(),
-        engine: TestClock::default().engine(),
-        journal: Journal::default(),
-    })
-    .await;
+    let harness = edge_cases().await;
     let not_a_word = Answer::raw(json!({"action": "accept", "content": {"word": 5}}));
     let run = within_time(
         harness
@@ -523,38 +540,14 @@ async fn a_closure_made_in_the_asking_statement_sees_the_local_as_at_the_ask() {
 /// the call fails with `-32603` at once, rather than the server collecting forever.
 #[tokio::test]
 async fn a_for_over_an_endless_iterator_fails_the_call() {
-    let harness = Harness::start(Segments {
-        tool_router: Segments::edge_router(),
-        engine: TestClock::default().engine(),
-        journal: Journal::default(),
-    })
-    .await;
-    let error = within_time(harness.call("endless_loop").run())
-        .await
-        .expect_err("the call fails");
-    assert_eq!(
-        error.protocol_error().map(|e| e.code),
-        Some(rmcp::model::ErrorCode::INTERNAL_ERROR),
-        "{error}"
-    );
+    let harness = edge_cases().await;
+    fails_internally(&harness, "endless_loop").await;
 }
 
 /// An `Arc` around a `Mutex` held across an ask would come back as a copy: the round that would
 /// save it fails with `-32603` instead.
 #[tokio::test]
 async fn a_shared_mutable_handle_held_across_an_ask_fails_the_round() {
-    let harness = Harness::start(Segments {
-        tool_router: Segments::edge_router(),
-        engine: TestClock::default().engine(),
-        journal: Journal::default(),
-    })
-    .await;
-    let error = within_time(harness.call("holds_shared").run())
-        .await
-        .expect_err("the call fails");
-    assert_eq!(
-        error.protocol_error().map(|e| e.code),
-        Some(rmcp::model::ErrorCode::INTERNAL_ERROR),
-        "{error}"
-    );
+    let harness = edge_cases().await;
+    fails_internally(&harness, "holds_shared").await;
 }
