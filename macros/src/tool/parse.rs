@@ -205,7 +205,22 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
     }
     if let Some(rmcp) = kind.rmcp_attribute() {
         let has_rmcp_attr = item.attrs.iter().any(|attr| kind.is_rmcp_attribute(attr));
-        if !has_rmcp_attr {
+        // Under rmcp's attribute of the other kind, the mrtr attribute is the one to change.
+        let meant = [Kind::Tool, Kind::Prompt]
+            .into_iter()
+            .filter(|other| *other != kind)
+            .find(|other| item.attrs.iter().any(|attr| other.is_rmcp_attribute(attr)));
+        if let Some(meant) = meant {
+            let other = meant.rmcp_attribute().unwrap_or_default();
+            diagnostics.error(
+                &sig.ident,
+                format!(
+                    "`{attribute}` goes with rmcp's `#[{rmcp}]`, but this function has \
+                     `#[{other}]`: write `{}` above it instead",
+                    meant.attribute()
+                ),
+            );
+        } else if !has_rmcp_attr {
             diagnostics.error(
                 &sig.ident,
                 format!(
