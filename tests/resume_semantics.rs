@@ -165,6 +165,14 @@ impl Segments {
     }
 
     #[mrtr_tool]
+    #[tool(description = "Holds a value whose Drop is counted across an ask")]
+    async fn holds_counted(&self) -> String {
+        let held = Counted(7);
+        let go = ask!(go = elicit::<Go>("Go on?")).ok().is_some();
+        format!("{} {go}", held.0)
+    }
+
+    #[mrtr_tool]
     #[tool(description = "Holds a shared counter across an ask")]
     async fn holds_shared(&self) -> String {
         let shared = std::sync::Arc::new(std::sync::Mutex::new(0u32));
@@ -492,6 +500,37 @@ async fn require_principal_refuses_every_call_whose_caller_is_unknown() {
         assert_eq!(retried["error"]["code"], -32600, "{retried}");
     })
     .await;
+}
+
+/// How many `Counted` values were dropped.
+static COUNTED_DROPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[derive(Serialize, Deserialize)]
+struct Counted(u32);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        COUNTED_DROPS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// A held value lives one round: each round drops its own copy, and saving reads one back to
+/// check it, so `Drop` runs more than once per call (README, "Values live one round").
+#[tokio::test]
+async fn a_held_value_is_dropped_once_per_copy_not_once_per_call() {
+    let harness = edge_cases().await;
+    let run = within_time(
+        harness
+            .call("holds_counted")
+            .answer("go", Answer::accept(json!({"go": true})))
+            .run(),
+    )
+    .await
+    .expect("the call completes");
+    assert_eq!(run.text(), "7 true");
+    assert_eq!(run.round_count(), 1, "one round of questions, then the retry");
+    // Round 1: the read-back copy and the value itself; round 2: the restored value.
+    assert_eq!(COUNTED_DROPS.load(std::sync::atomic::Ordering::SeqCst), 3);
 }
 
 /// The tools of `edge_router`, in process.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::saved::SavedItem;
 
 /// The most items collected from an iterator that does not know its length.
-pub(crate) const MOST_UNSIZED_ITEMS: usize = 1 << 20;
+const MOST_UNSIZED_ITEMS: usize = 1 << 20;
 
 /// The items of a loop over anything but a range, collected up front, so that the rest of
 /// the iteration can be saved with the loop's state. `Err` for an iterator that is endless

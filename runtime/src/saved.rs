@@ -225,9 +225,10 @@ fn shared_handle(type_name: &str) -> Option<String> {
         "OnceLock<",
         "OnceCell<",
     ];
-    let shared = SHARED.iter().any(|handle| type_name.contains(handle));
-    let mutable = MUTABLE.iter().any(|inner| type_name.contains(inner));
-    (shared && mutable).then(|| {
+    // Most saved types are neither: the second scan runs only for a shared one.
+    let shared = SHARED.iter().any(|handle| type_name.contains(handle))
+        && MUTABLE.iter().any(|inner| type_name.contains(inner));
+    shared.then(|| {
         format!(
             "`{type_name}` is shared with the rest of the server, and a state can only hold a \
              copy of it: what the tool changed after the ask would be lost. Do not hold it \

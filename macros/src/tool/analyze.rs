@@ -10,8 +10,8 @@ use syn::{
 
 use super::ask_args::AskArgs;
 use super::syntax::{
-    ask_marker_id, asks_in_expr, has_effect, head_ask, is_ask_macro, is_assign_op, make_ask_marker,
-    operands_in_order, tokens_mention_ask,
+    ask_marker_id, asks_in_expr, assigned_place, has_effect, head_ask, is_ask_macro,
+    make_ask_marker, operands_in_order, tokens_mention_ask,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -72,8 +72,7 @@ fn check_question(question: &Expr, diagnostics: &mut Diagnostics) {
                     "the question of an `ask!` cannot use `?`: it is built only when it is sent. \
                      Compute the value first: `let value = parse(text)?;`, then ask with `value`",
                 ),
-                Expr::Assign(_) => Some(MUTATES),
-                Expr::Binary(binary) if is_assign_op(&binary.op) => Some(MUTATES),
+                _ if assigned_place(expr).is_some() => Some(MUTATES),
                 _ => None,
             };
             match message {

@@ -11,7 +11,7 @@ use syn::{
     visit::{self, Visit},
 };
 
-use super::syntax::{Captures, asks_in_expr, borrows, pattern_bindings};
+use super::syntax::{Captures, asks_in_block, asks_in_expr, borrows, pattern_bindings};
 use crate::diagnostics::Diagnostics;
 
 pub(crate) fn check(body: &Block, diagnostics: &mut Diagnostics) {
@@ -24,12 +24,7 @@ struct Check<'d> {
 
 impl<'ast> Visit<'ast> for Check<'_> {
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
-        if !asks_in_expr(&Expr::Block(syn::ExprBlock {
-            attrs: Vec::new(),
-            label: None,
-            block: e.body.clone(),
-        }))
-        .is_empty()
+        if !asks_in_block(&e.body).is_empty()
             && let Some(method) = str_items(&e.expr)
         {
             self.diagnostics.error(

@@ -11,7 +11,7 @@ use syn::{
 };
 
 use super::syntax::{
-    asks_in_stmt, is_assign_op, names_in_expr, names_in_stmt, pattern_bindings, recreated_closure,
+    asks_in_stmt, assigned_place, names_in_expr, names_in_stmt, pattern_bindings, recreated_closure,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -131,8 +131,7 @@ fn changes_captures(closure: &syn::ExprClosure) -> bool {
     impl<'ast> Visit<'ast> for Changes {
         fn visit_expr(&mut self, expr: &'ast syn::Expr) {
             match expr {
-                syn::Expr::Assign(_) => self.found = true,
-                syn::Expr::Binary(binary) if is_assign_op(&binary.op) => self.found = true,
+                _ if assigned_place(expr).is_some() => self.found = true,
                 syn::Expr::MethodCall(call) => {
                     if let syn::Expr::Path(path) = &*call.receiver
                         && let Some(ident) = path.path.get_ident()

@@ -29,7 +29,7 @@ use super::{
     desugar::strip_mut,
     idents,
     syntax::{
-        Binding, Captures, ask_marker, asks_in_stmt, bindings_tuple, borrows, is_assign_op,
+        Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
         kept_for_drop, pattern_bindings, recreated_closure, with_captures,
     },
 };
@@ -405,12 +405,10 @@ fn changes(expr: &Expr, name: &Ident) -> bool {
     impl<'ast> syn::visit::Visit<'ast> for Changes<'_> {
         fn visit_expr(&mut self, expr: &'ast Expr) {
             let target = match expr {
-                Expr::Assign(assign) => Some(&*assign.left),
-                Expr::Binary(binary) if is_assign_op(&binary.op) => Some(&*binary.left),
                 Expr::Reference(reference) if reference.mutability.is_some() => {
                     Some(&*reference.expr)
                 }
-                _ => None,
+                other => assigned_place(other),
             };
             if let Some(Expr::Path(path)) = target
                 && path.path.is_ident(self.name)

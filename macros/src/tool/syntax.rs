@@ -231,6 +231,13 @@ pub(crate) fn asks_in_stmt(stmt: &Stmt) -> Vec<u32> {
     finder.0
 }
 
+/// The ask points inside a block, in source order.
+pub(crate) fn asks_in_block(block: &syn::Block) -> Vec<u32> {
+    let mut finder = AskFinder(Vec::new());
+    finder.visit_block(block);
+    finder.0
+}
+
 pub(crate) fn asks_in_expr(expr: &Expr) -> Vec<u32> {
     let mut finder = AskFinder(Vec::new());
     finder.visit_expr(expr);
@@ -314,6 +321,15 @@ pub(crate) fn borrows(init: &Expr) -> bool {
         Expr::MethodCall(call) => BORROWING.contains(&call.method.to_string().as_str()),
         Expr::Paren(inner) => borrows(&inner.expr),
         _ => false,
+    }
+}
+
+/// What an assignment (`x = ..`) or compound assignment (`x += ..`) writes to.
+pub(crate) fn assigned_place(expr: &Expr) -> Option<&Expr> {
+    match expr {
+        Expr::Assign(assign) => Some(&assign.left),
+        Expr::Binary(binary) if is_assign_op(&binary.op) => Some(&binary.left),
+        _ => None,
     }
 }
 
