@@ -528,7 +528,11 @@ async fn a_held_value_is_dropped_once_per_copy_not_once_per_call() {
     .await
     .expect("the call completes");
     assert_eq!(run.text(), "7 true");
-    assert_eq!(run.round_count(), 1, "one round of questions, then the retry");
+    assert_eq!(
+        run.round_count(),
+        1,
+        "one round of questions, then the retry"
+    );
     // Round 1: the read-back copy and the value itself; round 2: the restored value.
     assert_eq!(COUNTED_DROPS.load(std::sync::atomic::Ordering::SeqCst), 3);
 }
