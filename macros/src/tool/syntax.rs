@@ -115,6 +115,7 @@ pub(crate) fn operands_in_order(expr: &Expr) -> Option<Vec<&Expr>> {
             .map(|side| &**side)
             .collect(),
         Expr::Return(e) => e.expr.as_deref().into_iter().collect(),
+        Expr::Break(e) => e.expr.as_deref().into_iter().collect(),
         _ => return None,
     })
 }
@@ -133,6 +134,7 @@ pub(crate) fn has_effect(expr: &Expr) -> bool {
             | Expr::Assign(_)
             | Expr::Index(_)
             | Expr::Return(_)
+            | Expr::Break(_)
     )
 }
 
