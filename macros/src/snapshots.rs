@@ -226,3 +226,25 @@ fn a_statement_macro_and_a_macro_rules_before_an_ask() {
         }
     ));
 }
+
+#[test]
+fn a_closure_declared_among_statements_that_fold_and_a_break_that_asks() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn closure_beside(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let tmp = format!("t{}", args.n);
+                let scale = args.n;
+                let f = |x: i64| x * scale;
+                let len = consume(tmp);
+                let a = loop {
+                    if len > 2 {
+                        break ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num;
+                    }
+                };
+                Ok(format!("{}", f(a)))
+            }
+        }
+    ));
+}

@@ -24,7 +24,7 @@ use syn::{
 
 use super::syntax::{
     Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
-    pattern_bindings, with_captures,
+    pattern_bindings, recreated_closure, with_captures,
 };
 
 /// Folds every block of the body, innermost last. Reading a re-created closure reads what it
@@ -135,7 +135,8 @@ fn fold_block(block: &mut Block, captures: &Captures) {
             continue;
         }
         let inner: Vec<Stmt> = block.stmts.drain(start..=end).collect();
-        let (hoisted, inner, redefined) = items_out_of(inner);
+        let (hoisted, inner, mut redefined) = items_out_of(inner);
+        let (inner, exports) = closures_out_of(inner, exports, &mut redefined);
         let folded = hoisted
             .into_iter()
             .chain([region(inner, &exports)])
@@ -202,6 +203,40 @@ fn items_out_of(stmts: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>, Vec<Stmt>) {
         }
     }
     (hoisted, kept, redefined)
+}
+
+/// A re-created closure the region would hand out is made again after it instead, from the
+/// bindings it reads, which the region hands out in its place: handed out, it would be a
+/// value to save. It moves out of the region if nothing there calls it, else it is copied.
+fn closures_out_of(
+    mut stmts: Vec<Stmt>,
+    exports: Vec<Binding>,
+    redefined: &mut Vec<Stmt>,
+) -> (Vec<Stmt>, Vec<Binding>) {
+    let mut kept = Vec::new();
+    for binding in exports {
+        let name = binding.ident.to_string();
+        let declared = stmts.iter().rposition(|stmt| {
+            matches!(stmt, Stmt::Local(local)
+                if pattern_bindings(&local.pat).iter().any(|b| b.ident == binding.ident))
+        });
+        let closure = declared.filter(|&index| {
+            matches!(&stmts[index], Stmt::Local(local) if recreated_closure(local).is_some())
+        });
+        let Some(index) = closure else {
+            kept.push(binding);
+            continue;
+        };
+        let called_inside = stmts[index + 1..]
+            .iter()
+            .any(|stmt| names_in_stmt(stmt).contains(&name));
+        if called_inside {
+            redefined.push(stmts[index].clone());
+        } else {
+            redefined.push(stmts.remove(index));
+        }
+    }
+    (stmts, kept)
 }
 
 fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {
