@@ -8,35 +8,25 @@
 
 use std::{
     collections::{BTreeMap, HashMap},
-    sync::atomic::AtomicU64,
     time::Duration,
 };
 
 use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool};
+pub use mrtr_tests::differential::Args;
 use mrtr_tests::{
     clock::TestClock,
-    straight::{SCRIPT, Script, journal, note},
+    differential::{Run, accept, in_rounds, straight},
+    straight::note,
 };
 use rmcp::{
     ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
-    model::{
-        CallToolRequestParams, CallToolResponse, InputResponses, JsonObject, ServerCapabilities,
-        ServerConfig,
-    },
+    model::{ServerCapabilities, ServerConfig},
     tool, tool_handler, tool_router,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
-pub struct Args {
-    /// Names the journal of this run.
-    pub run: String,
-    /// A number the bodies branch and loop on.
-    pub n: u32,
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Form)]
 pub struct Text {
@@ -1277,6 +1267,43 @@ corpus! {
         Ok(format!("{:?} {}", counter.borrow(), total.get()))
     }
 
+    // `break` carries an answer out of a labeled loop.
+    break_with_an_answer(args) => {
+        let mut tries = 0;
+        let picked = 'outer: loop {
+            tries += 1;
+            for i in 0..2 {
+                if tries > args.n {
+                    break 'outer ask!(last = elicit::<Num>(format!("Last, after {tries}?"))).accepted().map_err(refuse)?.num;
+                }
+                note!(args, "try {tries} {i}");
+            }
+        };
+        Ok(format!("{picked} after {tries}"))
+    }
+
+    // A closure declared among the statements of a `let` that dies before the ask is made
+    // again after them: `tmp` is moved, `f` is used after the ask.
+    closure_declared_beside_a_moved_local(args) => {
+        let tmp = format!("t{}", args.n);
+        let scale = i64::from(args.n);
+        let f = |x: i64| x * scale;
+        let len = consume(tmp);
+        let a = ask!(a = elicit::<Num>(format!("Length {len}?"))).accepted().map_err(refuse)?.num;
+        Ok(format!("{}", f(a)))
+    }
+
+    // The same, with the closure also called before the move.
+    closure_called_beside_a_moved_local(args) => {
+        let tmp = format!("t{}", args.n);
+        let scale = i64::from(args.n);
+        let f = |x: i64| x * scale;
+        let first = f(1);
+        let len = consume(tmp);
+        let a = ask!(a = elicit::<Num>(format!("Length {len}, first {first}?"))).accepted().map_err(refuse)?.num;
+        Ok(format!("{} {first}", f(a)))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -1306,16 +1333,6 @@ corpus! {
     // }
     //   cases: vec![run(1, vec![text("new")])]
 
-}
-
-#[derive(Clone)]
-struct Run {
-    answers: Vec<Value>,
-    n: u32,
-}
-
-fn accept(content: Value) -> Value {
-    json!({"action": "accept", "content": content})
 }
 
 /// The scripts each body is run with.
@@ -1688,101 +1705,16 @@ fn cases(name: &str) -> Vec<Run> {
         "cells_held_across_asks" => {
             vec![run(2, vec![num(4), num(5)]), run(1, vec![decline.clone()])]
         }
+        "break_with_an_answer" => vec![
+            run(0, vec![num(7)]),
+            run(2, vec![num(3)]),
+            run(1, vec![decline.clone()]),
+        ],
+        "closure_declared_beside_a_moved_local" | "closure_called_beside_a_moved_local" => {
+            vec![run(3, vec![num(5)]), run(2, vec![decline.clone()])]
+        }
         other => panic!("no cases for {other}"),
     }
-}
-
-#[derive(Debug, PartialEq)]
-struct Observed {
-    result: Result<String, String>,
-    asked: Vec<(String, String)>,
-    journal: Vec<String>,
-}
-
-static RUNS: AtomicU64 = AtomicU64::new(0);
-
-fn fresh_run(label: &str) -> String {
-    let id = RUNS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    format!("{label}-{id}")
-}
-
-async fn straight(name: &str, case: &Run) -> Observed {
-    let run = fresh_run("straight");
-    let args = Args {
-        run: run.clone(),
-        n: case.n,
-    };
-    let (result, asked) = SCRIPT
-        .scope(Script::new(case.answers.clone()), async {
-            let result = run_straight(name, args).await;
-            (result, SCRIPT.with(Script::asked))
-        })
-        .await;
-    Observed {
-        result,
-        asked,
-        journal: journal(&run),
-    }
-}
-
-async fn in_rounds(
-    client: &rmcp::service::RunningService<rmcp::service::RoleClient, rmcp::model::ClientConfig>,
-    name: &str,
-    case: &Run,
-) -> Observed {
-    let run = fresh_run("rounds");
-    let arguments: JsonObject = serde_json::from_value(json!({"run": run, "n": case.n})).unwrap();
-    let mut params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
-    let mut answers = case.answers.clone().into_iter();
-    let mut asked = Vec::new();
-    for _ in 0..=case.answers.len() {
-        let response = match client.call_tool_once(params.clone()).await {
-            Ok(response) => response,
-            // A failed round (say, a state that does not restore) shows up as a mismatch.
-            Err(error) => {
-                return Observed {
-                    result: Err(format!("round failed: {error}")),
-                    asked,
-                    journal: journal(&run),
-                };
-            }
-        };
-        match response {
-            CallToolResponse::Complete(result) => {
-                let text = mrtr_examples::demo::text_of(&result);
-                let result = if result.is_error == Some(true) {
-                    Err(text)
-                } else {
-                    Ok(text)
-                };
-                return Observed {
-                    result,
-                    asked,
-                    journal: journal(&run),
-                };
-            }
-            CallToolResponse::InputRequired(input) => {
-                let requests = input.input_requests.unwrap_or_default();
-                assert_eq!(requests.len(), 1, "one question per round");
-                let (key, request) = requests.into_iter().next().unwrap();
-                let request = serde_json::to_value(request).unwrap();
-                asked.push((
-                    key.clone(),
-                    request["params"]["message"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_owned(),
-                ));
-                let answer = answers
-                    .next()
-                    .expect("the script has an answer for every round");
-                params.input_responses = Some(InputResponses::from([(key, answer)]));
-                params.request_state = input.request_state;
-            }
-            other => panic!("unexpected {other:?}"),
-        }
-    }
-    panic!("{name} asked more questions than the script answers")
 }
 
 #[tokio::test]
@@ -1806,7 +1738,7 @@ async fn resumed_rounds_equal_the_straight_run() {
             for (index, case) in cases(name).iter().enumerate() {
                 // Shown if a script runs out of answers in the straight run.
                 eprintln!("{name}, case {index}");
-                let expected = straight(name, case).await;
+                let expected = straight(case, |args| run_straight(name, args)).await;
                 let observed = in_rounds(&client, name, case).await;
                 if observed != expected {
                     mismatches.push(format!(

@@ -4,6 +4,7 @@ pub mod baseline;
 pub mod bench_results;
 pub mod bench_servers;
 pub mod clock;
+pub mod differential;
 pub mod driver_output;
 pub mod keys;
 pub mod long_flow;
