@@ -1,0 +1,186 @@
+//! Differential test over generated programs: `build.rs` writes random tool bodies
+//! (`programs/generator.rs`: integers, strings, vectors, closures, branches, loops with
+//! labels and `break` values, early returns, `?`, and asks in each place the README allows),
+//! each compiled both as a resumable tool and straight through, as `differential.rs` does
+//! with its hand-written corpus. Every program runs with three scripts; the results, the
+//! questions and the journals must be equal.
+//!
+//! Other programs: `MRTR_PROGRAMS_SEED=7 MRTR_PROGRAMS_COUNT=200 cargo test -p mrtr-tests
+//! --test generated_programs`. The bodies are in `target/*/build/mrtr-tests-*/out/`.
+
+#![allow(
+    unused_mut,
+    unused_variables,
+    unused_assignments,
+    unused_labels,
+    unused_parens,
+    unused_imports,
+    unreachable_code,
+    clippy::all
+)]
+
+use std::{collections::BTreeMap, time::Duration};
+
+use mrtr::{Engine, Form, mrtr_tool};
+use mrtr_tests::{
+    clock::TestClock,
+    differential::{Args, Run, accept, in_rounds, straight},
+    straight::note,
+};
+use rmcp::{
+    ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    model::{ServerCapabilities, ServerConfig},
+    tool, tool_handler, tool_router,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Form)]
+pub struct Num {
+    pub num: i64,
+}
+
+/// Records a side effect of the current run.
+macro_rules! note {
+    ($args:expr, $($what:tt)*) => {
+        note(&$args.run, format!($($what)*))
+    };
+}
+
+/// Compiles each body as a resumable tool and as a straight async fn.
+macro_rules! programs {
+    ($( $name:ident($args:ident) => $body:block )*) => {
+        #[derive(Clone)]
+        pub struct Programs {
+            tool_router: ToolRouter<Self>,
+            engine: Engine,
+        }
+
+        #[tool_router]
+        impl Programs {
+            $(
+                #[mrtr_tool]
+                #[tool]
+                async fn $name(&self, Parameters($args): Parameters<Args>) -> Result<String, String> {
+                    use mrtr::{Elicited, ask, elicit};
+                    $body
+                }
+            )*
+        }
+
+        mod straight {
+            use super::{Args, Num, check, note, refuse, twice};
+            use mrtr::{Elicited, elicit};
+            use mrtr_tests::straight_ask as ask;
+            $(
+                pub async fn $name($args: Args) -> Result<String, String> $body
+            )*
+        }
+
+        async fn run_straight(name: &str, args: Args) -> Result<String, String> {
+            match name {
+                $(stringify!($name) => straight::$name(args).await,)*
+                other => panic!("no program named {other}"),
+            }
+        }
+    };
+}
+
+pub fn refuse(refused: mrtr::Refused) -> String {
+    format!("refused at {}", refused.key)
+}
+
+/// An async step between asks.
+pub async fn twice(n: i64) -> i64 {
+    tokio::task::yield_now().await;
+    n.wrapping_mul(2)
+}
+
+/// Fails on some numbers, for `?`.
+pub fn check(n: i64) -> Result<i64, String> {
+    if n.rem_euclid(11) == 10 {
+        Err(format!("check failed on {n}"))
+    } else {
+        Ok(n)
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/generated_programs.rs"));
+
+fn runs(scripts: &[(u32, &[Option<i64>])]) -> Vec<Run> {
+    scripts
+        .iter()
+        .map(|(n, answers)| Run {
+            n: *n,
+            answers: answers
+                .iter()
+                .map(|answer| match answer {
+                    Some(num) => accept(json!({ "num": num })),
+                    None => json!({"action": "decline"}),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn generated_programs_resume_as_they_run_straight() {
+    tokio::time::timeout(Duration::from_secs(300), async {
+        let server = Programs {
+            tool_router: Programs::tool_router(),
+            engine: TestClock::default().engine(),
+        };
+        let served = mrtr_tests::loopback::Served::start(server)
+            .await
+            .expect("server starts");
+        let client = mrtr_tests::loopback::connect_declaring(
+            &served.url,
+            json!({"elicitation": {"form": {}}}),
+        )
+        .await;
+        let mut mismatches = Vec::new();
+        let mut asked = BTreeMap::new();
+        for (name, scripts) in SCRIPTS {
+            for (index, case) in runs(scripts).iter().enumerate() {
+                let expected = straight(case, |args| run_straight(name, args)).await;
+                let observed = in_rounds(&client, name, case).await;
+                *asked.entry(expected.asked.len()).or_insert(0) += 1;
+                if observed != expected {
+                    mismatches.push(format!(
+                        "{name}, script {index}:\n  straight: {expected:?}\n  rounds:   {observed:?}"
+                    ));
+                }
+            }
+        }
+        assert!(
+            mismatches.is_empty(),
+            "seed {SEED}: {} of {} runs differ\n{}",
+            mismatches.len(),
+            SCRIPTS.len() * 3,
+            mismatches.join("\n")
+        );
+        // The programs must ask: most runs go through several rounds.
+        let asking: usize = asked.range(2..).map(|(_, runs)| runs).sum();
+        assert!(
+            asking * 2 >= SCRIPTS.len() * 3,
+            "too few runs ask twice or more: {asked:?}"
+        );
+    })
+    .await
+    .expect("the programs ran in time");
+}
+
+impl mrtr::MrtrServer for Programs {
+    fn mrtr_engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Programs {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}

@@ -1,0 +1,581 @@
+//! Random tool bodies for `generated_programs.rs`: ordinary Rust over integers, strings,
+//! vectors and closures, with asks in the places the README allows them (a `let`, an
+//! assignment, a condition, a scrutinee, a call's argument, a `break` value), inside branches,
+//! loops, labeled loops and blocks, with early returns and `?`.
+//!
+//! Every body is deterministic and bounded: its loops run at most a few times, arithmetic
+//! wraps, and it asks at most `MOST_ASKS` questions, so a script of that many answers always
+//! suffices. Bodies keep to the documented rules (README, "What does not work yet"): they
+//! never shadow a binding that changes or that a closure captures, and never move a local.
+
+/// One generated body and the scripts it runs with.
+pub struct Program {
+    pub name: String,
+    /// The body, a block.
+    pub body: String,
+    /// `(n, answers)`: `Some(num)` accepts with that number, `None` declines.
+    pub scripts: Vec<(u32, Vec<Option<i64>>)>,
+}
+
+/// The most questions a body asks, on any path.
+const MOST_ASKS: u32 = 16;
+/// How deep statements nest.
+const MOST_DEPTH: usize = 3;
+
+/// `count` bodies from `seed`; the same seed always gives the same bodies.
+pub fn programs(seed: u64, count: usize) -> Vec<Program> {
+    (0..count)
+        .map(|index| {
+            let mut rng =
+                fastrand::Rng::with_seed(seed.wrapping_mul(1_000_003).wrapping_add(index as u64));
+            let body = Generator::new(rng.u64(..)).body();
+            let scripts = (0..3)
+                .map(|_| {
+                    let answers = (0..MOST_ASKS)
+                        .map(|_| (rng.u8(..100) >= 12).then(|| rng.i64(-4..=15)))
+                        .collect();
+                    (rng.u32(0..=5), answers)
+                })
+                .collect();
+            Program {
+                name: format!("program_{index}"),
+                body,
+                scripts,
+            }
+        })
+        .collect()
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Int,
+    Text,
+    List,
+    Func,
+}
+
+struct Var {
+    name: String,
+    kind: Kind,
+    /// The body may assign it (declared `mut`, and not a loop's own counter).
+    assignable: bool,
+    /// Declared `mut`, or captured by a closure: never shadowed.
+    pinned: bool,
+}
+
+struct Loop {
+    label: String,
+    /// A `loop` whose `break`s carry an integer.
+    breaks_with_value: bool,
+}
+
+struct Generator {
+    rng: fastrand::Rng,
+    names: usize,
+    sites: usize,
+    scopes: Vec<Vec<Var>>,
+    loops: Vec<Loop>,
+    /// How many times the current statement may run: the product of its loops' bounds.
+    weight: u32,
+    /// Questions asked on the worst path so far.
+    asks: u32,
+    out: String,
+    indent: usize,
+}
+
+impl Generator {
+    fn new(seed: u64) -> Self {
+        Self {
+            rng: fastrand::Rng::with_seed(seed),
+            names: 0,
+            sites: 0,
+            scopes: vec![Vec::new()],
+            loops: Vec::new(),
+            weight: 1,
+            asks: 0,
+            out: String::new(),
+            indent: 1,
+        }
+    }
+
+    fn body(mut self) -> String {
+        self.out.push_str("{\n");
+        let count = self.rng.usize(4..=9);
+        for _ in 0..count {
+            self.statement(0);
+        }
+        let shown: Vec<String> = self
+            .visible()
+            .filter(|var| var.kind != Kind::Func)
+            .map(|var| var.name.clone())
+            .collect();
+        let format = vec!["{:?}"; shown.len()].join(" ");
+        let args: String = shown.iter().map(|name| format!(", {name}")).collect();
+        self.line(&format!("Ok(format!(\"end {format}\"{args}))"));
+        self.out.push_str("}\n");
+        self.out
+    }
+
+    // ---- bookkeeping ----
+
+    fn line(&mut self, text: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.names += 1;
+        format!("{prefix}{}", self.names)
+    }
+
+    fn site(&mut self) -> usize {
+        self.sites += 1;
+        self.sites
+    }
+
+    fn declare(&mut self, name: &str, kind: Kind, assignable: bool, pinned: bool) {
+        self.scopes.last_mut().unwrap().push(Var {
+            name: name.to_owned(),
+            kind,
+            assignable,
+            pinned,
+        });
+    }
+
+    /// Visible bindings, the innermost of each name only.
+    fn visible(&self) -> impl Iterator<Item = &Var> {
+        let all: Vec<&Var> = self.scopes.iter().flatten().collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut visible: Vec<&Var> = all
+            .into_iter()
+            .rev()
+            .filter(|var| seen.insert(var.name.clone()))
+            .collect();
+        visible.reverse();
+        visible.into_iter()
+    }
+
+    fn pick(&mut self, wanted: impl Fn(&Var) -> bool) -> Option<String> {
+        let names: Vec<String> = self
+            .visible()
+            .filter(|var| wanted(var))
+            .map(|var| var.name.clone())
+            .collect();
+        (!names.is_empty()).then(|| names[self.rng.usize(..names.len())].clone())
+    }
+
+    fn pick_kind(&mut self, kind: Kind) -> Option<String> {
+        self.pick(|var| var.kind == kind)
+    }
+
+    fn pin(&mut self, name: &str) {
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some(var) = scope.iter_mut().rev().find(|var| var.name == name) {
+                var.pinned = true;
+                return;
+            }
+        }
+    }
+
+    fn chance(&mut self, percent: u8) -> bool {
+        self.rng.u8(..100) < percent
+    }
+
+    /// Whether one more question fits the budget here, counting it as asked if so.
+    fn take_ask(&mut self) -> bool {
+        if self.asks + self.weight <= MOST_ASKS && self.chance(70) {
+            self.asks += self.weight;
+            true
+        } else {
+            false
+        }
+    }
+
+    // ---- expressions ----
+
+    /// An integer expression without asks.
+    fn int(&mut self, depth: usize) -> String {
+        let choice = if depth == 0 {
+            self.rng.u8(0..3)
+        } else {
+            self.rng.u8(0..13)
+        };
+        let fallback = |this: &mut Self| format!("{}i64", this.rng.i64(-3..=12));
+        match choice {
+            0 => fallback(self),
+            1 => self.pick_kind(Kind::Int).unwrap_or_else(|| fallback(self)),
+            2 => "(args.n as i64)".to_owned(),
+            3 => format!("{}.wrapping_add({})", self.int_atom(), self.int(depth - 1)),
+            4 => format!("{}.wrapping_mul({})", self.int_atom(), self.rng.i64(2..=3)),
+            5 => format!(
+                "({}).rem_euclid({})",
+                self.int(depth - 1),
+                self.rng.i64(2..=7)
+            ),
+            6 => match self.pick_kind(Kind::Text) {
+                Some(text) => format!("({text}.len() as i64)"),
+                None => fallback(self),
+            },
+            7 => match self.pick_kind(Kind::List) {
+                Some(list) => format!("({list}.len() as i64)"),
+                None => fallback(self),
+            },
+            8 => match self.pick_kind(Kind::List) {
+                Some(list) => format!("{list}.iter().fold(0i64, |acc, x| acc.wrapping_add(*x))"),
+                None => fallback(self),
+            },
+            9 => match self.pick_kind(Kind::Func) {
+                Some(func) => format!("{func}({})", self.int(depth - 1)),
+                None => fallback(self),
+            },
+            10 => format!("twice({}).await", self.int(depth - 1)),
+            11 => format!(
+                "(if {} > {} {{ {} }} else {{ {} }})",
+                self.int(depth - 1),
+                self.int(depth - 1),
+                self.int(depth - 1),
+                self.int(depth - 1)
+            ),
+            _ => format!("{}.wrapping_sub({})", self.int_atom(), self.int(depth - 1)),
+        }
+    }
+
+    /// A variable or a literal, fit to take a method call.
+    fn int_atom(&mut self) -> String {
+        self.pick_kind(Kind::Int)
+            .unwrap_or_else(|| format!("{}i64", self.rng.i64(0..=9)))
+    }
+
+    /// A question for an integer, in one of the forms authors write.
+    fn ask(&mut self) -> String {
+        let site = self.site();
+        let key = format!("q{site}");
+        let shown: Vec<String> = (0..self.rng.usize(0..=2))
+            .filter_map(|_| self.pick(|var| var.kind != Kind::Func))
+            .collect();
+        let message = if shown.is_empty() {
+            format!("\"{key}\"")
+        } else {
+            let holes = vec!["{:?}"; shown.len()].join(" ");
+            format!("format!(\"{key} {holes}\", {})", shown.join(", "))
+        };
+        let question = format!("ask!({key} = elicit::<Num>({message}))");
+        match self.rng.u8(0..3) {
+            0 => format!("{question}.accepted().map(|answer| answer.num).unwrap_or(-1)"),
+            1 => format!("{question}.accepted().map_err(refuse)?.num"),
+            _ => format!(
+                "match {question} {{ Elicited::Accept(Num {{ num }}) => num, Elicited::Decline(_) => -2, Elicited::Cancel(_) => -3 }}"
+            ),
+        }
+    }
+
+    /// An integer expression that may ask.
+    fn int_or_ask(&mut self, depth: usize) -> String {
+        if !self.take_ask() {
+            return self.int(depth);
+        }
+        let ask = self.ask();
+        match self.rng.u8(0..6) {
+            0 => format!("twice({ask}).await"),
+            1 => format!("({ask}).wrapping_add({})", self.int(1)),
+            2 => format!("{}.wrapping_add({ask})", self.int_atom()),
+            _ => ask,
+        }
+    }
+
+    fn condition(&mut self, may_ask: bool) -> String {
+        match self.rng.u8(0..5) {
+            0 if may_ask => format!("{} > {}", self.int_or_ask(1), self.rng.i64(-1..=8)),
+            1 => match self.pick_kind(Kind::Text) {
+                Some(text) => format!("{text}.len() > {}", self.rng.usize(0..=6)),
+                None => format!("{} < {}", self.int(2), self.int(1)),
+            },
+            2 => match self.pick_kind(Kind::List) {
+                Some(list) => format!("{list}.contains(&{})", self.int(1)),
+                None => format!("{} == {}", self.int(2), self.int(1)),
+            },
+            _ => format!("{} > {}", self.int(2), self.int(2)),
+        }
+    }
+
+    // ---- statements ----
+
+    fn block(&mut self, depth: usize) {
+        self.scopes.push(Vec::new());
+        self.indent += 1;
+        let count = self.rng.usize(1..=(4 - depth.min(2)));
+        for _ in 0..count {
+            self.statement(depth + 1);
+        }
+        self.indent -= 1;
+        self.scopes.pop();
+    }
+
+    /// Runs `inner` as a loop's body: `bound` more times at most.
+    fn in_loop(&mut self, bound: u32, label: &str, breaks_with_value: bool, depth: usize) {
+        let weight = self.weight;
+        self.weight *= bound.max(1);
+        self.loops.push(Loop {
+            label: label.to_owned(),
+            breaks_with_value,
+        });
+        self.block(depth);
+        self.loops.pop();
+        self.weight = weight;
+    }
+
+    fn statement(&mut self, depth: usize) {
+        let nested = depth < MOST_DEPTH;
+        let choice = self.rng.u8(0..22);
+        match choice {
+            0..=2 => {
+                let name = self.fresh("v");
+                let value = self.int_or_ask(2);
+                let assignable = self.chance(50);
+                let mutability = if assignable { "mut " } else { "" };
+                self.line(&format!("let {mutability}{name} = {value};"));
+                self.declare(&name, Kind::Int, assignable, assignable);
+            }
+            3 | 4 => match self.pick(|var| var.kind == Kind::Int && var.assignable) {
+                Some(name) => {
+                    let value = self.int_or_ask(2);
+                    if self.chance(50) {
+                        self.line(&format!("{name} = {name}.wrapping_add({value});"));
+                    } else {
+                        self.line(&format!("{name} = {value};"));
+                    }
+                }
+                None => self.note(),
+            },
+            5 => match self.pick(|var| var.kind == Kind::Int && !var.pinned) {
+                Some(name) => {
+                    let value = self.int(1);
+                    self.line(&format!("let {name} = {name}.wrapping_add({value});"));
+                    self.declare(&name, Kind::Int, false, false);
+                }
+                None => self.note(),
+            },
+            6 => {
+                let name = self.fresh("s");
+                if self.chance(50) {
+                    self.line(&format!("let mut {name} = String::new();"));
+                } else {
+                    let value = self.int(1);
+                    self.line(&format!("let mut {name} = format!(\"t{{}}\", {value});"));
+                }
+                self.declare(&name, Kind::Text, true, true);
+            }
+            7 => match self.pick_kind(Kind::Text) {
+                Some(text) => {
+                    let value = self.int_or_ask(1);
+                    self.line(&format!("{text}.push_str(&({value}).to_string());"));
+                    self.line(&format!("{text}.push(',');"));
+                }
+                None => self.note(),
+            },
+            8 => {
+                let name = self.fresh("w");
+                match self.rng.u8(0..3) {
+                    0 => {
+                        let value = self.int(1);
+                        self.line(&format!("let mut {name} = Vec::new();"));
+                        self.line(&format!("{name}.push({value});"));
+                    }
+                    1 => self.line(&format!("let mut {name}: Vec<i64> = Vec::new();")),
+                    _ => {
+                        let (a, b) = (self.int(1), self.int(1));
+                        self.line(&format!("let mut {name} = vec![{a}, {b}];"));
+                    }
+                }
+                self.declare(&name, Kind::List, true, true);
+            }
+            9 => match self.pick_kind(Kind::List) {
+                Some(list) => match self.rng.u8(0..4) {
+                    0 => self.line(&format!("{list}.sort();")),
+                    1 => {
+                        let bound = self.rng.i64(-2..=8);
+                        self.line(&format!("{list}.retain(|x| *x > {bound});"));
+                    }
+                    _ => {
+                        let value = self.int_or_ask(1);
+                        self.line(&format!("{list}.push({value});"));
+                    }
+                },
+                None => self.note(),
+            },
+            10 => self.note(),
+            11 => {
+                let name = self.fresh("f");
+                // Not `move`: a closure that owns its captures cannot be held across an ask.
+                // It borrows what it reads, so that must not change while it lives.
+                match self.pick(|var| var.kind == Kind::Int && !var.assignable) {
+                    Some(captured) if self.chance(70) => {
+                        self.pin(&captured);
+                        self.line(&format!(
+                            "let {name} = |x: i64| x.wrapping_add({captured}).wrapping_mul(2);"
+                        ));
+                    }
+                    _ => self.line(&format!("let {name} = |x: i64| x.wrapping_sub(1);")),
+                }
+                self.declare(&name, Kind::Func, false, true);
+            }
+            12 if nested => {
+                let condition = self.condition(true);
+                self.line(&format!("if {condition} {{"));
+                self.block(depth);
+                if self.chance(60) {
+                    self.line("} else {");
+                    self.block(depth);
+                }
+                self.line("}");
+            }
+            13 if nested => {
+                let scrutinee = self.int_or_ask(1);
+                self.line(&format!("match ({scrutinee}).rem_euclid(3) {{"));
+                for arm in ["0", "1", "_"] {
+                    self.line(&format!("    {arm} => {{"));
+                    self.indent += 1;
+                    self.block(depth);
+                    self.indent -= 1;
+                    self.line("    }");
+                }
+                self.line("}");
+            }
+            14 if nested => {
+                let item = self.fresh("i");
+                let label = self.fresh("'l");
+                let bound = self.rng.u32(0..=3);
+                let range = if self.chance(50) {
+                    format!("0..{bound}")
+                } else {
+                    format!("0..({}).rem_euclid({})", self.int(1), bound + 1)
+                };
+                self.line(&format!("{label}: for {item} in {range} {{"));
+                self.scopes.push(Vec::new());
+                self.line(&format!("    let {item} = {item} as i64;"));
+                self.declare(&item, Kind::Int, false, false);
+                self.in_loop(bound, &label, false, depth);
+                self.scopes.pop();
+                self.line("}");
+            }
+            15 if nested => match self.pick_kind(Kind::List) {
+                Some(list) => {
+                    let item = self.fresh("i");
+                    let label = self.fresh("'l");
+                    let bound = self.rng.u32(1..=3);
+                    self.line(&format!(
+                        "{label}: for {item} in {list}.clone().into_iter().take({bound}) {{"
+                    ));
+                    self.scopes.push(Vec::new());
+                    self.declare(&item, Kind::Int, false, false);
+                    self.in_loop(bound, &label, false, depth);
+                    self.scopes.pop();
+                    self.line("}");
+                }
+                None => self.note(),
+            },
+            16 if nested => {
+                let counter = self.fresh("c");
+                let label = self.fresh("'l");
+                let bound = self.rng.u32(1..=3);
+                self.line(&format!("let mut {counter} = 0i64;"));
+                self.declare(&counter, Kind::Int, false, true);
+                self.line(&format!("{label}: while {counter} < {bound} {{"));
+                self.line(&format!("    {counter} += 1;"));
+                self.in_loop(bound, &label, false, depth);
+                self.line("}");
+            }
+            17 if nested => {
+                let counter = self.fresh("c");
+                let label = self.fresh("'l");
+                let name = self.fresh("v");
+                let bound = self.rng.u32(0..=2);
+                self.line(&format!("let mut {counter} = 0i64;"));
+                self.declare(&counter, Kind::Int, false, true);
+                self.line(&format!("let {name} = {label}: loop {{"));
+                self.line(&format!("    {counter} += 1;"));
+                // The final `break` runs once more than the body.
+                let weight = self.weight;
+                self.weight *= bound + 1;
+                let value = self.int_or_ask(1);
+                self.weight = weight;
+                self.line(&format!("    if {counter} > {bound} {{ break {value}; }}"));
+                self.in_loop(bound, &label, true, depth);
+                self.line("};");
+                self.declare(&name, Kind::Int, false, false);
+            }
+            18 if nested => match self.pick_kind(Kind::List) {
+                Some(list) => {
+                    let item = self.fresh("i");
+                    self.line(&format!("if let Some({item}) = {list}.last().copied() {{"));
+                    self.scopes.push(Vec::new());
+                    self.declare(&item, Kind::Int, false, false);
+                    self.block(depth);
+                    self.scopes.pop();
+                    self.line("} else {");
+                    self.block(depth);
+                    self.line("}");
+                }
+                None => self.note(),
+            },
+            19 => {
+                // Rarely true, so that most runs go on.
+                let condition = format!("({}).rem_euclid(5) == 4", self.int(2));
+                let site = self.site();
+                let value = self.int(1);
+                if self.chance(70) {
+                    self.line(&format!(
+                        "if {condition} {{ return Ok(format!(\"early{site} {{}}\", {value})); }}"
+                    ));
+                } else {
+                    self.line(&format!(
+                        "if {condition} {{ return Err(format!(\"failed{site} {{}}\", {value})); }}"
+                    ));
+                }
+            }
+            20 => {
+                let name = self.fresh("v");
+                let value = self.int_or_ask(1);
+                self.line(&format!("let {name} = check({value})?;"));
+                self.declare(&name, Kind::Int, false, false);
+            }
+            21 if !self.loops.is_empty() => {
+                let condition = self.condition(true);
+                let target = self.rng.usize(..self.loops.len());
+                let (label, with_value) = {
+                    let target = &self.loops[target];
+                    (target.label.clone(), target.breaks_with_value)
+                };
+                let jump = if self.chance(50) {
+                    if with_value {
+                        format!("break {label} {}", self.int(1))
+                    } else {
+                        format!("break {label}")
+                    }
+                } else {
+                    format!("continue {label}")
+                };
+                self.line(&format!("if {condition} {{ {jump}; }}"));
+            }
+            12..=18 | 21 if nested => {
+                self.line("{");
+                self.block(depth);
+                self.line("}");
+            }
+            _ => self.note(),
+        }
+    }
+
+    fn note(&mut self) {
+        let site = self.site();
+        let shown: Vec<String> = (0..self.rng.usize(1..=3))
+            .filter_map(|_| self.pick(|var| var.kind != Kind::Func))
+            .collect();
+        let holes = vec!["{:?}"; shown.len()].join(" ");
+        let args: String = shown.iter().map(|name| format!(", {name}")).collect();
+        self.line(&format!("note!(args, \"n{site} {holes}\"{args});"));
+    }
+}
