@@ -93,14 +93,23 @@ impl<'a> Lowering<'a> {
                     block.stmts.push(alias);
                 }
             }
+            let mut renewed = Vec::new();
             if !asks[index].is_empty() {
                 block
                     .stmts
                     .extend(self.snapshot_dead(&stmt, scope_len, &read_later[index]));
+                block
+                    .stmts
+                    .extend(self.snapshot_again(&stmt, scope_len, &mut renewed));
             }
             let end = asks[index].iter().copied().fold(self.high, u32::max);
             let lowered = self.lower_stmt(stmt, ask_follows, end);
             block.stmts.push(lowered);
+            for (position, snapshot) in renewed {
+                if let Some((_, current)) = &mut self.scope[position].dead {
+                    *current = snapshot;
+                }
+            }
         }
         self.scope.truncate(scope_len);
         // The aliases end with this block.
@@ -139,6 +148,51 @@ impl<'a> Lowering<'a> {
                 let #snapshot = #machine.snapshot(#target);
             }));
             self.scope[position].dead = Some((dead, snapshot));
+        }
+        snapshots
+    }
+
+    /// A binding of an outer block saved at an ask of `stmt` from a snapshot was snapshot
+    /// before the outer statement, and the statements of this block before `stmt` may have
+    /// changed it since. When `stmt` holds that ask outside its own blocks and reads the
+    /// binding, which it does again on resume, the snapshot is taken again here. `renewed`
+    /// gets the snapshots replaced, to put back once `stmt` is lowered.
+    fn snapshot_again(
+        &mut self,
+        stmt: &Stmt,
+        block_start: usize,
+        renewed: &mut Vec<(usize, Ident)>,
+    ) -> Vec<Stmt> {
+        let direct = super::syntax::direct_asks(stmt);
+        let names = with_captures(super::syntax::names_in_stmt(stmt), &self.captures);
+        let machine = self.machine.clone();
+        let mut snapshots = Vec::new();
+        for position in 0..block_start {
+            let saved = &self.scope[position];
+            let Some((dead, previous)) = &saved.dead else {
+                continue;
+            };
+            let ident = saved.binding.ident.clone();
+            let shadowed = saved.via.is_some()
+                || self.scope[position + 1..]
+                    .iter()
+                    .any(|later| later.binding.ident == ident);
+            if shadowed
+                || !direct.iter().any(|ask| dead.contains(ask))
+                || !names.contains(&ident.to_string())
+            {
+                continue;
+            }
+            let previous = previous.clone();
+            self.aliases += 1;
+            let snapshot = idents::snapshot(self.aliases);
+            snapshots.push(parse_stmt(quote_spanned! {ident.span()=>
+                let #snapshot = #machine.snapshot(&#ident);
+            }));
+            if let Some((_, current)) = &mut self.scope[position].dead {
+                *current = snapshot;
+            }
+            renewed.push((position, previous));
         }
         snapshots
     }
