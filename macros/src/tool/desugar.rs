@@ -302,7 +302,10 @@ impl Desugar<'_> {
         let mut resume_tests = Vec::new();
         let mut evaluate_arms = Vec::new();
         let mut dispatch_arms = Vec::new();
-        let has_plain_arm = e.arms.iter().any(|arm| ask_range(&arm.body).is_none());
+        let has_plain_arm = e
+            .arms
+            .iter()
+            .any(|arm| ask_range(&arm.body).is_none() && !pattern_bindings(&arm.pat).is_empty());
         for (index, arm) in e.arms.iter().enumerate() {
             let Arm {
                 attrs,
@@ -315,7 +318,18 @@ impl Desugar<'_> {
                 .as_ref()
                 .map(|(if_token, cond)| quote!(#if_token #cond));
             let Some(range) = ask_range(body) else {
-                // `Done(return ..)` would warn that the constructor is unreachable.
+                if pattern_bindings(pat).is_empty() {
+                    // Run after the dispatch, beside the arms that ask, so that the borrow
+                    // checker sees that it excludes them: a local it moves is still theirs.
+                    let variant = format_ident!("Arm{}", index);
+                    evaluate_arms.push(quote!(#(#attrs)* #pat #guard => #arm_enum::#variant,));
+                    dispatch_arms.push(quote!(#(#attrs)* #arm_enum::#variant => #body,));
+                    variants.push(quote!(#(#attrs)* #variant));
+                    continue;
+                }
+                // An arm that binds runs where its bindings are, which may borrow from the
+                // scrutinee's temporaries. `Done(return ..)` would warn that the constructor is
+                // unreachable.
                 evaluate_arms.push(quote! {
                     #(#attrs)* #[allow(unreachable_code)] #pat #guard => #arm_enum::Done(#body),
                 });
