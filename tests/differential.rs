@@ -142,7 +142,7 @@ macro_rules! corpus {
 pub mod prelude {
     pub use super::{
         Args, Color, Memo, Num, Person, Pick, Point, Shape, Step, Text, Yes, consume, describe,
-        double, parse_num, record, refuse,
+        double, len_with, parse_num, record, refuse, sum_with,
     };
     pub use mrtr::{Elicited, elicit};
     pub use mrtr_tests::straight::note;
@@ -159,6 +159,17 @@ pub fn refuse(refused: mrtr::Refused) -> String {
 pub async fn double(n: i64) -> i64 {
     tokio::task::yield_now().await;
     n * 2
+}
+
+/// Takes ownership of a vector: `[..]+k=sum`.
+pub fn sum_with(v: Vec<u32>, k: i64) -> String {
+    let sum = v.iter().map(|n| i64::from(*n)).sum::<i64>() + k;
+    format!("{v:?}+{k}={sum}")
+}
+
+/// Borrows a vector: its length plus `k`.
+pub fn len_with(v: &[u32], k: i64) -> i64 {
+    v.len() as i64 + k
 }
 
 /// Takes ownership, so a body can move a local before an ask.
@@ -1267,6 +1278,62 @@ corpus! {
         Ok(format!("{:?} {}", counter.borrow(), total.get()))
     }
 
+    // A local changed in a block, then passed to the statement that asks, before the ask: on
+    // resume that statement reads it again, as it was at the ask, not before the block.
+    changed_in_a_block_then_consumed_by_the_asking_statement(args) => {
+        let mut x = vec![args.n];
+        if args.n > 0 {
+            x.push(1);
+            let total = sum_with(x, ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num);
+            return Ok(total);
+        }
+        Ok("none".into())
+    }
+
+    changed_in_a_block_then_borrowed_by_the_asking_statement(args) => {
+        let mut draft = vec![args.n];
+        let mut count = i64::from(args.n);
+        let out = if args.n > 0 {
+            draft.push(7);
+            count += 5;
+            let a = len_with(&draft, ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num);
+            let b = count + ask!(b = elicit::<Num>("b?")).accepted().map_err(refuse)?.num;
+            format!("{a} {b}")
+        } else {
+            String::new()
+        };
+        Ok(out)
+    }
+
+    changed_by_the_scrutinee_then_consumed_in_an_arm(args) => {
+        let mut x = vec![args.n, args.n + 1];
+        let out = match x.pop() {
+            Some(last) => sum_with(x, ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num + i64::from(last)),
+            None => "empty".into(),
+        };
+        Ok(out)
+    }
+
+    // An arm that asks and one that moves what the first asks about: only one runs.
+    an_arm_moves_what_another_asks_about(args) => {
+        let s = format!("t{}", args.n);
+        let out = match args.n {
+            0 => format!("moved {}", consume(s)),
+            _ => {
+                let a = ask!(a = elicit::<Num>(format!("About {s}?"))).accepted().map_err(refuse)?.num;
+                format!("{s} {a}")
+            }
+        };
+        let first = args.n.checked_sub(1);
+        let t = format!("u{}", args.n);
+        if let Some(first) = first {
+            let b = ask!(b = elicit::<Num>(format!("About {t} after {first}?"))).accepted().map_err(refuse)?.num;
+            Ok(format!("{out} {t} {b}"))
+        } else {
+            Ok(format!("{out} {}", consume(t)))
+        }
+    }
+
     // `break` carries an answer out of a labeled loop.
     break_with_an_answer(args) => {
         let mut tries = 0;
@@ -1705,6 +1772,20 @@ fn cases(name: &str) -> Vec<Run> {
         "cells_held_across_asks" => {
             vec![run(2, vec![num(4), num(5)]), run(1, vec![decline.clone()])]
         }
+        "changed_in_a_block_then_consumed_by_the_asking_statement"
+        | "changed_by_the_scrutinee_then_consumed_in_an_arm" => {
+            vec![run(2, vec![num(10)]), run(1, vec![decline.clone()])]
+        }
+        "changed_in_a_block_then_borrowed_by_the_asking_statement" => vec![
+            run(2, vec![num(10), num(3)]),
+            run(0, vec![]),
+            run(1, vec![num(1), decline.clone()]),
+        ],
+        "an_arm_moves_what_another_asks_about" => vec![
+            run(0, vec![]),
+            run(2, vec![num(4), num(5)]),
+            run(1, vec![num(4), decline.clone()]),
+        ],
         "break_with_an_answer" => vec![
             run(0, vec![num(7)]),
             run(2, vec![num(3)]),
