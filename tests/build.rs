@@ -7,7 +7,7 @@ mod generator;
 use std::fmt::Write as _;
 
 const DEFAULT_SEED: u64 = 20_260_728;
-const DEFAULT_COUNT: usize = 80;
+const DEFAULT_COUNT: usize = 120;
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");

@@ -57,6 +57,9 @@ enum Kind {
 struct Var {
     name: String,
     kind: Kind,
+    /// How many loops were around its `let`: it may be moved only at that depth.
+    loop_depth: usize,
+    moved: bool,
     /// The body may assign it (declared `mut`, and not a loop's own counter).
     assignable: bool,
     /// Declared `mut`, or captured by a closure: never shadowed.
@@ -100,14 +103,20 @@ impl Generator {
 
     fn body(mut self) -> String {
         self.out.push_str("{\n");
-        let count = self.rng.usize(4..=9);
+        let count = self.rng.usize(5..=10);
         for _ in 0..count {
             self.statement(0);
         }
-        let shown: Vec<String> = self
+        // Some texts and lists are not read at the end, so that they die at earlier asks.
+        let candidates: Vec<(String, bool)> = self
             .visible()
             .filter(|var| var.kind != Kind::Func)
-            .map(|var| var.name.clone())
+            .map(|var| (var.name.clone(), var.kind == Kind::Int))
+            .collect();
+        let shown: Vec<String> = candidates
+            .into_iter()
+            .filter(|(_, int)| *int || self.rng.bool())
+            .map(|(name, _)| name)
             .collect();
         let format = vec!["{:?}"; shown.len()].join(" ");
         let args: String = shown.iter().map(|name| format!(", {name}")).collect();
@@ -137,9 +146,12 @@ impl Generator {
     }
 
     fn declare(&mut self, name: &str, kind: Kind, assignable: bool, pinned: bool) {
+        let loop_depth = self.loops.len();
         self.scopes.last_mut().unwrap().push(Var {
             name: name.to_owned(),
             kind,
+            loop_depth,
+            moved: false,
             assignable,
             pinned,
         });
@@ -153,6 +165,7 @@ impl Generator {
             .into_iter()
             .rev()
             .filter(|var| seen.insert(var.name.clone()))
+            .filter(|var| !var.moved)
             .collect();
         visible.reverse();
         visible.into_iter()
@@ -171,6 +184,23 @@ impl Generator {
         self.pick(|var| var.kind == kind)
     }
 
+    /// A text or list that may be moved here, marked as moved.
+    fn take_to_move(&mut self, kind: Kind) -> Option<String> {
+        let depth = self.loops.len();
+        let name = self.pick(|var| var.kind == kind && var.loop_depth == depth)?;
+        self.mark_moved(&name);
+        Some(name)
+    }
+
+    fn mark_moved(&mut self, name: &str) {
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some(var) = scope.iter_mut().rev().find(|var| var.name == name) {
+                var.moved = true;
+                return;
+            }
+        }
+    }
+
     fn pin(&mut self, name: &str) {
         for scope in self.scopes.iter_mut().rev() {
             if let Some(var) = scope.iter_mut().rev().find(|var| var.name == name) {
@@ -186,7 +216,7 @@ impl Generator {
 
     /// Whether one more question fits the budget here, counting it as asked if so.
     fn take_ask(&mut self) -> bool {
-        if self.asks + self.weight <= MOST_ASKS && self.chance(70) {
+        if self.asks + self.weight <= MOST_ASKS && self.chance(80) {
             self.asks += self.weight;
             true
         } else {
@@ -329,7 +359,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..22);
+        let choice = self.rng.u8(0..27);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -542,6 +572,32 @@ impl Generator {
                 self.line(&format!("let {name} = check({value})?;"));
                 self.declare(&name, Kind::Int, false, false);
             }
+            25 | 26 => match self.pick(|var| var.kind == Kind::List) {
+                // A change right before a statement that reads the local and then asks.
+                Some(list) => {
+                    let value = self.int(1);
+                    self.line(&format!("{list}.push({value});"));
+                    self.hand_over(Kind::List, Some(list));
+                }
+                None => self.note(),
+            },
+            22 | 23 => {
+                let kind = if self.chance(50) {
+                    Kind::Text
+                } else {
+                    Kind::List
+                };
+                self.hand_over(kind, None);
+            }
+            24 => match self.take_to_move(Kind::Text) {
+                Some(text) => {
+                    let name = self.fresh("s");
+                    self.line(&format!("let mut {name} = {text};"));
+                    self.line(&format!("{name}.push('+');"));
+                    self.declare(&name, Kind::Text, true, true);
+                }
+                None => self.note(),
+            },
             21 if !self.loops.is_empty() => {
                 let condition = self.condition(true);
                 let target = self.rng.usize(..self.loops.len());
@@ -567,6 +623,42 @@ impl Generator {
             }
             _ => self.note(),
         }
+    }
+
+    /// A text or list handed to a call together with an answer: moved, or borrowed, before
+    /// the ask. `preferred` if it may be.
+    fn hand_over(&mut self, kind: Kind, preferred: Option<String>) {
+        let name = self.fresh("v");
+        let depth = self.loops.len();
+        let movable = |this: &Self, wanted: &str| {
+            this.visible()
+                .any(|var| var.name == wanted && var.loop_depth == depth)
+        };
+        let moved = self.chance(60);
+        let taken = match preferred {
+            Some(wanted) if !moved || movable(self, &wanted) => {
+                if moved {
+                    self.mark_moved(&wanted);
+                }
+                Some(wanted)
+            }
+            _ if moved => self.take_to_move(kind),
+            _ => self.pick_kind(kind),
+        };
+        let Some(taken) = taken else {
+            return self.note();
+        };
+        let value = self.int_or_ask(1);
+        let call = match (kind, moved) {
+            (Kind::Text, true) => format!("text_with({taken}, {value})"),
+            (Kind::Text, false) => format!("text_len_with(&{taken}, {value})"),
+            (_, true) => format!("list_with({taken}, {value})"),
+            (_, false) => format!("list_len_with(&{taken}, {value})"),
+        };
+        self.line(&format!("let {name} = {call};"));
+        let site = self.site();
+        self.line(&format!("note!(args, \"h{site} {{}}\", {name});"));
+        self.declare(&name, Kind::Int, false, false);
     }
 
     fn note(&mut self) {
