@@ -1334,6 +1334,22 @@ corpus! {
         }
     }
 
+    // The `else` of a `let .. else` asks, and the value is a call: on resume the `else` is
+    // entered without calling again.
+    let_else_asks_after_a_call(args) => {
+        let mut total = 0;
+        for word in [format!("{}", args.n), "x".to_owned(), format!("{}", args.n + 1)] {
+            let (Ok(mut n), true) = (word.trim().parse::<i64>(), !word.is_empty()) else {
+                let why = ask!(why = elicit::<Text>(format!("Why {word:?}?"))).accepted().map_err(refuse)?.text;
+                note!(args, "skipped {word}: {why}");
+                continue;
+            };
+            n += 1;
+            total += n;
+        }
+        Ok(format!("{total}"))
+    }
+
     // `break` carries an answer out of a labeled loop.
     break_with_an_answer(args) => {
         let mut tries = 0;
@@ -1785,6 +1801,10 @@ fn cases(name: &str) -> Vec<Run> {
             run(0, vec![]),
             run(2, vec![num(4), num(5)]),
             run(1, vec![num(4), decline.clone()]),
+        ],
+        "let_else_asks_after_a_call" => vec![
+            run(2, vec![text("not a number")]),
+            run(0, vec![decline.clone()]),
         ],
         "break_with_an_answer" => vec![
             run(0, vec![num(7)]),

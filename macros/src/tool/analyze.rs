@@ -393,8 +393,10 @@ fn check_block_order(block: &Block, diagnostics: &mut Diagnostics) {
             Stmt::Local(local) => {
                 if let Some(init) = &local.init {
                     order.expr(&init.expr, diagnostics);
+                    // The `else` of a `let .. else` becomes an arm of a `match` on the value
+                    // (`desugar`), entered on resume without making the value again.
                     if let Some((_, diverge)) = &init.diverge {
-                        order.expr(diverge, diagnostics);
+                        Order::default().expr(diverge, diagnostics);
                     }
                 }
             }

@@ -97,6 +97,9 @@ impl VisitMut for Desugar<'_> {
     fn visit_block_mut(&mut self, block: &mut Block) {
         let stmts = scrutinees_in_place(std::mem::take(&mut block.stmts));
         for mut stmt in stmts {
+            if let Some(as_match) = let_else_as_match(&stmt) {
+                stmt = as_match;
+            }
             if let Stmt::Expr(Expr::ForLoop(for_loop), _) = &mut stmt
                 && block_range(&for_loop.body).is_some()
             {
@@ -111,6 +114,29 @@ impl VisitMut for Desugar<'_> {
             block.stmts.push(stmt);
         }
     }
+}
+
+/// `let p = e else { d };` whose `else` asks becomes `let (x, ..) = match e { p => (x, ..), _ =>
+/// d };`, so that a resumed round enters `d` without evaluating `e` again. A `let` with a type
+/// (`let p: T = ..`) stays as written.
+fn let_else_as_match(stmt: &Stmt) -> Option<Stmt> {
+    let Stmt::Local(local) = stmt else {
+        return None;
+    };
+    let init = local.init.as_ref()?;
+    let (_, diverge) = init.diverge.as_ref()?;
+    if ask_range(diverge).is_none() || matches!(local.pat, Pat::Type(_)) {
+        return None;
+    }
+    let bindings = pattern_bindings(&local.pat);
+    let mut inner = local.pat.clone();
+    strip_mut(&mut inner);
+    let carried = bindings_tuple(&bindings, false);
+    let pattern = bindings_tuple(&bindings, true);
+    let (attrs, value) = (&local.attrs, &init.expr);
+    Some(syn::parse_quote_spanned! {local.let_token.span=>
+        #(#attrs)* let #pattern = match #value { #inner => #carried, _ => #diverge };
+    })
 }
 
 /// `let x = init; ..; match x { .. }` (or `if let p = x { .. }`, either also as a `let`'s
