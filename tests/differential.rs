@@ -1326,12 +1326,23 @@ corpus! {
         };
         let first = args.n.checked_sub(1);
         let t = format!("u{}", args.n);
-        if let Some(first) = first {
+        let out = if let Some(first) = first {
             let b = ask!(b = elicit::<Num>(format!("About {t} after {first}?"))).accepted().map_err(refuse)?.num;
-            Ok(format!("{out} {t} {b}"))
+            format!("{out} {t} {b}")
         } else {
-            Ok(format!("{out} {}", consume(t)))
-        }
+            format!("{out} {}", consume(t))
+        };
+        // An arm that binds and moves.
+        let u = format!("v{}", args.n);
+        let label = format!("{}", args.n % 2);
+        let last = match label.as_str() {
+            "0" => {
+                let c = ask!(c = elicit::<Num>(format!("About {u}?"))).accepted().map_err(refuse)?.num;
+                format!("{u} {c}")
+            }
+            other => format!("{other} {}", consume(u)),
+        };
+        Ok(format!("{out} {last}"))
     }
 
     // The `else` of a `let .. else` asks, and the value is a call: on resume the `else` is
@@ -1798,9 +1809,10 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![num(1), decline.clone()]),
         ],
         "an_arm_moves_what_another_asks_about" => vec![
-            run(0, vec![]),
-            run(2, vec![num(4), num(5)]),
-            run(1, vec![num(4), decline.clone()]),
+            run(0, vec![num(6)]),
+            run(2, vec![num(4), num(5), num(6)]),
+            run(1, vec![num(4), num(5)]),
+            run(3, vec![num(4), decline.clone()]),
         ],
         "let_else_asks_after_a_call" => vec![
             run(2, vec![text("not a number")]),

@@ -248,3 +248,26 @@ fn a_closure_declared_among_statements_that_fold_and_a_break_that_asks() {
         }
     ));
 }
+
+#[test]
+fn arms_that_do_not_ask_run_after_the_dispatch() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn arms(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let label = format!("t{}", args.n);
+                let picked = match args.mode.as_str() {
+                    "ask" => ask!(a = elicit::<Num>(format!("{label}?"))).accepted().map_err(refuse)?.num,
+                    "none" => consume(label),
+                    other => consume(format!("{other} {label}")),
+                };
+                let word = match make_word().as_str() {
+                    "ask" => ask!(b = elicit::<Num>("b?")).accepted().map_err(refuse)?.num,
+                    other => other.len() as i64,
+                };
+                Ok(format!("{picked} {word}"))
+            }
+        }
+    ));
+}

@@ -116,6 +116,40 @@ impl VisitMut for Desugar<'_> {
     }
 }
 
+/// Whether an arm that does not ask can take `bindings` out of the `match` on `scrutinee`
+/// and run after the dispatch: none is a `ref`, and the scrutinee makes no temporary that they
+/// could borrow from. It is a place (`x`, `x.f`, `x[i]`, `&x`, `*x`), or one method call on a
+/// place with plain arguments (`x.as_str()`, `map.get(&key)`), whose result borrows from
+/// those places if from anything, or a block whose value is a local.
+fn carries_out(scrutinee: &Expr, bindings: &[super::syntax::Binding]) -> bool {
+    fn place(expr: &Expr) -> bool {
+        match expr {
+            Expr::Path(_) => true,
+            Expr::Field(e) => place(&e.base),
+            Expr::Index(e) => place(&e.expr) && plain(&e.index),
+            Expr::Reference(e) => place(&e.expr),
+            Expr::Unary(e) => matches!(e.op, syn::UnOp::Deref(_)) && place(&e.expr),
+            Expr::Paren(e) => place(&e.expr),
+            Expr::Group(e) => place(&e.expr),
+            _ => false,
+        }
+    }
+    fn plain(expr: &Expr) -> bool {
+        matches!(expr, Expr::Lit(_)) || place(expr)
+    }
+    let no_temporary = match scrutinee {
+        Expr::MethodCall(call) => place(&call.receiver) && call.args.iter().all(plain),
+        // A `let` moved into the scrutinee (`scrutinees_in_place`): the block's value is the
+        // local's.
+        Expr::Block(block) => matches!(
+            block.block.stmts.last(),
+            Some(Stmt::Expr(Expr::Path(_), None))
+        ),
+        other => place(other),
+    };
+    no_temporary && bindings.iter().all(|binding| !binding.by_ref)
+}
+
 /// `let p = e else { d };` whose `else` asks becomes `let (x, ..) = match e { p => (x, ..), _ =>
 /// d };`, so that a resumed round enters `d` without evaluating `e` again. A `let` with a type
 /// (`let p: T = ..`) stays as written.
@@ -328,10 +362,12 @@ impl Desugar<'_> {
         let mut resume_tests = Vec::new();
         let mut evaluate_arms = Vec::new();
         let mut dispatch_arms = Vec::new();
-        let has_plain_arm = e
-            .arms
-            .iter()
-            .any(|arm| ask_range(&arm.body).is_none() && !pattern_bindings(&arm.pat).is_empty());
+        let has_plain_arm = e.arms.iter().any(|arm| {
+            let bindings = pattern_bindings(&arm.pat);
+            ask_range(&arm.body).is_none()
+                && !bindings.is_empty()
+                && !carries_out(&e.expr, &bindings)
+        });
         for (index, arm) in e.arms.iter().enumerate() {
             let Arm {
                 attrs,
@@ -344,7 +380,8 @@ impl Desugar<'_> {
                 .as_ref()
                 .map(|(if_token, cond)| quote!(#if_token #cond));
             let Some(range) = ask_range(body) else {
-                if pattern_bindings(pat).is_empty() {
+                let bindings = pattern_bindings(pat);
+                if bindings.is_empty() {
                     // Run after the dispatch, beside the arms that ask, so that the borrow
                     // checker sees that it excludes them: a local it moves is still theirs.
                     let variant = format_ident!("Arm{}", index);
@@ -353,9 +390,30 @@ impl Desugar<'_> {
                     variants.push(quote!(#(#attrs)* #variant));
                     continue;
                 }
-                // An arm that binds runs where its bindings are, which may borrow from the
-                // scrutinee's temporaries. `Done(return ..)` would warn that the constructor is
-                // unreachable.
+                if carries_out(&e.expr, &bindings) {
+                    // The same, with the bindings the body reads carried out of the match that
+                    // made them (a guard reads the others there).
+                    let variant = format_ident!("Arm{}", index);
+                    let generic = format_ident!("T{}", index);
+                    let mut inner = pat.clone();
+                    strip_mut(&mut inner);
+                    let read = super::syntax::names_in_expr(body);
+                    let bindings: Vec<_> = bindings
+                        .into_iter()
+                        .filter(|binding| read.contains(&binding.ident.to_string()))
+                        .collect();
+                    let carried = bindings_tuple(&bindings, false);
+                    let pattern = bindings_tuple(&bindings, true);
+                    evaluate_arms
+                        .push(quote!(#(#attrs)* #inner #guard => #arm_enum::#variant(#carried),));
+                    dispatch_arms.push(quote!(#(#attrs)* #arm_enum::#variant(#pattern) => #body,));
+                    variants.push(quote!(#(#attrs)* #variant(#generic)));
+                    generics.push(generic);
+                    continue;
+                }
+                // Otherwise the arm runs where its bindings are made, as they may borrow from
+                // the scrutinee's temporaries. `Done(return ..)` would warn that the
+                // constructor is unreachable.
                 evaluate_arms.push(quote! {
                     #(#attrs)* #[allow(unreachable_code)] #pat #guard => #arm_enum::Done(#body),
                 });
