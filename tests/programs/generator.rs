@@ -359,7 +359,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..27);
+        let choice = self.rng.u8(0..29);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -578,6 +578,57 @@ impl Generator {
                     let value = self.int(1);
                     self.line(&format!("{list}.push({value});"));
                     self.hand_over(Kind::List, Some(list));
+                }
+                None => self.note(),
+            },
+            27 if nested => match self.pick_kind(Kind::List) {
+                Some(list) => {
+                    let item = self.fresh("i");
+                    self.line(&format!("match {list}.first() {{"));
+                    self.line(&format!("    Some(&{item}) => {{"));
+                    self.indent += 1;
+                    self.scopes.push(Vec::new());
+                    self.declare(&item, Kind::Int, false, false);
+                    self.block(depth);
+                    self.scopes.pop();
+                    self.indent -= 1;
+                    self.line("    }");
+                    self.line("    None => {");
+                    self.indent += 1;
+                    self.block(depth);
+                    self.indent -= 1;
+                    self.line("    }");
+                    self.line("}");
+                }
+                None => self.note(),
+            },
+            28 => match self.pick_kind(Kind::List) {
+                Some(list) => {
+                    let item = self.fresh("i");
+                    let site = self.site();
+                    self.line(&format!(
+                        "let Some({item}) = {list}.last().copied() else {{"
+                    ));
+                    self.indent += 1;
+                    let value = self.int_or_ask(1);
+                    self.line(&format!("let reason = {value};"));
+                    self.line(&format!("note!(args, \"e{site} {{}}\", reason);"));
+                    let plain_loop = self
+                        .loops
+                        .iter()
+                        .rposition(|target| !target.breaks_with_value);
+                    match plain_loop {
+                        Some(target) if self.chance(60) => {
+                            let label = self.loops[target].label.clone();
+                            self.line(&format!("continue {label};"));
+                        }
+                        _ => {
+                            self.line(&format!("return Ok(format!(\"else{site} {{}}\", reason));"))
+                        }
+                    }
+                    self.indent -= 1;
+                    self.line("};");
+                    self.declare(&item, Kind::Int, false, false);
                 }
                 None => self.note(),
             },
