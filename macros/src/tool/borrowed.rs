@@ -36,6 +36,14 @@ impl<'ast> Visit<'ast> for Check<'_> {
                      `{method}(..)`"
                 ),
             );
+        } else if !asks_in_block(&e.body).is_empty() && literal_strs(&e.expr) {
+            self.diagnostics.error(
+                &e.expr,
+                "this `for` loop's body asks, so the items it has yet to visit are saved into \
+                 `requestState`, but its items are string literals, `&str`, which borrow. \
+                 Iterate owned strings: `[\"a\", \"b\"].map(String::from)`, or \
+                 `.map(str::to_owned)` after `.into_iter()`",
+            );
         }
         visit::visit_expr_for_loop(self, e);
     }
@@ -137,6 +145,52 @@ fn borrowed_parts<'a>(scrutinee: &'a Expr, pat: &'a Pat) -> Vec<(&'a Expr, &'a P
     }
 }
 
+/// Whether `iterable` is an array or `vec!` of string literals, by value, borrowed, or
+/// through `iter`, `into_iter`, `copied` or an adapter that keeps the items.
+fn literal_strs(iterable: &Expr) -> bool {
+    fn has_str(elems: &syn::punctuated::Punctuated<Expr, syn::Token![,]>) -> bool {
+        elems.iter().any(|elem| {
+            matches!(
+                elem,
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(_),
+                    ..
+                })
+            )
+        })
+    }
+    match iterable {
+        Expr::Array(array) => has_str(&array.elems),
+        Expr::Reference(reference) => literal_strs(&reference.expr),
+        Expr::Paren(inner) => literal_strs(&inner.expr),
+        Expr::Macro(mac) if mac.mac.path.is_ident("vec") => mac
+            .mac
+            .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
+            .is_ok_and(|elems| has_str(&elems)),
+        Expr::MethodCall(call) => {
+            let method = call.method.to_string();
+            (["iter", "into_iter", "copied"].contains(&method.as_str())
+                || KEEPING.contains(&method.as_str()))
+                && literal_strs(&call.receiver)
+        }
+        _ => false,
+    }
+}
+
+/// Iterator adapters whose items are those of the iterator they adapt.
+const KEEPING: &[&str] = &[
+    "enumerate",
+    "rev",
+    "skip",
+    "take",
+    "step_by",
+    "filter",
+    "peekable",
+    "skip_while",
+    "take_while",
+    "fuse",
+];
+
 /// The method that makes an iterator of string slices, when `iterable` is one: `s.split(..)`,
 /// `s.lines()`, through adapters that keep the items (`enumerate`, `rev`, `skip`, ..).
 fn str_items(iterable: &Expr) -> Option<String> {
@@ -153,18 +207,6 @@ fn str_items(iterable: &Expr) -> Option<String> {
         "lines",
         "matches",
         "rmatches",
-    ];
-    const KEEPING: &[&str] = &[
-        "enumerate",
-        "rev",
-        "skip",
-        "take",
-        "step_by",
-        "filter",
-        "peekable",
-        "skip_while",
-        "take_while",
-        "fuse",
     ];
     match iterable {
         Expr::MethodCall(call) => {

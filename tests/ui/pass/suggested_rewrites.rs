@@ -71,6 +71,21 @@ impl Server {
     }
 
     #[mrtr_tool]
+    #[tool(description = "Greets each of a list")]
+    async fn greet_listed(&self) -> String {
+        let mut greeted = Vec::new();
+        for who in ["Ada", "Grace"].map(String::from) {
+            let name = ask!(name = elicit::<Name>(format!("Name for {who}?"))).ok();
+            greeted.push(name.map(|n| n.name));
+        }
+        for who in vec!["Ada", "Grace"].into_iter().map(str::to_owned) {
+            let name = ask!(again = elicit::<Name>(format!("Again for {who}?"))).ok();
+            greeted.push(name.map(|n| n.name));
+        }
+        format!("{greeted:?}")
+    }
+
+    #[mrtr_tool]
     #[tool(description = "Sums a slice's ends")]
     async fn ends(&self) -> String {
         let nums = vec![1u32, 5, 9];
