@@ -1361,6 +1361,17 @@ corpus! {
         Ok(format!("{total}"))
     }
 
+    // A compound assignment to an element or an entry: the answer comes first.
+    compound_assignment_to_a_place(args) => {
+        let mut counts = vec![0i64; 3];
+        let mut by_name: BTreeMap<String, i64> = BTreeMap::new();
+        for round in 0..args.n {
+            counts[(round % 3) as usize] += ask!(n = elicit::<Num>(format!("Count {round}?"))).accepted().map_err(refuse)?.num;
+            *by_name.entry(format!("r{}", round % 2)).or_insert(0) += ask!(m = elicit::<Num>(format!("More {round}?"))).accepted().map_err(refuse)?.num;
+        }
+        Ok(format!("{counts:?} {by_name:?}"))
+    }
+
     // `break` carries an answer out of a labeled loop.
     break_with_an_answer(args) => {
         let mut tries = 0;
@@ -1817,6 +1828,23 @@ fn cases(name: &str) -> Vec<Run> {
         "let_else_asks_after_a_call" => vec![
             run(2, vec![text("not a number")]),
             run(0, vec![decline.clone()]),
+        ],
+        "compound_assignment_to_a_place" => vec![
+            run(2, vec![num(1), num(2), num(3), num(4)]),
+            run(
+                4,
+                vec![
+                    num(1),
+                    num(2),
+                    num(3),
+                    num(4),
+                    num(5),
+                    num(6),
+                    num(7),
+                    num(8),
+                ],
+            ),
+            run(2, vec![num(1), decline.clone()]),
         ],
         "break_with_an_answer" => vec![
             run(0, vec![num(7)]),

@@ -98,6 +98,10 @@ pub(crate) fn operands_in_order(expr: &Expr) -> Option<Vec<&Expr>> {
         Expr::Cast(e) => vec![&e.expr],
         // The right side of an assignment is evaluated before the place it goes to.
         Expr::Assign(e) => vec![&e.right, &e.left],
+        // So is a compound assignment's on primitives, the case where its place has an effect
+        // (`v[i] += ..`, `*m.entry(k).or_insert(0) += ..`): overloaded, the place comes first,
+        // and is computed again on resume.
+        Expr::Binary(e) if is_assign_op(&e.op) => vec![&e.right, &e.left],
         Expr::Binary(e) => vec![&e.left, &e.right],
         Expr::Index(e) => vec![&e.expr, &e.index],
         Expr::Let(e) => vec![&e.expr],
