@@ -13,6 +13,7 @@
     unused_variables,
     unused_assignments,
     unused_labels,
+    dead_code,
     unused_parens,
     unused_imports,
     unreachable_code,

@@ -372,7 +372,7 @@ impl Generator {
             3 | 4 => match self.pick(|var| var.kind == Kind::Int && var.assignable) {
                 Some(name) => {
                     let value = self.int_or_ask(2);
-                    if self.chance(50) {
+                    if self.chance(50) || value == name {
                         self.line(&format!("{name} = {name}.wrapping_add({value});"));
                     } else {
                         self.line(&format!("{name} = {value};"));
