@@ -146,6 +146,9 @@ impl Ledger {
                 .confirm;
         self.effects.note(format!("charging {}", args.payee));
         self.gate.pass().await;
+        if confirmed && args.payee == "crash" {
+            panic!("the payment service is down");
+        }
         if !confirmed {
             return Ok(text(format!("did not pay {}", args.payee)));
         }
@@ -283,6 +286,31 @@ async fn parallel_copies_of_a_final_state_run_the_effect_once() -> anyhow::Resul
         let late = done(&client, pay("ada", Some(&first.state), no())).await?;
         assert_eq!(serde_json::to_value(&late)?, first_result);
         assert_eq!(effects.all(), ["charging ada", "paid ada"]);
+        Ok(())
+    })
+    .await
+}
+
+/// A round whose tool panics fails with `-32603` rather than leave its client waiting, and is
+/// recorded like any failure: a retry of its state gets the same error, and what the round did
+/// before the panic does not happen again.
+#[tokio::test]
+async fn a_round_that_panics_fails_and_is_not_run_again() -> anyhow::Result<()> {
+    bounded(async {
+        let effects = Effects::default();
+        let (_served, client) =
+            serve(Ledger::new(engine().build()?, &effects, Gate::open())).await?;
+        let first = asked(&client, pay("crash", None, json!({}))).await?;
+        for _ in 0..2 {
+            let error = failed(&client, pay("crash", Some(&first.state), yes())).await?;
+            assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+            assert_eq!(error.message, "the tool failed");
+        }
+        assert_eq!(effects.count("charging crash"), 1);
+        // The server goes on serving.
+        let next = asked(&client, pay("bob", None, json!({}))).await?;
+        let result = done(&client, pay("bob", Some(&next.state), yes())).await?;
+        assert_eq!(text_of(&result), "paid 5 to bob (payment 1)");
         Ok(())
     })
     .await

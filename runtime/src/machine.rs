@@ -10,6 +10,7 @@
 use std::{
     convert::Infallible,
     future::{Future, poll_fn},
+    panic::{AssertUnwindSafe, catch_unwind},
     pin::pin,
     sync::{Mutex, MutexGuard},
     task::Poll,
@@ -564,10 +565,30 @@ impl Machine {
         Outcome::Recorded(response)
     }
 
-    /// Runs the body until it returns or halts at an ask.
+    /// Runs the body until it returns or halts at an ask. A body that panics ends the round
+    /// with `-32603` (recorded like any failure, so a retry of its state gets it again), rather
+    /// than leave its client waiting for an answer that never comes.
     pub async fn drive<R>(&self, body: impl Future<Output = R>) -> Outcome<R> {
         let mut body = pin!(body);
-        poll_fn(|context| match body.as_mut().poll(context) {
+        poll_fn(|context| {
+            let Ok(polled) = catch_unwind(AssertUnwindSafe(|| body.as_mut().poll(context))) else {
+                tracing::error!(
+                    tool = %Escaped(&self.round.name),
+                    "mrtr: the tool panicked; its round fails with -32603"
+                );
+                return Poll::Ready(Outcome::Failed(ErrorData::internal_error(
+                    "the tool failed",
+                    None,
+                )));
+            };
+            self.polled(polled)
+        })
+        .await
+    }
+
+    /// What one poll of the body means for the round.
+    fn polled<R>(&self, polled: Poll<R>) -> Poll<Outcome<R>> {
+        match polled {
             Poll::Ready(result) => Poll::Ready(match self.cursor().resume {
                 None => Outcome::Done(result),
                 // A well-formed state always leads back to the ask it stopped at.
@@ -587,8 +608,7 @@ impl Machine {
                     None => Poll::Pending,
                 }
             }
-        })
-        .await
+        }
     }
 }
 
