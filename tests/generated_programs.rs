@@ -25,7 +25,7 @@ use std::{collections::BTreeMap, time::Duration};
 use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool};
 use mrtr_tests::{
     clock::TestClock,
-    differential::{Args, Run, accept, in_rounds, straight},
+    differential::{Args, Run, accept, in_rounds, on_a_session, on_session, straight},
     straight::note,
 };
 use rmcp::{
@@ -188,6 +188,44 @@ async fn generated_programs_resume_as_they_run_straight() {
         assert!(
             asking * 5 >= SCRIPTS.len() * 3 * 2,
             "too few runs ask twice or more: {asked:?}"
+        );
+    })
+    .await
+    .expect("the programs ran in time");
+}
+
+/// The same programs on a pre-2026 session: each question goes to the client as
+/// `elicitation/create` while the call runs (`mrtr::Bridged`). The questions' messages, the
+/// results and the journals must be those of the straight run.
+#[tokio::test]
+async fn generated_programs_run_the_same_on_a_session() {
+    tokio::time::timeout(Duration::from_secs(300), async {
+        let server = Programs {
+            tool_router: Programs::tool_router(),
+            engine: TestClock::default().engine(),
+        };
+        let (user, client) = on_a_session(server).await.expect("a session");
+        let mut mismatches = Vec::new();
+        for (name, scripts) in SCRIPTS {
+            for (index, case) in runs(scripts).iter().enumerate() {
+                let mut expected = straight(case, |args| run_straight(name, args)).await;
+                for (key, _) in &mut expected.asked {
+                    *key = "?".to_owned();
+                }
+                let observed = on_session(&user, &client, name, case).await;
+                if observed != expected {
+                    mismatches.push(format!(
+                        "{name}, script {index}:\n  straight: {expected:?}\n  session:  {observed:?}"
+                    ));
+                }
+            }
+        }
+        assert!(
+            mismatches.is_empty(),
+            "seed {SEED}: {} of {} runs differ\n{}",
+            mismatches.len(),
+            SCRIPTS.len() * 3,
+            mismatches.join("\n")
         );
     })
     .await

@@ -1,15 +1,22 @@
-//! The two runs the differential tests compare: a body run straight through, each `ask!`
+//! The runs the differential tests compare: a body run straight through, each `ask!`
 //! answered at once from a script, and the same body as a resumable tool, answered round by
-//! round over a real rmcp client.
+//! round over a real rmcp client, or on a pre-2026 session through `mrtr::Bridged`.
 
 use std::{
     future::Future,
     sync::atomic::{AtomicU64, Ordering},
 };
 
+use std::{collections::VecDeque, sync::Mutex};
+
 use rmcp::{
-    model::{CallToolRequestParams, CallToolResponse, InputResponses, JsonObject},
-    service::{RoleClient, RunningService},
+    ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServerHandler, ServiceExt,
+    model::{
+        CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig,
+        ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, InputResponses,
+        JsonObject, ProtocolVersion,
+    },
+    service::{RequestContext, RoleClient, RunningService},
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -140,5 +147,96 @@ pub async fn in_rounds(
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+}
+
+/// A 2025-11-25 client that answers each `elicitation/create` on its session with the next
+/// answer of the script set for the call in progress.
+#[derive(Clone, Default)]
+pub struct ScriptedUser {
+    script: std::sync::Arc<Mutex<(VecDeque<Value>, Vec<String>)>>,
+}
+
+impl ClientHandler for ScriptedUser {
+    fn get_info(&self) -> ClientConfig {
+        let capabilities = ClientCapabilities::builder().enable_elicitation().build();
+        let mut config = ClientConfig::new(capabilities, Implementation::new("scripted", "1"));
+        config.protocol_version = ProtocolVersion::V_2025_11_25;
+        config
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let message = match request {
+            ElicitRequestParams::FormElicitationParams { message, .. } => message,
+            other => format!("{other:?}"),
+        };
+        let mut script = self.script.lock().unwrap();
+        script.1.push(message);
+        let Some(answer) = script.0.pop_front() else {
+            // Shows up as a mismatch: the straight run asked fewer questions.
+            return Ok(ElicitResult::new(ElicitationAction::Cancel));
+        };
+        serde_json::from_value(answer)
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))
+    }
+}
+
+/// `server` behind [`mrtr::Bridged`] on one end of an in-memory pipe, and a [`ScriptedUser`]
+/// on a 2025-11-25 session with it.
+pub async fn on_a_session<S: ServerHandler + mrtr::MrtrServer + Clone>(
+    server: S,
+) -> anyhow::Result<(ScriptedUser, RunningService<RoleClient, ScriptedUser>)> {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let server = mrtr::Bridged::new(server);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let user = ScriptedUser::default();
+    let client = user
+        .clone()
+        .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+        .await?;
+    Ok((user, client))
+}
+
+/// Calls tool `name` on a session, the server asking each question as `elicitation/create`.
+/// The questions are keyed `?`: a session's requests do not carry the ask's key.
+pub async fn on_session(
+    user: &ScriptedUser,
+    client: &RunningService<RoleClient, ScriptedUser>,
+    name: &str,
+    case: &Run,
+) -> Observed {
+    let run = fresh_run("session");
+    *user.script.lock().unwrap() = (case.answers.clone().into(), Vec::new());
+    let arguments: JsonObject = serde_json::from_value(json!({"run": run, "n": case.n})).unwrap();
+    let called = client
+        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
+        .await;
+    let result = match called {
+        Ok(result) => {
+            let text = mrtr_examples::demo::text_of(&result);
+            if result.is_error == Some(true) {
+                Err(text)
+            } else {
+                Ok(text)
+            }
+        }
+        Err(error) => Err(format!("call failed: {error}")),
+    };
+    let asked = std::mem::take(&mut user.script.lock().unwrap().1);
+    Observed {
+        result,
+        asked: asked
+            .into_iter()
+            .map(|message| ("?".to_owned(), message))
+            .collect(),
+        journal: journal(&run),
     }
 }
