@@ -2,8 +2,9 @@
 //! (`programs/generator.rs`: integers, strings, vectors, closures, branches, loops with
 //! labels and `break` values, early returns, `?`, and asks in each place the README allows),
 //! each compiled both as a resumable tool and straight through, as `differential.rs` does
-//! with its hand-written corpus. Every program runs with three scripts; the results, the
-//! questions and the journals must be equal.
+//! with its hand-written corpus. Every program runs with three scripts, on each channel: in
+//! native rounds, on a pre-2026 session and as a task. The results, the questions and the
+//! journals must be those of the straight run.
 //!
 //! Other programs: `MRTR_PROGRAMS_SEED=7 MRTR_PROGRAMS_COUNT=200 cargo test -p mrtr-tests
 //! --test generated_programs`. The bodies are in `target/*/build/mrtr-tests-*/out/`.
@@ -25,8 +26,9 @@ use std::{collections::BTreeMap, time::Duration};
 use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool};
 use mrtr_tests::{
     clock::TestClock,
-    differential::{Args, Run, accept, in_rounds, on_a_session, on_session, straight},
+    differential::{Args, Run, accept, as_a_task, in_rounds, on_a_session, on_session, straight},
     straight::note,
+    task_client::{TaskClient, tasks_and_elicitation},
 };
 use rmcp::{
     ServerHandler,
@@ -62,7 +64,7 @@ macro_rules! programs {
         #[tool_router]
         impl Programs {
             $(
-                #[mrtr_tool]
+                #[mrtr_tool(task = "optional")]
                 #[tool]
                 async fn $name(&self, Parameters($args): Parameters<Args>) -> Result<String, String> $body
             )*
@@ -216,6 +218,43 @@ async fn generated_programs_run_the_same_on_a_session() {
                 if observed != expected {
                     mismatches.push(format!(
                         "{name}, script {index}:\n  straight: {expected:?}\n  session:  {observed:?}"
+                    ));
+                }
+            }
+        }
+        assert!(
+            mismatches.is_empty(),
+            "seed {SEED}: {} of {} runs differ\n{}",
+            mismatches.len(),
+            SCRIPTS.len() * 3,
+            mismatches.join("\n")
+        );
+    })
+    .await
+    .expect("the programs ran in time");
+}
+
+/// The same programs as tasks (the tasks extension): each round that asks waits in
+/// `input_required` for `tasks/update`. Results, questions and journals as in the straight run.
+#[tokio::test]
+async fn generated_programs_run_the_same_as_tasks() {
+    tokio::time::timeout(Duration::from_secs(300), async {
+        let server = Programs {
+            tool_router: Programs::tool_router(),
+            engine: TestClock::default().engine(),
+        };
+        let served = mrtr_tests::loopback::Served::start(server)
+            .await
+            .expect("server starts");
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let mut mismatches = Vec::new();
+        for (name, scripts) in SCRIPTS {
+            for (index, case) in runs(scripts).iter().enumerate() {
+                let expected = straight(case, |args| run_straight(name, args)).await;
+                let observed = as_a_task(&client, name, case).await;
+                if observed != expected {
+                    mismatches.push(format!(
+                        "{name}, script {index}:\n  straight: {expected:?}\n  task:     {observed:?}"
                     ));
                 }
             }

@@ -240,3 +240,77 @@ pub async fn on_session(
         journal: journal(&run),
     }
 }
+
+/// Calls tool `name` as a task (the tasks extension, over stateless HTTP): each round that asks
+/// puts the task in `input_required`, and the script's next answer goes back with
+/// `tasks/update`. The questions are keyed as the tool keys them, without the round.
+pub async fn as_a_task(
+    client: &crate::task_client::TaskClient,
+    name: &str,
+    case: &Run,
+) -> Observed {
+    let run = fresh_run("task");
+    let observed = |result, asked| Observed {
+        result,
+        asked,
+        journal: journal(&run),
+    };
+    let created = client.call(name, json!({"run": run, "n": case.n})).await;
+    let Some(task) = created["taskId"].as_str().map(str::to_owned) else {
+        return observed(Err(format!("no task: {created}")), Vec::new());
+    };
+    let mut answers = case.answers.clone().into_iter();
+    let mut asked = Vec::new();
+    let mut answered = std::collections::BTreeSet::new();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if tokio::time::Instant::now() > deadline {
+            return observed(Err(format!("task {task} never ended")), asked);
+        }
+        let got = client.get(&task).await;
+        match got["status"].as_str().unwrap_or_default() {
+            "input_required" => {
+                let requests = got["inputRequests"]
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default();
+                let Some((key, request)) = requests
+                    .into_iter()
+                    .find(|(key, _)| !answered.contains(key))
+                else {
+                    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+                    continue;
+                };
+                answered.insert(key.clone());
+                let unrounded = key.split_once('.').map_or(key.as_str(), |(_, key)| key);
+                asked.push((
+                    unrounded.to_owned(),
+                    request["params"]["message"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                ));
+                let Some(answer) = answers.next() else {
+                    return observed(
+                        Err("asked more questions than the script answers".to_owned()),
+                        asked,
+                    );
+                };
+                client.update(&task, json!({ key: answer })).await;
+            }
+            "completed" => {
+                let result = &got["result"];
+                let text = crate::task_client::text(result).to_owned();
+                return observed(
+                    match result["isError"].as_bool() {
+                        Some(true) => Err(text),
+                        _ => Ok(text),
+                    },
+                    asked,
+                );
+            }
+            "failed" | "cancelled" => return observed(Err(format!("task ended: {got}")), asked),
+            _ => tokio::time::sleep(std::time::Duration::from_millis(2)).await,
+        }
+    }
+}
