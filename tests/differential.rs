@@ -12,11 +12,11 @@ use std::{
 };
 
 use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool};
-pub use mrtr_tests::differential::Args;
+pub use mrtr_tests::differential::{Args, Num};
 use mrtr_tests::{
     clock::TestClock,
     differential::{Run, accept, in_rounds, straight},
-    straight::note,
+    note,
 };
 use rmcp::{
     ServerHandler,
@@ -31,11 +31,6 @@ use serde_json::{Value, json};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Form)]
 pub struct Text {
     pub text: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Form)]
-pub struct Num {
-    pub num: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Form)]
@@ -91,13 +86,6 @@ pub enum Shape {
     Empty,
 }
 
-/// Records a side effect of the current run.
-macro_rules! note {
-    ($args:expr, $($what:tt)*) => {
-        note(&$args.run, format!($($what)*))
-    };
-}
-
 /// Compiles each body as a resumable tool (`Corpus::NAME`) and as a straight async fn
 /// (`straight::NAME`) whose `ask!` reads the next answer of a script.
 macro_rules! corpus {
@@ -145,7 +133,7 @@ pub mod prelude {
         double, len_with, parse_num, record, refuse, sum_with,
     };
     pub use mrtr::{Elicited, elicit};
-    pub use mrtr_tests::straight::note;
+    pub use mrtr_tests::note;
     #[allow(unused_imports)]
     pub use serde_json::{Value, json};
     #[allow(unused_imports)]
@@ -191,7 +179,7 @@ pub fn describe(answer: Elicited<Pick>) -> String {
 
 /// Notes an optional answer in the journal: `record(&args.run, ask!(..).ok())`.
 pub fn record(run: &str, text: Option<Text>) {
-    note(run, format!("record {:?}", text.map(|t| t.text)));
+    mrtr_tests::straight::note(run, format!("record {:?}", text.map(|t| t.text)));
 }
 
 corpus! {

@@ -21,13 +21,16 @@
     clippy::all
 )]
 
-use std::{collections::BTreeMap, time::Duration};
+use std::{collections::BTreeMap, future::Future, time::Duration};
 
 use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool};
 use mrtr_tests::{
     clock::TestClock,
-    differential::{Args, Run, accept, as_a_task, in_rounds, on_a_session, on_session, straight},
-    straight::note,
+    differential::{
+        Args, Num, Observed, Run, accept, as_a_task, in_rounds, on_a_session, on_session, straight,
+    },
+    loopback::{Served, connect_declaring},
+    note,
     task_client::{TaskClient, tasks_and_elicitation},
 };
 use rmcp::{
@@ -39,18 +42,6 @@ use rmcp::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Form)]
-pub struct Num {
-    pub num: i64,
-}
-
-/// Records a side effect of the current run.
-macro_rules! note {
-    ($args:expr, $($what:tt)*) => {
-        note(&$args.run, format!($($what)*))
-    };
-}
 
 /// Compiles each body as a resumable tool and as a straight async fn.
 macro_rules! programs {
@@ -147,43 +138,66 @@ fn runs(scripts: &[(u32, &[Option<i64>])]) -> Vec<Run> {
         .collect()
 }
 
-#[tokio::test]
-async fn generated_programs_resume_as_they_run_straight() {
-    tokio::time::timeout(Duration::from_secs(300), async {
-        let server = Programs {
-            tool_router: Programs::tool_router(),
-            engine: TestClock::default().engine(),
-        };
-        let served = mrtr_tests::loopback::Served::start(server)
-            .await
-            .expect("server starts");
-        let client = mrtr_tests::loopback::connect_declaring(
-            &served.url,
-            json!({"elicitation": {"form": {}}}),
-        )
-        .await;
-        let mut mismatches = Vec::new();
-        // How many runs asked how many questions.
-        let mut asked = BTreeMap::new();
-        for (name, scripts) in SCRIPTS {
-            for (index, case) in runs(scripts).iter().enumerate() {
-                let expected = straight(case, |args| run_straight(name, args)).await;
-                let observed = in_rounds(&client, name, case).await;
-                *asked.entry(expected.asked.len()).or_insert(0) += 1;
-                if observed != expected {
-                    mismatches.push(format!(
-                        "{name}, script {index}:\n  straight: {expected:?}\n  rounds:   {observed:?}"
-                    ));
+/// Runs every program with each of its scripts straight and through `observe`, and fails
+/// with every run that differs. `keyed`: whether `observe` sees the questions' keys (a session
+/// does not). Returns how many runs asked how many questions.
+async fn compare<F, Fut>(channel: &str, keyed: bool, observe: F) -> BTreeMap<usize, usize>
+where
+    F: Fn(&'static str, Run) -> Fut,
+    Fut: Future<Output = Observed>,
+{
+    let mut mismatches = Vec::new();
+    let mut asked = BTreeMap::new();
+    for (name, scripts) in SCRIPTS {
+        for (index, case) in runs(scripts).into_iter().enumerate() {
+            let mut expected = straight(&case, |args| run_straight(name, args)).await;
+            if !keyed {
+                for (key, _) in &mut expected.asked {
+                    *key = "?".to_owned();
                 }
             }
+            *asked.entry(expected.asked.len()).or_insert(0) += 1;
+            let observed = observe(name, case).await;
+            if observed != expected {
+                mismatches.push(format!(
+                    "{name}, script {index}:\n  straight: {expected:?}\n  {channel}: {observed:?}"
+                ));
+            }
         }
-        assert!(
-            mismatches.is_empty(),
-            "seed {SEED}: {} of {} runs differ\n{}",
-            mismatches.len(),
-            SCRIPTS.len() * 3,
-            mismatches.join("\n")
-        );
+    }
+    assert!(
+        mismatches.is_empty(),
+        "seed {SEED}, {channel}: {} of {} runs differ\n{}",
+        mismatches.len(),
+        SCRIPTS.len() * 3,
+        mismatches.join("\n")
+    );
+    asked
+}
+
+fn programs() -> Programs {
+    Programs {
+        tool_router: Programs::tool_router(),
+        engine: TestClock::default().engine(),
+    }
+}
+
+async fn within_time<F: Future>(f: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(300), f)
+        .await
+        .expect("the programs ran in time")
+}
+
+#[tokio::test]
+async fn generated_programs_resume_as_they_run_straight() {
+    within_time(async {
+        let served = Served::start(programs()).await.expect("server starts");
+        let client = connect_declaring(&served.url, json!({"elicitation": {"form": {}}})).await;
+        let client = &client;
+        let asked = compare("rounds", true, |name, case| async move {
+            in_rounds(client, name, &case).await
+        })
+        .await;
         eprintln!("runs by the number of questions they asked: {asked:?}");
         // The programs must ask: many runs go through several rounds.
         let asking: usize = asked.range(2..).map(|(_, runs)| runs).sum();
@@ -192,83 +206,38 @@ async fn generated_programs_resume_as_they_run_straight() {
             "too few runs ask twice or more: {asked:?}"
         );
     })
-    .await
-    .expect("the programs ran in time");
+    .await;
 }
 
 /// The same programs on a pre-2026 session: each question goes to the client as
-/// `elicitation/create` while the call runs (`mrtr::Bridged`). The questions' messages, the
-/// results and the journals must be those of the straight run.
+/// `elicitation/create` while the call runs (`mrtr::Bridged`).
 #[tokio::test]
 async fn generated_programs_run_the_same_on_a_session() {
-    tokio::time::timeout(Duration::from_secs(300), async {
-        let server = Programs {
-            tool_router: Programs::tool_router(),
-            engine: TestClock::default().engine(),
-        };
-        let (user, client) = on_a_session(server).await.expect("a session");
-        let mut mismatches = Vec::new();
-        for (name, scripts) in SCRIPTS {
-            for (index, case) in runs(scripts).iter().enumerate() {
-                let mut expected = straight(case, |args| run_straight(name, args)).await;
-                for (key, _) in &mut expected.asked {
-                    *key = "?".to_owned();
-                }
-                let observed = on_session(&user, &client, name, case).await;
-                if observed != expected {
-                    mismatches.push(format!(
-                        "{name}, script {index}:\n  straight: {expected:?}\n  session:  {observed:?}"
-                    ));
-                }
-            }
-        }
-        assert!(
-            mismatches.is_empty(),
-            "seed {SEED}: {} of {} runs differ\n{}",
-            mismatches.len(),
-            SCRIPTS.len() * 3,
-            mismatches.join("\n")
-        );
+    within_time(async {
+        let (user, client) = on_a_session(programs()).await.expect("a session");
+        let (user, client) = (&user, &client);
+        compare("session", false, |name, case| async move {
+            on_session(user, client, name, &case).await
+        })
+        .await;
     })
-    .await
-    .expect("the programs ran in time");
+    .await;
 }
 
 /// The same programs as tasks (the tasks extension): each round that asks waits in
-/// `input_required` for `tasks/update`. Results, questions and journals as in the straight run.
+/// `input_required` for `tasks/update`.
 #[tokio::test]
 async fn generated_programs_run_the_same_as_tasks() {
-    tokio::time::timeout(Duration::from_secs(300), async {
-        let server = Programs {
-            tool_router: Programs::tool_router(),
-            engine: TestClock::default().engine(),
-        };
-        let served = mrtr_tests::loopback::Served::start(server)
-            .await
-            .expect("server starts");
+    within_time(async {
+        let served = Served::start(programs()).await.expect("server starts");
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
-        let mut mismatches = Vec::new();
-        for (name, scripts) in SCRIPTS {
-            for (index, case) in runs(scripts).iter().enumerate() {
-                let expected = straight(case, |args| run_straight(name, args)).await;
-                let observed = as_a_task(&client, name, case).await;
-                if observed != expected {
-                    mismatches.push(format!(
-                        "{name}, script {index}:\n  straight: {expected:?}\n  task:     {observed:?}"
-                    ));
-                }
-            }
-        }
-        assert!(
-            mismatches.is_empty(),
-            "seed {SEED}: {} of {} runs differ\n{}",
-            mismatches.len(),
-            SCRIPTS.len() * 3,
-            mismatches.join("\n")
-        );
+        let client = &client;
+        compare("task", true, |name, case| async move {
+            as_a_task(client, name, &case).await
+        })
+        .await;
     })
-    .await
-    .expect("the programs ran in time");
+    .await;
 }
 
 impl mrtr::MrtrServer for Programs {

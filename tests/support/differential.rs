@@ -33,6 +33,12 @@ pub struct Args {
     pub n: u32,
 }
 
+/// A question for a number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, mrtr::Form)]
+pub struct Num {
+    pub num: i64,
+}
+
 /// One script: the argument `n` and the answers, in the order the questions come.
 #[derive(Debug, Clone)]
 pub struct Run {

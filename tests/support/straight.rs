@@ -58,6 +58,14 @@ macro_rules! straight_ask {
     };
 }
 
+/// Records a side effect of the run whose arguments are `args`: `note!(args, "..", ..)`.
+#[macro_export]
+macro_rules! note {
+    ($args:expr, $($what:tt)*) => {
+        $crate::straight::note(&$args.run, format!($($what)*))
+    };
+}
+
 /// Side effects of both runs, by run id, so bodies can note them without holding a handle.
 static JOURNALS: Mutex<std::collections::BTreeMap<String, Vec<String>>> =
     Mutex::new(std::collections::BTreeMap::new());
