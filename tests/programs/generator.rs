@@ -1,12 +1,15 @@
 //! Random tool bodies for `generated_programs.rs`: ordinary Rust over integers, strings,
 //! vectors and closures, with asks in the places the README allows them (a `let`, an
-//! assignment, a condition, a scrutinee, a call's argument, a `break` value), inside branches,
-//! loops, labeled loops and blocks, with early returns and `?`.
+//! assignment, a compound assignment, a condition, a scrutinee, a call's argument, a `break`
+//! value, the `else` of a `let .. else`), inside branches, matches with bindings, loops,
+//! labeled loops and blocks, with early returns and `?`, and texts and vectors moved or
+//! borrowed into calls that ask.
 //!
 //! Every body is deterministic and bounded: its loops run at most a few times, arithmetic
 //! wraps, and it asks at most `MOST_ASKS` questions, so a script of that many answers always
-//! suffices. Bodies keep to the documented rules (README, "What does not work yet"): they
-//! never shadow a binding that changes or that a closure captures, and never move a local.
+//! suffices. Bodies keep to plain Rust's rules and the documented ones (README, "What does not
+//! work yet"): they never shadow a binding that changes or that a closure captures, use no
+//! `move` closure, and move a local only in the loop it was made in.
 
 /// One generated body and the scripts it runs with.
 pub struct Program {
@@ -372,10 +375,11 @@ impl Generator {
             3 | 4 => match self.pick(|var| var.kind == Kind::Int && var.assignable) {
                 Some(name) => {
                     let value = self.int_or_ask(2);
-                    if self.chance(50) || value == name {
-                        self.line(&format!("{name} = {name}.wrapping_add({value});"));
-                    } else {
-                        self.line(&format!("{name} = {value};"));
+                    match self.rng.u8(0..3) {
+                        // `^=` cannot overflow.
+                        0 => self.line(&format!("{name} ^= {value};")),
+                        1 if value != name => self.line(&format!("{name} = {value};")),
+                        _ => self.line(&format!("{name} = {name}.wrapping_add({value});")),
                     }
                 }
                 None => self.note(),
