@@ -24,9 +24,8 @@ struct Check<'d> {
 
 impl<'ast> Visit<'ast> for Check<'_> {
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
-        if !asks_in_block(&e.body).is_empty()
-            && let Some(method) = str_items(&e.expr)
-        {
+        let asks = !asks_in_block(&e.body).is_empty();
+        if asks && let Some(method) = str_items(&e.expr) {
             self.diagnostics.error(
                 &e.expr,
                 format!(
@@ -36,7 +35,7 @@ impl<'ast> Visit<'ast> for Check<'_> {
                      `{method}(..)`"
                 ),
             );
-        } else if !asks_in_block(&e.body).is_empty() && literal_strs(&e.expr) {
+        } else if asks && literal_strs(&e.expr) {
             self.diagnostics.error(
                 &e.expr,
                 "this `for` loop's body asks, so the items it has yet to visit are saved into \
@@ -159,37 +158,45 @@ fn literal_strs(iterable: &Expr) -> bool {
             )
         })
     }
-    match iterable {
+    match unadapted(iterable, &["iter", "into_iter", "copied"]) {
         Expr::Array(array) => has_str(&array.elems),
         Expr::Reference(reference) => literal_strs(&reference.expr),
-        Expr::Paren(inner) => literal_strs(&inner.expr),
         Expr::Macro(mac) if mac.mac.path.is_ident("vec") => mac
             .mac
             .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
             .is_ok_and(|elems| has_str(&elems)),
-        Expr::MethodCall(call) => {
-            let method = call.method.to_string();
-            (["iter", "into_iter", "copied"].contains(&method.as_str())
-                || KEEPING.contains(&method.as_str()))
-                && literal_strs(&call.receiver)
-        }
         _ => false,
     }
 }
 
-/// Iterator adapters whose items are those of the iterator they adapt.
-const KEEPING: &[&str] = &[
-    "enumerate",
-    "rev",
-    "skip",
-    "take",
-    "step_by",
-    "filter",
-    "peekable",
-    "skip_while",
-    "take_while",
-    "fuse",
-];
+/// `iterable` without its parentheses and the adapters that keep its items (`enumerate`,
+/// `rev`, `skip`, ..), nor the methods of `also`.
+fn unadapted<'e>(iterable: &'e Expr, also: &[&str]) -> &'e Expr {
+    const KEEPING: &[&str] = &[
+        "enumerate",
+        "rev",
+        "skip",
+        "take",
+        "step_by",
+        "filter",
+        "peekable",
+        "skip_while",
+        "take_while",
+        "fuse",
+    ];
+    match iterable {
+        Expr::Paren(inner) => unadapted(&inner.expr, also),
+        Expr::MethodCall(call) => {
+            let method = call.method.to_string();
+            if KEEPING.contains(&method.as_str()) || also.contains(&method.as_str()) {
+                unadapted(&call.receiver, also)
+            } else {
+                iterable
+            }
+        }
+        _ => iterable,
+    }
+}
 
 /// The method that makes an iterator of string slices, when `iterable` is one: `s.split(..)`,
 /// `s.lines()`, through adapters that keep the items (`enumerate`, `rev`, `skip`, ..).
@@ -208,18 +215,11 @@ fn str_items(iterable: &Expr) -> Option<String> {
         "matches",
         "rmatches",
     ];
-    match iterable {
+    match unadapted(iterable, &[]) {
         Expr::MethodCall(call) => {
             let method = call.method.to_string();
-            if STR_SLICES.contains(&method.as_str()) {
-                Some(method)
-            } else if KEEPING.contains(&method.as_str()) {
-                str_items(&call.receiver)
-            } else {
-                None
-            }
+            STR_SLICES.contains(&method.as_str()).then_some(method)
         }
-        Expr::Paren(inner) => str_items(&inner.expr),
         _ => None,
     }
 }

@@ -362,12 +362,8 @@ impl Desugar<'_> {
         let mut resume_tests = Vec::new();
         let mut evaluate_arms = Vec::new();
         let mut dispatch_arms = Vec::new();
-        let has_plain_arm = e.arms.iter().any(|arm| {
-            let bindings = pattern_bindings(&arm.pat);
-            ask_range(&arm.body).is_none()
-                && !bindings.is_empty()
-                && !carries_out(&e.expr, &bindings)
-        });
+        // Whether an arm without asks runs inside the evaluating match, handing out its value.
+        let mut runs_inside = false;
         for (index, arm) in e.arms.iter().enumerate() {
             let Arm {
                 attrs,
@@ -381,36 +377,39 @@ impl Desugar<'_> {
                 .map(|(if_token, cond)| quote!(#if_token #cond));
             let Some(range) = ask_range(body) else {
                 let bindings = pattern_bindings(pat);
-                if bindings.is_empty() {
+                if bindings.is_empty() || carries_out(&e.expr, &bindings) {
                     // Run after the dispatch, beside the arms that ask, so that the borrow
-                    // checker sees that it excludes them: a local it moves is still theirs.
+                    // checker sees that it excludes them: a local it moves is still theirs. The
+                    // bindings the body reads are carried out of the match that made them (a
+                    // guard reads the others there).
                     let variant = format_ident!("Arm{}", index);
-                    evaluate_arms.push(quote!(#(#attrs)* #pat #guard => #arm_enum::#variant,));
-                    dispatch_arms.push(quote!(#(#attrs)* #arm_enum::#variant => #body,));
-                    variants.push(quote!(#(#attrs)* #variant));
-                    continue;
-                }
-                if carries_out(&e.expr, &bindings) {
-                    // The same, with the bindings the body reads carried out of the match that
-                    // made them (a guard reads the others there).
-                    let variant = format_ident!("Arm{}", index);
-                    let generic = format_ident!("T{}", index);
-                    let mut inner = pat.clone();
-                    strip_mut(&mut inner);
                     let read = super::syntax::names_in_expr(body);
-                    let bindings: Vec<_> = bindings
+                    let carried: Vec<_> = bindings
                         .into_iter()
                         .filter(|binding| read.contains(&binding.ident.to_string()))
                         .collect();
-                    let carried = bindings_tuple(&bindings, false);
-                    let pattern = bindings_tuple(&bindings, true);
-                    evaluate_arms
-                        .push(quote!(#(#attrs)* #inner #guard => #arm_enum::#variant(#carried),));
-                    dispatch_arms.push(quote!(#(#attrs)* #arm_enum::#variant(#pattern) => #body,));
-                    variants.push(quote!(#(#attrs)* #variant(#generic)));
-                    generics.push(generic);
+                    let mut inner = pat.clone();
+                    strip_mut(&mut inner);
+                    if carried.is_empty() {
+                        evaluate_arms
+                            .push(quote!(#(#attrs)* #inner #guard => #arm_enum::#variant,));
+                        dispatch_arms.push(quote!(#(#attrs)* #arm_enum::#variant => #body,));
+                        variants.push(quote!(#(#attrs)* #variant));
+                    } else {
+                        let generic = format_ident!("T{}", index);
+                        let values = bindings_tuple(&carried, false);
+                        let pattern = bindings_tuple(&carried, true);
+                        evaluate_arms.push(
+                            quote!(#(#attrs)* #inner #guard => #arm_enum::#variant(#values),),
+                        );
+                        dispatch_arms
+                            .push(quote!(#(#attrs)* #arm_enum::#variant(#pattern) => #body,));
+                        variants.push(quote!(#(#attrs)* #variant(#generic)));
+                        generics.push(generic);
+                    }
                     continue;
                 }
+                runs_inside = true;
                 // Otherwise the arm runs where its bindings are made, as they may borrow from
                 // the scrutinee's temporaries. `Done(return ..)` would warn that the
                 // constructor is unreachable.
@@ -458,7 +457,7 @@ impl Desugar<'_> {
             variants.push(quote!(#variant(::core::option::Option<#generic>)));
             generics.push(generic);
         }
-        if has_plain_arm {
+        if runs_inside {
             let generic = format_ident!("V");
             variants.push(quote!(Done(#generic)));
             generics.push(generic);
