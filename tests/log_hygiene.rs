@@ -54,6 +54,8 @@ impl Vault {
         let unlock = ask!(unlock = elicit::<Unlock>("PIN and code?"))
             .accepted()
             .map_err(|refused| refused.to_string())?;
+        // A tool that panics on an answer: its log line names the tool, never the answer.
+        assert_ne!(unlock.code, 13, "unlucky {}", unlock.pin);
         Ok(format!(
             "{} {} {}",
             token.len(),
@@ -196,6 +198,15 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
             .unwrap();
         assert!(matches!(done, CallToolResponse::Complete(_)), "{done:?}");
 
+        // A round that panics on its answer fails, and the log says which tool.
+        let first = state_of(client.call_tool_once(call(None, None)).await.unwrap());
+        let unlucky = json!({"action": "accept", "content": {"pin": ANSWERS[0], "code": 13}});
+        let failed = client
+            .call_tool_once(call(Some(&first), Some(unlucky)))
+            .await
+            .unwrap_err();
+        assert!(failed.to_string().contains("the tool failed"), "{failed}");
+
         // A resource URI chosen to forge a log line, with a state that does not open.
         let mut read =
             ReadResourceRequestParams::new("vault://x\n2026-11-30T00:00:00Z  WARN forged");
@@ -236,6 +247,11 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
         "a client's newline forged a log line:\n{logs}"
     );
     assert!(logs.contains("vault://x\\u{a}2026"), "{logs}");
+    assert!(
+        logs.lines()
+            .any(|line| line.contains("the tool panicked") && line.contains("tool=vault")),
+        "the panic is logged with the tool's name:\n{logs}"
+    );
     let refusals = logs
         .lines()
         .filter(|line| line.contains("refused requestState"))
