@@ -3,7 +3,8 @@
 //! assignment, a compound assignment, a condition, a scrutinee, a call's argument, a `break`
 //! value, the `else` of a `let .. else`), inside branches, matches with bindings, loops,
 //! labeled loops and blocks, with early returns and `?`, and texts and vectors moved or
-//! borrowed into calls that ask.
+//! borrowed into calls that ask. Some rounds ask two or three questions at once
+//! (`let (a, b) = ask!(..)`, or matched together with bindings in the arms).
 //!
 //! Every body is deterministic and bounded: its loops run at most a few times, arithmetic
 //! wraps, and it asks at most `MOST_ASKS` questions, so a script of that many answers always
@@ -284,6 +285,13 @@ impl Generator {
 
     /// A question for an integer, in one of the forms authors write.
     fn ask(&mut self) -> String {
+        let question = self.question();
+        let question = format!("ask!({question})");
+        self.number_from(&question)
+    }
+
+    /// `key = elicit::<Num>(message)`, the message showing a few locals.
+    fn question(&mut self) -> String {
         let site = self.site();
         let key = format!("q{site}");
         let shown: Vec<String> = (0..self.rng.usize(0..=2))
@@ -295,14 +303,29 @@ impl Generator {
             let holes = vec!["{:?}"; shown.len()].join(" ");
             format!("format!(\"{key} {holes}\", {})", shown.join(", "))
         };
-        let question = format!("ask!({key} = elicit::<Num>({message}))");
+        format!("{key} = elicit::<Num>({message})")
+    }
+
+    /// The number in `answer`, an `Elicited<Num>`, or a stand-in for a refusal.
+    fn number_from(&mut self, answer: &str) -> String {
         match self.rng.u8(0..3) {
-            0 => format!("{question}.accepted().map(|answer| answer.num).unwrap_or(-1)"),
-            1 => format!("{question}.accepted().map_err(refuse)?.num"),
+            0 => format!("{answer}.accepted().map(|answer| answer.num).unwrap_or(-1)"),
+            1 => format!("{answer}.accepted().map_err(refuse)?.num"),
             _ => format!(
-                "match {question} {{ Elicited::Accept(Num {{ num }}) => num, Elicited::Decline(_) => -2, Elicited::Cancel(_) => -3 }}"
+                "match {answer} {{ Elicited::Accept(Num {{ num }}) => num, Elicited::Decline(_) => -2, Elicited::Cancel(_) => -3 }}"
             ),
         }
+    }
+
+    /// Several questions in one round: `ask!(a = .., b = ..)`, if they fit the budget.
+    fn round_of_questions(&mut self) -> Option<(usize, String)> {
+        let count = self.rng.usize(2..=3);
+        if self.asks + self.weight * count as u32 > MOST_ASKS {
+            return None;
+        }
+        self.asks += self.weight * count as u32;
+        let questions: Vec<String> = (0..count).map(|_| self.question()).collect();
+        Some((count, format!("ask!({})", questions.join(", "))))
     }
 
     /// An integer expression that may ask.
@@ -362,7 +385,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..29);
+        let choice = self.rng.u8(0..31);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -633,6 +656,65 @@ impl Generator {
                     self.indent -= 1;
                     self.line("};");
                     self.declare(&item, Kind::Int, false, false);
+                }
+                None => self.note(),
+            },
+            29 => match self.round_of_questions() {
+                // The answers held as they came, turned into numbers after the next statement.
+                Some((count, round)) => {
+                    let answers: Vec<String> = (0..count).map(|_| self.fresh("a")).collect();
+                    self.line(&format!("let ({}) = {round};", answers.join(", ")));
+                    if self.chance(50) {
+                        self.statement(depth);
+                    }
+                    let numbers: Vec<String> = answers
+                        .iter()
+                        .map(|answer| self.number_from(answer))
+                        .collect();
+                    let name = self.fresh("v");
+                    let sum = numbers
+                        .iter()
+                        .skip(1)
+                        .fold(format!("({})", numbers[0]), |sum, number| {
+                            format!("{sum}.wrapping_mul(31).wrapping_add({number})")
+                        });
+                    self.line(&format!("let {name} = {sum};"));
+                    self.declare(&name, Kind::Int, false, false);
+                }
+                None => self.note(),
+            },
+            30 if nested => match self.round_of_questions() {
+                // The round's answers matched together, with bindings in the arms.
+                Some((count, round)) => {
+                    let (first, second) = (self.fresh("b"), self.fresh("b"));
+                    let rest = ", _".repeat(count - 2);
+                    self.line(&format!("match {round} {{"));
+                    let arms = [
+                        (
+                            format!(
+                                "(Elicited::Accept(Num {{ num: {first} }}), Elicited::Accept(Num {{ num: {second} }}){rest})"
+                            ),
+                            vec![first.clone(), second],
+                        ),
+                        (
+                            format!("(Elicited::Accept(Num {{ num: {first} }}), ..)"),
+                            vec![first],
+                        ),
+                        ("_".to_owned(), vec![]),
+                    ];
+                    for (pattern, bound) in arms {
+                        self.line(&format!("    {pattern} => {{"));
+                        self.indent += 1;
+                        self.scopes.push(Vec::new());
+                        for name in &bound {
+                            self.declare(name, Kind::Int, false, false);
+                        }
+                        self.block(depth);
+                        self.scopes.pop();
+                        self.indent -= 1;
+                        self.line("    }");
+                    }
+                    self.line("}");
                 }
                 None => self.note(),
             },

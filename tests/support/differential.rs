@@ -91,8 +91,8 @@ where
     }
 }
 
-/// Calls tool `name` round by round through `client`, answering each round's one question
-/// with the script's next answer.
+/// Calls tool `name` round by round through `client`, answering each round's questions, in
+/// the order of their keys, with the script's next answers.
 pub async fn in_rounds(
     client: &RunningService<RoleClient, rmcp::model::ClientConfig>,
     name: &str,
@@ -130,25 +130,27 @@ pub async fn in_rounds(
                 };
             }
             CallToolResponse::InputRequired(input) => {
-                let requests = input.input_requests.unwrap_or_default();
-                assert_eq!(requests.len(), 1, "one question per round");
-                let (key, request) = requests.into_iter().next().unwrap();
-                let request = serde_json::to_value(request).unwrap();
-                asked.push((
-                    key.clone(),
-                    request["params"]["message"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_owned(),
-                ));
-                let Some(answer) = answers.next() else {
-                    return Observed {
-                        result: Err("asked more questions than the script answers".to_owned()),
-                        asked,
-                        journal: journal(&run),
+                // A round's questions come in the order of their keys.
+                let mut responses = InputResponses::new();
+                for (key, request) in input.input_requests.unwrap_or_default() {
+                    let request = serde_json::to_value(request).unwrap();
+                    asked.push((
+                        key.clone(),
+                        request["params"]["message"]
+                            .as_str()
+                            .unwrap_or_default()
+                            .to_owned(),
+                    ));
+                    let Some(answer) = answers.next() else {
+                        return Observed {
+                            result: Err("asked more questions than the script answers".to_owned()),
+                            asked,
+                            journal: journal(&run),
+                        };
                     };
-                };
-                params.input_responses = Some(InputResponses::from([(key, answer)]));
+                    responses.insert(key, answer);
+                }
+                params.input_responses = Some(responses);
                 params.request_state = input.request_state;
             }
             other => panic!("unexpected {other:?}"),
@@ -276,10 +278,14 @@ pub async fn as_a_task(
         let got = client.get(&task).await;
         match got["status"].as_str().unwrap_or_default() {
             "input_required" => {
-                let requests = got["inputRequests"]
+                // A round's questions are answered in the order of their keys, one update each.
+                let mut requests: Vec<(String, Value)> = got["inputRequests"]
                     .as_object()
                     .cloned()
-                    .unwrap_or_default();
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect();
+                requests.sort_by(|a, b| a.0.cmp(&b.0));
                 let Some((key, request)) = requests
                     .into_iter()
                     .find(|(key, _)| !answered.contains(key))

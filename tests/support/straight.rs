@@ -22,6 +22,42 @@ impl Script {
 
     /// What a straight-through `ask!(key = question)` evaluates to.
     pub fn answer<Q: Question>(&self, key: &str, question: Q) -> Q::Answer {
+        let mut round = Round::default();
+        let asked = round.ask(key, question);
+        round.answer(self);
+        asked.read(&round)
+    }
+
+    /// The next answer of the script, for `key`.
+    fn next_answer(&self, key: &str) -> Value {
+        self.answers
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or_else(|| panic!("the script has no answer left for `{key}`"))
+    }
+
+    pub fn asked(&self) -> Vec<(String, String)> {
+        self.asked.lock().unwrap().clone()
+    }
+}
+
+/// The questions of one round: sent, and answered, in the order of their keys, as the other
+/// channels list them.
+#[derive(Default)]
+pub struct Round {
+    messages: std::collections::BTreeMap<String, String>,
+    answers: std::collections::BTreeMap<String, Value>,
+}
+
+/// A question of a [`Round`], waiting for its answer.
+pub struct Asked<Q> {
+    key: String,
+    question: std::marker::PhantomData<Q>,
+}
+
+impl Round {
+    pub fn ask<Q: Question>(&mut self, key: &str, question: Q) -> Asked<Q> {
         let request =
             serde_json::to_value(question.into_input_request().expect("a valid question"))
                 .expect("requests serialize");
@@ -29,19 +65,30 @@ impl Script {
             .as_str()
             .unwrap_or_default()
             .to_owned();
-        self.asked.lock().unwrap().push((key.to_owned(), message));
-        let answer = self
-            .answers
-            .lock()
-            .unwrap()
-            .pop_front()
-            .unwrap_or_else(|| panic!("the script has no answer left for `{key}`"));
-        Q::read_answer(key, &answer)
-            .unwrap_or_else(|e| panic!("scripted answer for `{key}` does not fit: {e}"))
+        self.messages.insert(key.to_owned(), message);
+        Asked {
+            key: key.to_owned(),
+            question: std::marker::PhantomData,
+        }
     }
 
-    pub fn asked(&self) -> Vec<(String, String)> {
-        self.asked.lock().unwrap().clone()
+    /// Records the round's questions and takes their answers from `script`, by key.
+    pub fn answer(&mut self, script: &Script) {
+        for (key, message) in &self.messages {
+            script
+                .asked
+                .lock()
+                .unwrap()
+                .push((key.clone(), message.clone()));
+            self.answers.insert(key.clone(), script.next_answer(key));
+        }
+    }
+}
+
+impl<Q: Question> Asked<Q> {
+    pub fn read(self, round: &Round) -> Q::Answer {
+        Q::read_answer(&self.key, &round.answers[&self.key])
+            .unwrap_or_else(|e| panic!("scripted answer for `{}` does not fit: {e}", self.key))
     }
 }
 
@@ -55,6 +102,14 @@ tokio::task_local! {
 macro_rules! straight_ask {
     ($key:ident = $question:expr) => {
         $crate::straight::SCRIPT.with(|script| script.answer(stringify!($key), $question))
+    };
+    ($($key:ident = $question:expr),+ $(,)?) => {
+        $crate::straight::SCRIPT.with(|script| {
+            let mut round = $crate::straight::Round::default();
+            $(let $key = round.ask(stringify!($key), $question);)+
+            round.answer(script);
+            ($($key.read(&round),)+)
+        })
     };
 }
 

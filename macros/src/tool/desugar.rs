@@ -145,7 +145,8 @@ fn carries_out(scrutinee: &Expr, bindings: &[super::syntax::Binding]) -> bool {
             block.block.stmts.last(),
             Some(Stmt::Expr(Expr::Path(_), None))
         ),
-        other => place(other),
+        // An answer (`match ask!(..) {..}`) is an owned value.
+        other => ask_marker_id(other).is_some() || place(other),
     };
     no_temporary && bindings.iter().all(|binding| !binding.by_ref)
 }
