@@ -1397,6 +1397,75 @@ corpus! {
         Ok(format!("{} {first}", f(a)))
     }
 
+    // Patterns that take the name of what they unwrap: `if let Some(name) = name`,
+    // `Ok(value) => ..` over `value`, `for item in vec![item, ..]`, and a `while let` whose
+    // condition reads an outer binding its pattern's name hides in the body.
+    a_pattern_takes_the_name_of_what_it_unwraps(args) => {
+        let name = if args.n > 0 { Some(format!("t{}", args.n)) } else { None };
+        let out = if let Some(name) = name {
+            let a = ask!(a = elicit::<Num>(format!("a for {name}?"))).accepted().map_err(refuse)?.num;
+            format!("{name}{a}")
+        } else {
+            "anon".to_owned()
+        };
+        let value: Result<u32, String> = if args.n % 2 == 0 { Ok(args.n) } else { Err(format!("odd {}", args.n)) };
+        let out = match value {
+            Ok(value) => {
+                let k = ask!(k = elicit::<Num>(format!("k after {value}?"))).accepted().map_err(refuse)?.num;
+                format!("{out} {value} {k}")
+            }
+            Err(value) => format!("{out} {value}"),
+        };
+        let item = format!("i{}", args.n);
+        let mut items = Vec::new();
+        for item in vec![item, "j".to_owned()] {
+            let b = ask!(b = elicit::<Num>(format!("b {item}?"))).accepted().map(|b| b.num).unwrap_or(0);
+            items.push(format!("{item}{b}"));
+        }
+        let top = format!("top{}", args.n);
+        let mut stack = vec![1, 2];
+        while let Some(top) = stack.pop().map(|n| format!("{top}/{n}")) {
+            let c = ask!(c = elicit::<Num>(format!("c {top}?"))).accepted().map(|c| c.num).unwrap_or(0);
+            note!(args, "{top} {c}");
+        }
+        Ok(format!("{out} {items:?} {top}"))
+    }
+
+    // A local that dies before the ask, not `Serialize` (an iterator), whose name a later
+    // pattern takes again: it is not held.
+    a_later_pattern_reuses_a_dead_name(args) => {
+        let numbers: Vec<u32> = (0..args.n).collect();
+        let it = numbers.iter();
+        let count = it.count();
+        let a = ask!(a = elicit::<Num>(format!("{count} numbers?"))).accepted().map_err(refuse)?.num;
+        let mut sum = a;
+        if let Some(it) = numbers.first() {
+            sum += i64::from(*it);
+        }
+        for it in [1i64, 2] {
+            sum += it;
+        }
+        match numbers.last() {
+            Some(it) => note!(args, "last {it}"),
+            None => note!(args, "none"),
+        }
+        Ok(format!("{count} {sum}"))
+    }
+
+    // An arm that does not ask, over an answer, moving what an asking arm asks about.
+    an_arm_over_an_answer_moves_what_another_asks_about(args) => {
+        let s = format!("t{}", args.n);
+        let out = match ask!(a = elicit::<Num>("a?")) {
+            Elicited::Accept(Num { num }) if num > 5 => {
+                let b = ask!(b = elicit::<Num>(format!("b about {s}?"))).accepted().map_err(refuse)?.num;
+                format!("{s} {num} {b}")
+            }
+            Elicited::Accept(Num { num }) => format!("{} {num}", consume(s)),
+            Elicited::Decline(refused) | Elicited::Cancel(refused) => refuse(refused),
+        };
+        Ok(out)
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -1842,6 +1911,25 @@ fn cases(name: &str) -> Vec<Run> {
         "closure_declared_beside_a_moved_local" | "closure_called_beside_a_moved_local" => {
             vec![run(3, vec![num(5)]), run(2, vec![decline.clone()])]
         }
+        "a_pattern_takes_the_name_of_what_it_unwraps" => vec![
+            run(2, vec![num(1), num(2), num(3), num(4), num(5), num(6)]),
+            run(3, vec![num(1), num(3), decline.clone(), num(5), num(6)]),
+            run(0, vec![num(3), num(4), num(5), num(6), num(7)]),
+            run(4, vec![decline.clone()]),
+        ],
+        "a_later_pattern_reuses_a_dead_name" => {
+            vec![
+                run(3, vec![num(4)]),
+                run(0, vec![num(1)]),
+                run(2, vec![decline.clone()]),
+            ]
+        }
+        "an_arm_over_an_answer_moves_what_another_asks_about" => vec![
+            run(1, vec![num(9), num(2)]),
+            run(2, vec![num(3)]),
+            run(3, vec![decline.clone()]),
+            run(4, vec![num(8), decline.clone()]),
+        ],
         other => panic!("no cases for {other}"),
     }
 }

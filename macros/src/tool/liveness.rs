@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 
 use syn::{
-    Expr, Ident, Stmt,
+    Expr, Ident, Pat, Stmt,
     visit::{self, Visit},
 };
 
@@ -79,6 +79,22 @@ impl Walk<'_> {
         }
     }
 
+    /// Visits `inner` in a scope where `pats` bind their names.
+    fn binding<'p>(
+        &mut self,
+        pats: impl IntoIterator<Item = &'p Pat>,
+        inner: impl FnOnce(&mut Self),
+    ) {
+        let hides = pats.into_iter().any(|pat| {
+            super::syntax::pattern_bindings(pat)
+                .iter()
+                .any(|b| b.ident == self.name)
+        });
+        self.shadowed.push(hides);
+        inner(self);
+        self.shadowed.pop();
+    }
+
     fn looping(&mut self, body: &Expr, visit: impl FnOnce(&mut Self)) {
         let around = asks_in_expr(body).contains(&self.ask);
         self.loops_around_ask += usize::from(around);
@@ -101,17 +117,43 @@ impl<'ast> Visit<'ast> for Walk<'_> {
                 self.looping(expr, |walk| visit::visit_expr(walk, expr))
             }
             Expr::Closure(closure) => {
-                let hides = closure.inputs.iter().any(|pat| {
-                    super::syntax::pattern_bindings(pat)
-                        .iter()
-                        .any(|b| b.ident == self.name)
-                });
-                self.shadowed.push(hides);
-                visit::visit_expr_closure(self, closure);
-                self.shadowed.pop();
+                self.binding(&closure.inputs, |walk| walk.visit_expr(&closure.body))
             }
             _ => visit::visit_expr(self, expr),
         }
+    }
+
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.binding([&arm.pat], |walk| {
+            if let Some((_, guard)) = &arm.guard {
+                walk.visit_expr(guard);
+            }
+            walk.visit_expr(&arm.body);
+        });
+    }
+
+    fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
+        self.visit_expr(&e.expr);
+        self.binding([&*e.pat], |walk| walk.visit_block(&e.body));
+    }
+
+    fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
+        let Expr::Let(cond) = &*e.cond else {
+            return visit::visit_expr_if(self, e);
+        };
+        self.visit_expr(&cond.expr);
+        self.binding([&*cond.pat], |walk| walk.visit_block(&e.then_branch));
+        if let Some((_, other)) = &e.else_branch {
+            self.visit_expr(other);
+        }
+    }
+
+    fn visit_expr_while(&mut self, e: &'ast syn::ExprWhile) {
+        let Expr::Let(cond) = &*e.cond else {
+            return visit::visit_expr_while(self, e);
+        };
+        self.visit_expr(&cond.expr);
+        self.binding([&*cond.pat], |walk| walk.visit_block(&e.body));
     }
 
     fn visit_block(&mut self, block: &'ast syn::Block) {

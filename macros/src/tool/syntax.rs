@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::{
-    Expr, Ident, Pat, Stmt,
+    Block, Expr, Ident, Pat, Stmt,
     visit::{self, Visit},
 };
 
@@ -283,41 +283,118 @@ impl<'ast> Visit<'ast> for AskFinder {
 /// Every name a statement may read or write: paths of one segment, identifiers inside macro
 /// arguments, and `{name}` captures in their string literals. An over-approximation.
 pub(crate) fn names_in_stmt(stmt: &Stmt) -> BTreeSet<String> {
-    let mut names = Names(BTreeSet::new());
+    let mut names = Names::default();
     names.visit_stmt(stmt);
-    names.0
+    names.read
 }
 
 pub(crate) fn names_in_expr(expr: &Expr) -> BTreeSet<String> {
-    let mut names = Names(BTreeSet::new());
+    let mut names = Names::default();
     names.visit_expr(expr);
-    names.0
+    names.read
 }
 
-struct Names(BTreeSet<String>);
+/// The names read, less those that only name a binding the code itself makes: a `let` in a
+/// block, a closure's parameter, or a pattern of a `match` arm, `if let`, `while let` or `for`.
+#[derive(Default)]
+struct Names {
+    read: BTreeSet<String>,
+    /// The bindings of each scope the walk is in.
+    scopes: Vec<BTreeSet<String>>,
+}
+
+impl Names {
+    fn note(&mut self, name: String) {
+        if !self.scopes.iter().any(|scope| scope.contains(&name)) {
+            self.read.insert(name);
+        }
+    }
+
+    /// Visits `inner` with the bindings of `pat` in scope.
+    fn binding<'p>(
+        &mut self,
+        pats: impl IntoIterator<Item = &'p Pat>,
+        inner: impl FnOnce(&mut Self),
+    ) {
+        let bound = pats
+            .into_iter()
+            .flat_map(pattern_bindings)
+            .map(|binding| binding.ident.to_string())
+            .collect();
+        self.scopes.push(bound);
+        inner(self);
+        self.scopes.pop();
+    }
+}
 
 impl<'ast> Visit<'ast> for Names {
     fn visit_path(&mut self, path: &'ast syn::Path) {
         if let Some(ident) = path.get_ident() {
-            self.0.insert(ident.to_string());
+            self.note(ident.to_string());
         }
         visit::visit_path(self, path);
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        self.0.extend(super::macro_reads::macro_names(mac));
+        for name in super::macro_reads::macro_names(mac) {
+            self.note(name);
+        }
     }
 
-    /// A closure's own parameters are not the outer bindings of the same name.
-    fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
-        let mut inner = Names(BTreeSet::new());
-        inner.visit_expr(&closure.body);
-        for param in &closure.inputs {
-            for binding in pattern_bindings(param) {
-                inner.0.remove(&binding.ident.to_string());
+    fn visit_block(&mut self, block: &'ast Block) {
+        self.scopes.push(BTreeSet::new());
+        visit::visit_block(self, block);
+        self.scopes.pop();
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if let Some(init) = &local.init {
+            self.visit_expr(&init.expr);
+            if let Some((_, diverge)) = &init.diverge {
+                self.visit_expr(diverge);
             }
         }
-        self.0.extend(inner.0);
+        let bound = pattern_bindings(&local.pat);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.extend(bound.iter().map(|binding| binding.ident.to_string()));
+        }
+    }
+
+    fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+        self.binding(&closure.inputs, |names| names.visit_expr(&closure.body));
+    }
+
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.binding([&arm.pat], |names| {
+            if let Some((_, guard)) = &arm.guard {
+                names.visit_expr(guard);
+            }
+            names.visit_expr(&arm.body);
+        });
+    }
+
+    fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
+        self.visit_expr(&e.expr);
+        self.binding([&*e.pat], |names| names.visit_block(&e.body));
+    }
+
+    fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
+        let Expr::Let(cond) = &*e.cond else {
+            return visit::visit_expr_if(self, e);
+        };
+        self.visit_expr(&cond.expr);
+        self.binding([&*cond.pat], |names| names.visit_block(&e.then_branch));
+        if let Some((_, other)) = &e.else_branch {
+            self.visit_expr(other);
+        }
+    }
+
+    fn visit_expr_while(&mut self, e: &'ast syn::ExprWhile) {
+        let Expr::Let(cond) = &*e.cond else {
+            return visit::visit_expr_while(self, e);
+        };
+        self.visit_expr(&cond.expr);
+        self.binding([&*cond.pat], |names| names.visit_block(&e.body));
     }
 }
 
