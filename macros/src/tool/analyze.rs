@@ -1,9 +1,11 @@
 //! Stage 2: find the ask points, number them in source order, and check that each stands where
 //! the function can resume. Each `ask!(..)` is replaced by a marker path for `lower`.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::Span;
 use syn::{
-    Block, Expr, LitStr, Stmt,
+    Block, Expr, LitStr, Pat, Stmt,
     spanned::Spanned,
     visit_mut::{self, VisitMut},
 };
@@ -44,6 +46,7 @@ pub(crate) fn analyze(body: &Block, diagnostics: &mut Diagnostics) -> Analysis {
         asks: Vec::new(),
         diagnostics,
         context: Vec::new(),
+        questions_in_locals: BTreeSet::new(),
     };
     numbering.visit_block_mut(&mut body);
     let mut asks = numbering.asks;
@@ -196,6 +199,35 @@ struct Numbering<'d> {
     asks: Vec<AskSite>,
     diagnostics: &'d mut Diagnostics,
     context: Vec<Context>,
+    /// Locals whose value is a question built by one of mrtr's constructors.
+    questions_in_locals: BTreeSet<String>,
+}
+
+/// Whether `expr` builds a question: `elicit::<T>(..)`, `sample(..).max_tokens(..)`,
+/// `Sample::messages(..)`, `roots()` and the like.
+fn builds_question(expr: &Expr) -> bool {
+    const CONSTRUCTORS: &[&str] = &["elicit", "elicit_url", "sample", "roots", "checkpoint"];
+    match expr {
+        Expr::MethodCall(call) => builds_question(&call.receiver),
+        Expr::Paren(e) => builds_question(&e.expr),
+        Expr::Call(call) => match &*call.func {
+            Expr::Path(path) => {
+                let segments: Vec<String> = path
+                    .path
+                    .segments
+                    .iter()
+                    .map(|segment| segment.ident.to_string())
+                    .collect();
+                match segments.as_slice() {
+                    [.., last] if CONSTRUCTORS.contains(&last.as_str()) => true,
+                    [.., ty, last] => ty == "Sample" && last == "messages",
+                    _ => false,
+                }
+            }
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 impl Numbering<'_> {
@@ -258,6 +290,20 @@ impl Numbering<'_> {
         };
         for (_, question) in &questions {
             check_question(question, self.diagnostics);
+            if let Expr::Path(path) = question
+                && let Some(name) = path.path.get_ident()
+                && self.questions_in_locals.contains(&name.to_string())
+            {
+                self.diagnostics.error(
+                    question,
+                    format!(
+                        "`{name}` holds a question built before its `ask!`: a question is built \
+                         when it is sent and cannot be held across the ask. Write it inside the \
+                         ask, `ask!(key = elicit::<T>(..))`, or build it in a function called \
+                         there, `ask!(key = make_question(..))`"
+                    ),
+                );
+            }
         }
         let starts_task = questions
             .iter()
@@ -360,6 +406,18 @@ impl VisitMut for Numbering<'_> {
         if let Some(span) = tokens_mention_ask(&mac.mac.tokens) {
             self.diagnostics
                 .error_at(span, other_macro_message(&mac.mac));
+        }
+    }
+
+    fn visit_local_mut(&mut self, local: &mut syn::Local) {
+        visit_mut::visit_local_mut(self, local);
+        if let (Pat::Ident(binding), Some(init)) = (&local.pat, &local.init) {
+            let name = binding.ident.to_string();
+            if builds_question(&init.expr) {
+                self.questions_in_locals.insert(name);
+            } else {
+                self.questions_in_locals.remove(&name);
+            }
         }
     }
 

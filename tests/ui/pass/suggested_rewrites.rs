@@ -1,6 +1,7 @@
 // The rewrites that the errors of `str_arm_binding_held`, `str_slices_in_for`,
-// `closure_capture_shadowed`, `closure_changes_captures` and `shadow_after_change` suggest
-// compile; so does a changing closure used only before the ask.
+// `closure_capture_shadowed`, `closure_changes_captures`, `shadow_after_change` and
+// `question_built_before_its_ask` suggest compile; so does a changing closure used only before
+// the ask.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -143,6 +144,17 @@ impl Server {
         }
         format!("{x}")
     }
+
+    #[mrtr_tool]
+    #[tool(description = "Builds its question in a function")]
+    async fn asks_a_made_question(&self) -> String {
+        let name = ask!(name = name_question("Ada")).ok().map(|n| n.name);
+        format!("{name:?}")
+    }
+}
+
+fn name_question(who: &str) -> mrtr::Elicit<Name> {
+    elicit::<Name>(format!("Name for {who}?"))
 }
 
 impl mrtr::MrtrServer for Server {}
