@@ -4,7 +4,8 @@
 //! value, the `else` of a `let .. else`), inside branches, matches with bindings, loops,
 //! labeled loops and blocks, with early returns and `?`, and texts and vectors moved or
 //! borrowed into calls that ask. Some rounds ask two or three questions at once
-//! (`let (a, b) = ask!(..)`, or matched together with bindings in the arms).
+//! (`let (a, b) = ask!(..)`, or matched together with bindings in the arms). Some patterns
+//! take the name of an outer integer, which they hide in their arm or body.
 //!
 //! Every body is deterministic and bounded: its loops run at most a few times, arithmetic
 //! wraps, and it asks at most `MOST_ASKS` questions, so a script of that many answers always
@@ -194,6 +195,15 @@ impl Generator {
         let name = self.pick(|var| var.kind == kind && var.loop_depth == depth)?;
         self.mark_moved(&name);
         Some(name)
+    }
+
+    /// A name for a pattern's binding: sometimes that of a visible integer, which the pattern
+    /// then hides in its arm or body (`Some(v3) => ..` with an outer `v3`).
+    fn pattern_name(&mut self) -> String {
+        match self.pick(|var| var.kind == Kind::Int && !var.pinned) {
+            Some(outer) if self.chance(60) => outer,
+            _ => self.fresh("i"),
+        }
     }
 
     fn mark_moved(&mut self, name: &str) {
@@ -520,7 +530,7 @@ impl Generator {
             }
             15 if nested => match self.pick_kind(Kind::List) {
                 Some(list) => {
-                    let item = self.fresh("i");
+                    let item = self.pattern_name();
                     let label = self.fresh("'l");
                     let bound = self.rng.u32(1..=3);
                     self.line(&format!(
@@ -566,7 +576,7 @@ impl Generator {
             }
             18 if nested => match self.pick_kind(Kind::List) {
                 Some(list) => {
-                    let item = self.fresh("i");
+                    let item = self.pattern_name();
                     self.line(&format!("if let Some({item}) = {list}.last().copied() {{"));
                     self.scopes.push(Vec::new());
                     self.declare(&item, Kind::Int, false, false);
@@ -610,7 +620,7 @@ impl Generator {
             },
             27 if nested => match self.pick_kind(Kind::List) {
                 Some(list) => {
-                    let item = self.fresh("i");
+                    let item = self.pattern_name();
                     self.line(&format!("match {list}.first() {{"));
                     self.line(&format!("    Some(&{item}) => {{"));
                     self.indent += 1;
