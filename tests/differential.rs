@@ -1,7 +1,9 @@
 //! Differential tests: every tool body of the corpus runs twice with the same answers. Once
-//! straight through, each `ask!` answered on the spot; once as a resumable tool, split into
-//! rounds through the sealed `requestState` over a real rmcp client. The results, the questions
-//! asked and the journal of side effects must be equal: resuming repeats and skips nothing.
+//! straight through, each `ask!` answered on the spot; once as a resumable tool, on each
+//! channel: split into rounds through the sealed `requestState` over a real rmcp client, on a
+//! pre-2026 session whose client answers each question as a request of its own, and as a task.
+//! The results, the questions asked and the journal of side effects must be equal: resuming
+//! repeats and skips nothing.
 //!
 //! A corpus body is written once, in `corpus!`, and compiled both ways. Bodies use explicit
 //! ask keys, `note!(args, ..)` for side effects, and `Args { run, n }` as their arguments.
@@ -15,8 +17,10 @@ use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool};
 pub use mrtr_tests::differential::{Args, Num};
 use mrtr_tests::{
     clock::TestClock,
-    differential::{Run, accept, in_rounds, straight},
+    differential::{Run, accept, as_a_task, compare, in_rounds, on_a_session, on_session},
+    loopback::{Served, connect_declaring},
     note,
+    task_client::TaskClient,
 };
 use rmcp::{
     ServerHandler,
@@ -99,7 +103,7 @@ macro_rules! corpus {
         #[tool_router]
         impl Corpus {
             $(
-                #[mrtr_tool]
+                #[mrtr_tool(task = "optional")]
                 #[tool]
                 async fn $name(&self, Parameters($args): Parameters<Args>) -> Result<String, String> $body
             )*
@@ -1934,42 +1938,79 @@ fn cases(name: &str) -> Vec<Run> {
     }
 }
 
+/// Every body with its scripts.
+fn corpus_runs() -> Vec<(&'static str, Vec<Run>)> {
+    NAMES.iter().map(|name| (*name, cases(name))).collect()
+}
+
+fn corpus() -> Corpus {
+    Corpus {
+        tool_router: Corpus::tool_router(),
+        engine: TestClock::default().engine(),
+    }
+}
+
+/// What the clients of every channel declare: each kind of question the corpus asks.
+fn every_kind() -> Value {
+    json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}})
+}
+
+/// Compares every body's runs on `channel` with its straight runs, and fails with each that
+/// differs.
+async fn check<O, OFut>(channel: &str, keyed: bool, observe: O)
+where
+    O: Fn(&'static str, Run) -> OFut,
+    OFut: std::future::Future<Output = mrtr_tests::differential::Observed>,
+{
+    let runs = corpus_runs();
+    let within = Duration::from_secs(120);
+    let compared = compare(&runs, run_straight, channel, keyed, observe);
+    let (mismatches, asked) = tokio::time::timeout(within, compared)
+        .await
+        .expect("the corpus ran in time");
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert_eq!(
+        asked.values().sum::<usize>(),
+        runs.iter().map(|(_, runs)| runs.len()).sum::<usize>()
+    );
+}
+
 #[tokio::test]
 async fn resumed_rounds_equal_the_straight_run() {
-    tokio::time::timeout(Duration::from_secs(120), async {
-        let server = Corpus {
-            tool_router: Corpus::tool_router(),
-            engine: TestClock::default().engine(),
-        };
-        let served = mrtr_tests::loopback::Served::start(server)
-            .await
-            .expect("server starts");
-        let client = mrtr_tests::loopback::connect_declaring(
-            &served.url,
-            json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
-        )
-        .await;
-        let mut checked = BTreeMap::new();
-        let mut mismatches = Vec::new();
-        for name in NAMES {
-            for (index, case) in cases(name).iter().enumerate() {
-                // Shown if a script runs out of answers in the straight run.
-                eprintln!("{name}, case {index}");
-                let expected = straight(case, |args| run_straight(name, args)).await;
-                let observed = in_rounds(&client, name, case).await;
-                if observed != expected {
-                    mismatches.push(format!(
-                        "{name}, case {index}:\n  straight: {expected:?}\n  rounds:   {observed:?}"
-                    ));
-                }
-                *checked.entry(*name).or_insert(0) += 1;
-            }
-        }
-        assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-        assert_eq!(checked.len(), NAMES.len());
+    let served = Served::start(corpus()).await.expect("server starts");
+    let client = connect_declaring(&served.url, every_kind()).await;
+    let client = &client;
+    check("rounds", true, |name, case| async move {
+        in_rounds(client, name, &case).await
     })
-    .await
-    .expect("the corpus ran in time");
+    .await;
+}
+
+/// The same bodies on a pre-2026 session: each question goes to the client as a request of
+/// its own while the call runs (`mrtr::Bridged`).
+#[tokio::test]
+async fn a_session_equals_the_straight_run() {
+    let (user, client) = on_a_session(corpus()).await.expect("a session");
+    let (user, client) = (&user, &client);
+    check("session", false, |name, case| async move {
+        on_session(user, client, name, &case).await
+    })
+    .await;
+}
+
+/// The same bodies as tasks (the tasks extension): each round that asks waits in
+/// `input_required` for `tasks/update`.
+#[tokio::test]
+async fn a_task_equals_the_straight_run() {
+    let served = Served::start(corpus()).await.expect("server starts");
+    let mut capabilities = every_kind();
+    capabilities["extensions"] = json!({"io.modelcontextprotocol/tasks": {}});
+    let client = TaskClient::new(&served.url, capabilities);
+    let client = &client;
+    check("task", true, |name, case| async move {
+        as_a_task(client, name, &case).await
+    })
+    .await;
 }
 
 impl mrtr::MrtrServer for Corpus {

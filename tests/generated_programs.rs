@@ -27,7 +27,7 @@ use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool};
 use mrtr_tests::{
     clock::TestClock,
     differential::{
-        Args, Num, Observed, Run, accept, as_a_task, in_rounds, on_a_session, on_session, straight,
+        self, Args, Num, Observed, Run, accept, as_a_task, in_rounds, on_a_session, on_session,
     },
     loopback::{Served, connect_declaring},
     note,
@@ -139,32 +139,24 @@ fn runs(scripts: &[(u32, &[Option<i64>])]) -> Vec<Run> {
 }
 
 /// Runs every program with each of its scripts straight and through `observe`, and fails
-/// with every run that differs. `keyed`: whether `observe` sees the questions' keys (a session
-/// does not). Returns how many runs asked how many questions.
+/// with every run that differs. Returns how many runs asked how many questions.
 async fn compare<F, Fut>(channel: &str, keyed: bool, observe: F) -> BTreeMap<usize, usize>
 where
     F: Fn(&'static str, Run) -> Fut,
     Fut: Future<Output = Observed>,
 {
-    let mut mismatches = Vec::new();
-    let mut asked = BTreeMap::new();
-    for (name, scripts) in SCRIPTS {
-        for (index, case) in runs(scripts).into_iter().enumerate() {
-            let mut expected = straight(&case, |args| run_straight(name, args)).await;
-            if !keyed {
-                for (key, _) in &mut expected.asked {
-                    *key = "?".to_owned();
-                }
-            }
-            *asked.entry(expected.asked.len()).or_insert(0) += 1;
-            let observed = observe(name, case).await;
-            if observed != expected {
-                mismatches.push(format!(
-                    "{name}, script {index}:\n  straight: {expected:?}\n  {channel}: {observed:?}"
-                ));
-            }
-        }
-    }
+    let programs: Vec<(&'static str, Vec<Run>)> = SCRIPTS
+        .iter()
+        .map(|(name, scripts)| (*name, runs(scripts)))
+        .collect();
+    let (mismatches, asked) = differential::compare(
+        &programs,
+        |name, args| run_straight(name, args),
+        channel,
+        keyed,
+        observe,
+    )
+    .await;
     assert!(
         mismatches.is_empty(),
         "seed {SEED}, {channel}: {} of {} runs differ\n{}",

@@ -9,12 +9,15 @@ use std::{
 
 use std::{collections::VecDeque, sync::Mutex};
 
+// Sampling and roots are deprecated by SEP-2577, and still asked on pre-2026 sessions.
+#[allow(deprecated)]
 use rmcp::{
     ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServerHandler, ServiceExt,
     model::{
         CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig,
-        ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, InputResponses,
-        JsonObject, ProtocolVersion,
+        CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+        ElicitationAction, Implementation, InputResponses, JsonObject, ListRootsResult,
+        ProtocolVersion,
     },
     service::{RequestContext, RoleClient, RunningService},
 };
@@ -91,6 +94,44 @@ where
     }
 }
 
+/// Runs each program with each of its scripts straight (`run_straight`) and through `observe`,
+/// and lists every run that differs. `keyed`: whether `observe` sees the questions' keys (a
+/// session does not). Also counts the runs by how many questions they asked.
+pub async fn compare<S, SFut, O, OFut>(
+    programs: &[(&'static str, Vec<Run>)],
+    run_straight: S,
+    channel: &str,
+    keyed: bool,
+    observe: O,
+) -> (Vec<String>, std::collections::BTreeMap<usize, usize>)
+where
+    S: Fn(&'static str, Args) -> SFut,
+    SFut: Future<Output = Result<String, String>>,
+    O: Fn(&'static str, Run) -> OFut,
+    OFut: Future<Output = Observed>,
+{
+    let mut mismatches = Vec::new();
+    let mut asked = std::collections::BTreeMap::new();
+    for (name, runs) in programs {
+        for (index, case) in runs.iter().enumerate() {
+            let mut expected = straight(case, |args| run_straight(name, args)).await;
+            if !keyed {
+                for (key, _) in &mut expected.asked {
+                    *key = "?".to_owned();
+                }
+            }
+            *asked.entry(expected.asked.len()).or_insert(0) += 1;
+            let observed = observe(name, case.clone()).await;
+            if observed != expected {
+                mismatches.push(format!(
+                    "{name}, script {index}:\n  straight: {expected:?}\n  {channel}: {observed:?}"
+                ));
+            }
+        }
+    }
+    (mismatches, asked)
+}
+
 /// Calls tool `name` round by round through `client`, answering each round's questions, in
 /// the order of their keys, with the script's next answers.
 pub async fn in_rounds(
@@ -158,16 +199,39 @@ pub async fn in_rounds(
     }
 }
 
-/// A 2025-11-25 client that answers each `elicitation/create` on its session with the next
-/// answer of the script set for the call in progress.
+/// A 2025-11-25 client that answers each question the server sends on its session
+/// (`elicitation/create` in form or URL mode, `sampling/createMessage`, `roots/list`) with the
+/// next answer of the script set for the call in progress.
 #[derive(Clone, Default)]
 pub struct ScriptedUser {
     script: std::sync::Arc<Mutex<(VecDeque<Value>, Vec<String>)>>,
 }
 
+impl ScriptedUser {
+    /// Records the question's message and reads the next answer as `T`. With the script spent,
+    /// `None`: the run then shows as asking more than the straight one.
+    fn next<T: serde::de::DeserializeOwned>(
+        &self,
+        message: String,
+    ) -> Result<Option<T>, ErrorData> {
+        let mut script = self.script.lock().unwrap();
+        script.1.push(message);
+        let Some(answer) = script.0.pop_front() else {
+            return Ok(None);
+        };
+        serde_json::from_value(answer)
+            .map(Some)
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))
+    }
+}
+
+#[allow(deprecated)]
 impl ClientHandler for ScriptedUser {
     fn get_info(&self) -> ClientConfig {
-        let capabilities = ClientCapabilities::builder().enable_elicitation().build();
+        let capabilities: ClientCapabilities = serde_json::from_value(
+            json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
+        )
+        .expect("capabilities");
         let mut config = ClientConfig::new(capabilities, Implementation::new("scripted", "1"));
         config.protocol_version = ProtocolVersion::V_2025_11_25;
         config
@@ -179,17 +243,30 @@ impl ClientHandler for ScriptedUser {
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         let message = match request {
-            ElicitRequestParams::FormElicitationParams { message, .. } => message,
+            ElicitRequestParams::FormElicitationParams { message, .. }
+            | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
             other => format!("{other:?}"),
         };
-        let mut script = self.script.lock().unwrap();
-        script.1.push(message);
-        let Some(answer) = script.0.pop_front() else {
-            // Shows up as a mismatch: the straight run asked fewer questions.
-            return Ok(ElicitResult::new(ElicitationAction::Cancel));
-        };
-        serde_json::from_value(answer)
-            .map_err(|error| ErrorData::internal_error(error.to_string(), None))
+        Ok(self
+            .next(message)?
+            .unwrap_or_else(|| ElicitResult::new(ElicitationAction::Cancel)))
+    }
+
+    async fn create_message(
+        &self,
+        _request: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        self.next(String::new())?
+            .ok_or_else(|| ErrorData::internal_error("the script has no answer left", None))
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        self.next(String::new())?
+            .ok_or_else(|| ErrorData::internal_error("the script has no answer left", None))
     }
 }
 
