@@ -63,8 +63,8 @@ macro_rules! programs {
 
         mod straight {
             use super::{
-                Args, Num, check, list_len_with, list_with, note, refuse, text_len_with, text_with,
-                twice,
+                Args, Num, Word, check, list_len_with, list_with, note, refuse, text_len_with,
+                text_with, twice,
             };
             use mrtr::{Elicited, elicit};
             use mrtr_tests::straight_ask as ask;
@@ -80,6 +80,12 @@ macro_rules! programs {
             }
         }
     };
+}
+
+/// A question for a word.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Form)]
+pub struct Word {
+    pub word: String,
 }
 
 pub fn refuse(refused: mrtr::Refused) -> String {
@@ -130,7 +136,8 @@ fn runs(scripts: &[(u32, &[Option<i64>])]) -> Vec<Run> {
             answers: answers
                 .iter()
                 .map(|answer| match answer {
-                    Some(num) => accept(json!({ "num": num })),
+                    // Fits both questions: a form answer's other keys are ignored.
+                    Some(num) => accept(json!({ "num": num, "word": format!("w{num}") })),
                     None => json!({"action": "decline"}),
                 })
                 .collect(),

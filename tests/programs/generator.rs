@@ -5,7 +5,8 @@
 //! labeled loops and blocks, with early returns and `?`, and texts and vectors moved or
 //! borrowed into calls that ask. Some rounds ask two or three questions at once
 //! (`let (a, b) = ask!(..)`, or matched together with bindings in the arms). Some patterns
-//! take the name of an outer integer, which they hide in their arm or body.
+//! take the name of an outer integer, which they hide in their arm or body. Most questions
+//! ask for a number (`Num`), some for a word (`Word`, held as a `String`).
 //!
 //! Every body is deterministic and bounded: its loops run at most a few times, arithmetic
 //! wraps, and it asks at most `MOST_ASKS` questions, so a script of that many answers always
@@ -300,6 +301,17 @@ impl Generator {
         self.number_from(&question)
     }
 
+    /// A question for a word, as a `String`; its budget is taken by the caller.
+    fn word_ask(&mut self) -> String {
+        let question = self.question().replace("elicit::<Num>", "elicit::<Word>");
+        match self.rng.u8(0..2) {
+            0 => {
+                format!("ask!({question}).accepted().map(|answer| answer.word).unwrap_or_default()")
+            }
+            _ => format!("ask!({question}).accepted().map_err(refuse)?.word"),
+        }
+    }
+
     /// `key = elicit::<Num>(message)`, the message showing a few locals.
     fn question(&mut self) -> String {
         let site = self.site();
@@ -427,7 +439,10 @@ impl Generator {
             },
             6 => {
                 let name = self.fresh("s");
-                if self.chance(50) {
+                if self.chance(25) && self.take_ask() {
+                    let word = self.word_ask();
+                    self.line(&format!("let mut {name} = {word};"));
+                } else if self.chance(50) {
                     self.line(&format!("let mut {name} = String::new();"));
                 } else {
                     let value = self.int(1);
@@ -436,6 +451,10 @@ impl Generator {
                 self.declare(&name, Kind::Text, true, true);
             }
             7 => match self.pick_kind(Kind::Text) {
+                Some(text) if self.chance(30) && self.take_ask() => {
+                    let word = self.word_ask();
+                    self.line(&format!("{text}.push_str(&{word});"));
+                }
                 Some(text) => {
                     let value = self.int_or_ask(1);
                     self.line(&format!("{text}.push_str(&({value}).to_string());"));
