@@ -1456,6 +1456,43 @@ corpus! {
         Ok(format!("{count} {sum}"))
     }
 
+    // The same with a `let` between the local and the `match` that is read afterwards, so the
+    // local stays a local of the block; an `else` that reads the local it unwraps; a `ref`
+    // binding in an arm that asks, over a local matched right after it is made.
+    a_pattern_takes_the_name_of_a_local_that_stays(args) => {
+        let mut out = Vec::new();
+        for item in [args.n, args.n + 10] {
+            let parsed: Result<u8, String> = u8::try_from(item * 20).map_err(|e| e.to_string());
+            let label = format!("#{item}");
+            let line = match parsed {
+                Ok(parsed) => {
+                    let a = ask!(a = elicit::<Num>(format!("a {label}?"))).accepted().map_err(refuse)?.num;
+                    format!("{label} {parsed} {a}")
+                }
+                Err(parsed) => format!("{label} {parsed}"),
+            };
+            out.push(line);
+        }
+        let name = if args.n > 1 { Some(format!("t{}", args.n)) } else { None };
+        let kept = name.clone();
+        let greeting = if let Some(name) = name {
+            let b = ask!(b = elicit::<Num>(format!("b {name}?"))).accepted().map_err(refuse)?.num;
+            format!("{name} {b}")
+        } else {
+            format!("none {name:?}")
+        };
+        let pair = (args.n, format!("p{}", args.n));
+        let sum = match pair {
+            (n, ref label) if n > 0 => {
+                let width = label.len() as i64;
+                let c = ask!(c = elicit::<Num>("c?")).accepted().map_err(refuse)?.num;
+                i64::from(n) * 100 + width * 10 + c
+            }
+            _ => -1,
+        };
+        Ok(format!("{out:?} {kept:?} {greeting} {sum}"))
+    }
+
     // An arm that does not ask, over an answer, moving what an asking arm asks about.
     an_arm_over_an_answer_moves_what_another_asks_about(args) => {
         let s = format!("t{}", args.n);
@@ -1920,6 +1957,12 @@ fn cases(name: &str) -> Vec<Run> {
             run(3, vec![num(1), num(3), decline.clone(), num(5), num(6)]),
             run(0, vec![num(3), num(4), num(5), num(6), num(7)]),
             run(4, vec![decline.clone()]),
+        ],
+        "a_pattern_takes_the_name_of_a_local_that_stays" => vec![
+            run(2, vec![num(1), num(2), num(3), num(4)]),
+            run(1, vec![num(5), num(6), num(8)]),
+            run(0, vec![num(7), decline.clone()]),
+            run(3, vec![num(1), num(2), decline.clone()]),
         ],
         "a_later_pattern_reuses_a_dead_name" => {
             vec![

@@ -217,7 +217,8 @@ fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
         scrutinee_of(&stmts[index]).is_some_and(|scrutinee| scrutinee.path_is(&name))
     })?;
     let between = &stmts[start + 1..matched];
-    if between.iter().any(has_ask) {
+    // A `ref` binding would borrow from the block the value moves into, which ends at the ask.
+    if between.iter().any(has_ask) || binds_by_ref(&stmts[matched]) {
         return None;
     }
     let mut leaving: Vec<String> = vec![name.to_string()];
@@ -239,6 +240,30 @@ fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
     let read_later = reads_leaving(&without_scrutinee(&stmts[matched]))
         || stmts[matched + 1..].iter().any(reads_leaving);
     (!read_later).then_some(matched)
+}
+
+/// Whether a pattern of the `match` or `if let` in `stmt` binds by reference.
+fn binds_by_ref(stmt: &Stmt) -> bool {
+    let expr = match stmt {
+        Stmt::Expr(expr, _) => expr,
+        Stmt::Local(local) => match &local.init {
+            Some(init) => &*init.expr,
+            None => return false,
+        },
+        _ => return false,
+    };
+    let patterns: Vec<&Pat> = match expr {
+        Expr::Match(m) => m.arms.iter().map(|arm| &arm.pat).collect(),
+        Expr::If(e) => match &*e.cond {
+            Expr::Let(let_expr) => vec![&*let_expr.pat],
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    patterns
+        .into_iter()
+        .flat_map(pattern_bindings)
+        .any(|binding| binding.by_ref)
 }
 
 /// The statement with its `match` or `if let` scrutinee left out, to see what else it reads.
@@ -378,7 +403,18 @@ impl Desugar<'_> {
                 .map(|(if_token, cond)| quote!(#if_token #cond));
             let Some(range) = ask_range(body) else {
                 let bindings = pattern_bindings(pat);
-                if bindings.is_empty() || carries_out(&e.expr, &bindings) {
+                // An arm that reads what the scrutinee names runs where the other arms'
+                // patterns have not moved out of it.
+                let reads_scrutinee = {
+                    let mut read = super::syntax::names_in_expr(body);
+                    for binding in &bindings {
+                        read.remove(&binding.ident.to_string());
+                    }
+                    super::syntax::names_in_expr(&e.expr)
+                        .iter()
+                        .any(|name| read.contains(name))
+                };
+                if !reads_scrutinee && (bindings.is_empty() || carries_out(&e.expr, &bindings)) {
                     // Run after the dispatch, beside the arms that ask, so that the borrow
                     // checker sees that it excludes them: a local it moves is still theirs. The
                     // bindings the body reads are carried out of the match that made them (a

@@ -137,15 +137,34 @@ impl<'ast> Visit<'ast> for Walk<'_> {
         self.binding([&*e.pat], |walk| walk.visit_block(&e.body));
     }
 
+    /// Only one branch runs: what another branch reads is not read after an ask in this one.
     fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
-        let Expr::Let(cond) = &*e.cond else {
-            return visit::visit_expr_if(self, e);
-        };
-        self.visit_expr(&cond.expr);
-        self.binding([&*cond.pat], |walk| walk.visit_block(&e.then_branch));
+        match &*e.cond {
+            Expr::Let(cond) => self.visit_expr(&cond.expr),
+            cond => self.visit_expr(cond),
+        }
+        let start = self.passed_ask;
+        match &*e.cond {
+            Expr::Let(cond) => self.binding([&*cond.pat], |walk| walk.visit_block(&e.then_branch)),
+            _ => self.visit_block(&e.then_branch),
+        }
+        let passed_in_then = std::mem::replace(&mut self.passed_ask, start);
         if let Some((_, other)) = &e.else_branch {
             self.visit_expr(other);
         }
+        self.passed_ask |= passed_in_then;
+    }
+
+    fn visit_expr_match(&mut self, e: &'ast syn::ExprMatch) {
+        self.visit_expr(&e.expr);
+        let start = self.passed_ask;
+        let mut passed = start;
+        for arm in &e.arms {
+            self.passed_ask = start;
+            self.visit_arm(arm);
+            passed |= self.passed_ask;
+        }
+        self.passed_ask = passed;
     }
 
     fn visit_expr_while(&mut self, e: &'ast syn::ExprWhile) {

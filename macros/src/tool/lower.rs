@@ -88,7 +88,11 @@ impl<'a> Lowering<'a> {
             let ask_follows = asks[index + 1..].iter().any(|a| !a.is_empty());
             if ask_follows && let Stmt::Local(local) = &stmt {
                 let shadowing = pattern_bindings(&local.pat);
-                for (position, alias) in self.alias_shadowed(local, &shadowing, scope_len) {
+                let following: BTreeSet<u32> =
+                    asks[index + 1..].iter().flatten().copied().collect();
+                for (position, alias) in
+                    self.alias_shadowed(local, &shadowing, scope_len, &following)
+                {
                     aliased.push(position);
                     block.stmts.push(alias);
                 }
@@ -198,13 +202,14 @@ impl<'a> Lowering<'a> {
     }
 
     /// A `let` in an inner block that shadows a saved binding of an outer block: the outer one
-    /// can no longer be named, yet is still saved at the asks that follow. Borrow it under a
-    /// hidden name first, and save it through that.
+    /// can no longer be named, yet is still saved at the asks that follow (`following`, in this
+    /// block). Borrow it under a hidden name first, and save it through that.
     fn alias_shadowed(
         &mut self,
         local: &Local,
         shadowing: &[Binding],
         outer_len: usize,
+        following: &BTreeSet<u32>,
     ) -> Vec<(usize, Stmt)> {
         let mut aliases = Vec::new();
         for binding in shadowing {
@@ -214,6 +219,13 @@ impl<'a> Lowering<'a> {
             else {
                 continue;
             };
+            // Saved from its snapshot at each ask that follows: it need not be named, and it
+            // may have been moved (`match name { Some(name) => .. }`).
+            if let Some((dead, _)) = &self.scope[position].dead
+                && following.is_subset(dead)
+            {
+                continue;
+            }
             // The borrow is taken before the `let`, so the `let` may not change the outer one.
             if let Some(init) = &local.init
                 && changes(&init.expr, &binding.ident)
