@@ -1493,6 +1493,19 @@ corpus! {
         Ok(format!("{out:?} {kept:?} {greeting} {sum}"))
     }
 
+    // An `else` that moves what the asking branch reads, over a scrutinee that is a new value.
+    an_else_moves_what_the_asking_branch_reads(args) => {
+        let mut w = vec![args.n];
+        if let Some(last) = w.last().copied().filter(|_| args.n > 0) {
+            let a = ask!(a = elicit::<Num>(format!("a {w:?}?"))).accepted().map_err(refuse)?.num;
+            w.push(last + a as u32);
+            note!(args, "{w:?}");
+        } else {
+            note!(args, "moved {}", sum_with(w, 1));
+        }
+        Ok("done".into())
+    }
+
     // An arm that does not ask, over an answer, moving what an asking arm asks about.
     an_arm_over_an_answer_moves_what_another_asks_about(args) => {
         let s = format!("t{}", args.n);
@@ -1964,6 +1977,13 @@ fn cases(name: &str) -> Vec<Run> {
             run(0, vec![num(7), decline.clone()]),
             run(3, vec![num(1), num(2), decline.clone()]),
         ],
+        "an_else_moves_what_the_asking_branch_reads" => {
+            vec![
+                run(2, vec![num(3)]),
+                run(0, vec![]),
+                run(1, vec![decline.clone()]),
+            ]
+        }
         "a_later_pattern_reuses_a_dead_name" => {
             vec![
                 run(3, vec![num(4)]),

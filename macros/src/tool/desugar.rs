@@ -151,6 +151,17 @@ fn carries_out(scrutinee: &Expr, bindings: &[super::syntax::Binding]) -> bool {
     no_temporary && bindings.iter().all(|binding| !binding.by_ref)
 }
 
+/// The local a place expression (`x`, `x.field`, `(x)`) is part of.
+fn place_root(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        Expr::Field(e) => place_root(&e.base),
+        Expr::Paren(e) => place_root(&e.expr),
+        Expr::Group(e) => place_root(&e.expr),
+        _ => None,
+    }
+}
+
 /// `let p = e else { d };` whose `else` asks becomes `let (x, ..) = match e { p => (x, ..), _ =>
 /// d };`, so that a resumed round enters `d` without evaluating `e` again. A `let` with a type
 /// (`let p: T = ..`) stays as written.
@@ -403,17 +414,12 @@ impl Desugar<'_> {
                 .map(|(if_token, cond)| quote!(#if_token #cond));
             let Some(range) = ask_range(body) else {
                 let bindings = pattern_bindings(pat);
-                // An arm that reads what the scrutinee names runs where the other arms'
-                // patterns have not moved out of it.
-                let reads_scrutinee = {
-                    let mut read = super::syntax::names_in_expr(body);
-                    for binding in &bindings {
-                        read.remove(&binding.ident.to_string());
-                    }
-                    super::syntax::names_in_expr(&e.expr)
-                        .iter()
-                        .any(|name| read.contains(name))
-                };
+                // An arm that reads the local the scrutinee is a place of runs where the other
+                // arms' patterns have not moved out of it.
+                let reads_scrutinee = place_root(&e.expr).is_some_and(|root| {
+                    bindings.iter().all(|binding| binding.ident != *root)
+                        && super::syntax::names_in_expr(body).contains(&root.to_string())
+                });
                 if !reads_scrutinee && (bindings.is_empty() || carries_out(&e.expr, &bindings)) {
                     // Run after the dispatch, beside the arms that ask, so that the borrow
                     // checker sees that it excludes them: a local it moves is still theirs. The
