@@ -13,13 +13,13 @@
 use std::collections::BTreeSet;
 
 use syn::{
-    Expr, Ident, Pat, Stmt,
+    Expr, Ident, Stmt,
     visit::{self, Visit},
 };
 
 use super::{
     macro_reads::macro_names,
-    syntax::{Captures, ask_marker_id, asks_in_expr, with_captures},
+    syntax::{Captures, PatternScopes, ask_marker_id, asks_in_expr, with_captures},
 };
 
 /// The asks in `stmt` after which `stmt` no longer reads `name`, directly or through the
@@ -79,27 +79,19 @@ impl Walk<'_> {
         }
     }
 
-    /// Visits `inner` in a scope where `pats` bind their names.
-    fn binding<'p>(
-        &mut self,
-        pats: impl IntoIterator<Item = &'p Pat>,
-        inner: impl FnOnce(&mut Self),
-    ) {
-        let hides = pats.into_iter().any(|pat| {
-            super::syntax::pattern_bindings(pat)
-                .iter()
-                .any(|b| b.ident == self.name)
-        });
-        self.shadowed.push(hides);
-        inner(self);
-        self.shadowed.pop();
-    }
-
     fn looping(&mut self, body: &Expr, visit: impl FnOnce(&mut Self)) {
         let around = asks_in_expr(body).contains(&self.ask);
         self.loops_around_ask += usize::from(around);
         visit(self);
         self.loops_around_ask -= usize::from(around);
+    }
+}
+
+impl PatternScopes<'_> for Walk<'_> {
+    fn with_bound(&mut self, names: BTreeSet<String>, inner: impl FnOnce(&mut Self)) {
+        self.shadowed.push(names.contains(&self.name));
+        inner(self);
+        self.shadowed.pop();
     }
 }
 
@@ -116,38 +108,24 @@ impl<'ast> Visit<'ast> for Walk<'_> {
             Expr::Loop(_) | Expr::While(_) | Expr::ForLoop(_) => {
                 self.looping(expr, |walk| visit::visit_expr(walk, expr))
             }
-            Expr::Closure(closure) => {
-                self.binding(&closure.inputs, |walk| walk.visit_expr(&closure.body))
-            }
+            Expr::Closure(closure) => self.scoped_closure(closure),
             _ => visit::visit_expr(self, expr),
         }
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
-        self.binding([&arm.pat], |walk| {
-            if let Some((_, guard)) = &arm.guard {
-                walk.visit_expr(guard);
-            }
-            walk.visit_expr(&arm.body);
-        });
+        self.scoped_arm(arm);
     }
 
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
-        self.visit_expr(&e.expr);
-        self.binding([&*e.pat], |walk| walk.visit_block(&e.body));
+        self.scoped_for(e);
     }
 
     /// Only one branch runs: what another branch reads is not read after an ask in this one.
     fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
-        match &*e.cond {
-            Expr::Let(cond) => self.visit_expr(&cond.expr),
-            cond => self.visit_expr(cond),
-        }
+        self.scoped_condition(e);
         let start = self.passed_ask;
-        match &*e.cond {
-            Expr::Let(cond) => self.binding([&*cond.pat], |walk| walk.visit_block(&e.then_branch)),
-            _ => self.visit_block(&e.then_branch),
-        }
+        self.scoped_then(e);
         let passed_in_then = std::mem::replace(&mut self.passed_ask, start);
         if let Some((_, other)) = &e.else_branch {
             self.visit_expr(other);
@@ -168,11 +146,7 @@ impl<'ast> Visit<'ast> for Walk<'_> {
     }
 
     fn visit_expr_while(&mut self, e: &'ast syn::ExprWhile) {
-        let Expr::Let(cond) = &*e.cond else {
-            return visit::visit_expr_while(self, e);
-        };
-        self.visit_expr(&cond.expr);
-        self.binding([&*cond.pat], |walk| walk.visit_block(&e.body));
+        self.scoped_while(e);
     }
 
     fn visit_block(&mut self, block: &'ast syn::Block) {

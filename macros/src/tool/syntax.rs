@@ -309,19 +309,11 @@ impl Names {
             self.read.insert(name);
         }
     }
+}
 
-    /// Visits `inner` with the bindings of `pat` in scope.
-    fn binding<'p>(
-        &mut self,
-        pats: impl IntoIterator<Item = &'p Pat>,
-        inner: impl FnOnce(&mut Self),
-    ) {
-        let bound = pats
-            .into_iter()
-            .flat_map(pattern_bindings)
-            .map(|binding| binding.ident.to_string())
-            .collect();
-        self.scopes.push(bound);
+impl PatternScopes<'_> for Names {
+    fn with_bound(&mut self, names: BTreeSet<String>, inner: impl FnOnce(&mut Self)) {
+        self.scopes.push(names);
         inner(self);
         self.scopes.pop();
     }
@@ -361,40 +353,90 @@ impl<'ast> Visit<'ast> for Names {
     }
 
     fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
-        self.binding(&closure.inputs, |names| names.visit_expr(&closure.body));
+        self.scoped_closure(closure);
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
-        self.binding([&arm.pat], |names| {
-            if let Some((_, guard)) = &arm.guard {
-                names.visit_expr(guard);
-            }
-            names.visit_expr(&arm.body);
-        });
+        self.scoped_arm(arm);
     }
 
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
-        self.visit_expr(&e.expr);
-        self.binding([&*e.pat], |names| names.visit_block(&e.body));
+        self.scoped_for(e);
     }
 
     fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
-        let Expr::Let(cond) = &*e.cond else {
-            return visit::visit_expr_if(self, e);
-        };
-        self.visit_expr(&cond.expr);
-        self.binding([&*cond.pat], |names| names.visit_block(&e.then_branch));
+        self.scoped_condition(e);
+        self.scoped_then(e);
         if let Some((_, other)) = &e.else_branch {
             self.visit_expr(other);
         }
     }
 
     fn visit_expr_while(&mut self, e: &'ast syn::ExprWhile) {
+        self.scoped_while(e);
+    }
+}
+
+/// A visitor that follows where patterns bind: a closure's parameters in its body, a `match`
+/// arm's pattern in its guard and body, a `for` pattern in its body, and the pattern of an
+/// `if let` or `while let` in the block it guards.
+pub(crate) trait PatternScopes<'ast>: Visit<'ast> + Sized {
+    /// Visits `inner` in a scope where `names` are bound.
+    fn with_bound(&mut self, names: BTreeSet<String>, inner: impl FnOnce(&mut Self));
+
+    fn scoped<'p>(
+        &mut self,
+        pats: impl IntoIterator<Item = &'p Pat>,
+        inner: impl FnOnce(&mut Self),
+    ) {
+        let names = pats
+            .into_iter()
+            .flat_map(pattern_bindings)
+            .map(|binding| binding.ident.to_string())
+            .collect();
+        self.with_bound(names, inner);
+    }
+
+    fn scoped_closure(&mut self, closure: &'ast syn::ExprClosure) {
+        self.scoped(&closure.inputs, |this| this.visit_expr(&closure.body));
+    }
+
+    fn scoped_arm(&mut self, arm: &'ast syn::Arm) {
+        self.scoped([&arm.pat], |this| {
+            if let Some((_, guard)) = &arm.guard {
+                this.visit_expr(guard);
+            }
+            this.visit_expr(&arm.body);
+        });
+    }
+
+    fn scoped_for(&mut self, e: &'ast syn::ExprForLoop) {
+        self.visit_expr(&e.expr);
+        self.scoped([&*e.pat], |this| this.visit_block(&e.body));
+    }
+
+    /// The condition of an `if`: of an `if let`, its value.
+    fn scoped_condition(&mut self, e: &'ast syn::ExprIf) {
+        match &*e.cond {
+            Expr::Let(cond) => self.visit_expr(&cond.expr),
+            cond => self.visit_expr(cond),
+        }
+    }
+
+    /// The block an `if` guards, with an `if let`'s bindings.
+    fn scoped_then(&mut self, e: &'ast syn::ExprIf) {
+        match &*e.cond {
+            Expr::Let(cond) => self.scoped([&*cond.pat], |this| this.visit_block(&e.then_branch)),
+            _ => self.visit_block(&e.then_branch),
+        }
+    }
+
+    fn scoped_while(&mut self, e: &'ast syn::ExprWhile) {
         let Expr::Let(cond) = &*e.cond else {
             return visit::visit_expr_while(self, e);
         };
         self.visit_expr(&cond.expr);
-        self.binding([&*cond.pat], |names| names.visit_block(&e.body));
+        self.scoped([&*cond.pat], |this| this.visit_block(&e.body));
     }
 }
 
