@@ -93,6 +93,14 @@ impl PatternScopes<'_> for Walk<'_> {
         inner(self);
         self.shadowed.pop();
     }
+
+    fn bind_here(&mut self, names: BTreeSet<String>) {
+        if names.contains(&self.name)
+            && let Some(innermost) = self.shadowed.last_mut()
+        {
+            *innermost = true;
+        }
+    }
 }
 
 impl<'ast> Visit<'ast> for Walk<'_> {
@@ -150,24 +158,11 @@ impl<'ast> Visit<'ast> for Walk<'_> {
     }
 
     fn visit_block(&mut self, block: &'ast syn::Block) {
-        self.shadowed.push(false);
-        visit::visit_block(self, block);
-        self.shadowed.pop();
+        self.scoped_block(block);
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
-        if let Some(init) = &local.init {
-            self.visit_expr(&init.expr);
-            if let Some((_, diverge)) = &init.diverge {
-                self.visit_expr(diverge);
-            }
-        }
-        let hides = super::syntax::pattern_bindings(&local.pat)
-            .iter()
-            .any(|b| b.ident == self.name);
-        if hides && let Some(innermost) = self.shadowed.last_mut() {
-            *innermost = true;
-        }
+        self.scoped_local(local);
     }
 
     fn visit_path(&mut self, path: &'ast syn::Path) {

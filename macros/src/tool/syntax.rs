@@ -317,6 +317,12 @@ impl PatternScopes<'_> for Names {
         inner(self);
         self.scopes.pop();
     }
+
+    fn bind_here(&mut self, names: BTreeSet<String>) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.extend(names);
+        }
+    }
 }
 
 impl<'ast> Visit<'ast> for Names {
@@ -334,22 +340,11 @@ impl<'ast> Visit<'ast> for Names {
     }
 
     fn visit_block(&mut self, block: &'ast Block) {
-        self.scopes.push(BTreeSet::new());
-        visit::visit_block(self, block);
-        self.scopes.pop();
+        self.scoped_block(block);
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
-        if let Some(init) = &local.init {
-            self.visit_expr(&init.expr);
-            if let Some((_, diverge)) = &init.diverge {
-                self.visit_expr(diverge);
-            }
-        }
-        let bound = pattern_bindings(&local.pat);
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.extend(bound.iter().map(|binding| binding.ident.to_string()));
-        }
+        self.scoped_local(local);
     }
 
     fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
@@ -383,6 +378,28 @@ impl<'ast> Visit<'ast> for Names {
 pub(crate) trait PatternScopes<'ast>: Visit<'ast> + Sized {
     /// Visits `inner` in a scope where `names` are bound.
     fn with_bound(&mut self, names: BTreeSet<String>, inner: impl FnOnce(&mut Self));
+
+    /// Binds `names` from here to the end of the innermost scope, as a `let` does.
+    fn bind_here(&mut self, names: BTreeSet<String>);
+
+    fn scoped_block(&mut self, block: &'ast Block) {
+        self.with_bound(BTreeSet::new(), |this| visit::visit_block(this, block));
+    }
+
+    /// A `let`: its value and `else` see the bindings before it.
+    fn scoped_local(&mut self, local: &'ast syn::Local) {
+        if let Some(init) = &local.init {
+            self.visit_expr(&init.expr);
+            if let Some((_, diverge)) = &init.diverge {
+                self.visit_expr(diverge);
+            }
+        }
+        let names = pattern_bindings(&local.pat)
+            .into_iter()
+            .map(|binding| binding.ident.to_string())
+            .collect();
+        self.bind_here(names);
+    }
 
     fn scoped<'p>(
         &mut self,
