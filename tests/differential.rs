@@ -133,8 +133,8 @@ macro_rules! corpus {
 /// What corpus bodies may use, besides `ask!`.
 pub mod prelude {
     pub use super::{
-        Args, Color, Memo, Num, Person, Pick, Point, Shape, Step, Text, Yes, consume, describe,
-        double, len_with, parse_num, record, refuse, sum_with,
+        Args, Color, Memo, Num, Person, Pick, Point, Shape, Step, Text, Yes, add, consume,
+        describe, double, len_with, parse_num, record, refuse, sum_with,
     };
     pub use mrtr::{Elicited, elicit};
     pub use mrtr_tests::note;
@@ -162,6 +162,11 @@ pub fn sum_with(v: Vec<u32>, k: i64) -> String {
 /// Borrows a vector: its length plus `k`.
 pub fn len_with(v: &[u32], k: i64) -> i64 {
     v.len() as i64 + k
+}
+
+/// Reads two numbers: `add(x, ask!(..)..)`.
+pub fn add(a: i64, b: i64) -> i64 {
+    a * 1000 + b
 }
 
 /// Takes ownership, so a body can move a local before an ask.
@@ -1506,6 +1511,25 @@ corpus! {
         Ok("done".into())
     }
 
+    // A local changed in a block, then read by a statement whose ask sits in a branch of an
+    // argument: resuming evaluates the argument again, so it must see the change.
+    changed_then_read_before_an_ask_in_a_branch(args) => {
+        let mut out = Vec::new();
+        for v in [args.n, args.n + 1] {
+            let mut parts = vec![v];
+            if v > 0 {
+                parts.push(v * 10);
+                out.push(sum_with(parts, if v > 1 { ask!(extra = elicit::<Num>(format!("Extra for {v}?"))).accepted().map(|n| n.num).unwrap_or(0) } else { 0 }));
+            }
+        }
+        let mut x = i64::from(args.n);
+        let r = {
+            x += 10;
+            add(x, if args.n > 1 { ask!(last = elicit::<Num>("Last?")).accepted().map(|n| n.num).unwrap_or(0) } else { 0 })
+        };
+        Ok(format!("{out:?} {r}"))
+    }
+
     // An arm that does not ask, over an answer, moving what an asking arm asks about.
     an_arm_over_an_answer_moves_what_another_asks_about(args) => {
         let s = format!("t{}", args.n);
@@ -1984,6 +2008,12 @@ fn cases(name: &str) -> Vec<Run> {
                 run(1, vec![decline.clone()]),
             ]
         }
+        "changed_then_read_before_an_ask_in_a_branch" => vec![
+            run(2, vec![num(5), num(6), num(7)]),
+            run(1, vec![num(4)]),
+            run(0, vec![]),
+            run(3, vec![decline.clone(), num(1), num(2)]),
+        ],
         "a_later_pattern_reuses_a_dead_name" => {
             vec![
                 run(3, vec![num(4)]),

@@ -814,7 +814,16 @@ impl Generator {
         let Some(taken) = taken else {
             return self.note();
         };
-        let value = self.int_or_ask(1);
+        // Sometimes the ask sits in a branch of the argument, so that resuming evaluates the
+        // text or list again before it.
+        let value = if self.chance(30) && self.take_ask() {
+            let (test, bound) = (self.int(0), self.rng.i64(-1..=6));
+            let ask = self.ask();
+            let otherwise = self.int(0);
+            format!("if {test} > {bound} {{ {ask} }} else {{ {otherwise} }}")
+        } else {
+            self.int_or_ask(1)
+        };
         let call = match (kind, moved) {
             (Kind::Text, true) => format!("text_with({taken}, {value})"),
             (Kind::Text, false) => format!("text_len_with(&{taken}, {value})"),

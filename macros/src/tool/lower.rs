@@ -158,16 +158,17 @@ impl<'a> Lowering<'a> {
 
     /// A binding of an outer block saved at an ask of `stmt` from a snapshot was snapshot
     /// before the outer statement, and the statements of this block before `stmt` may have
-    /// changed it since. When `stmt` holds that ask outside its own blocks and reads the
-    /// binding, which it does again on resume, the snapshot is taken again here. `renewed`
-    /// gets the snapshots replaced, to put back once `stmt` is lowered.
+    /// changed it since. When `stmt` holds that ask and reads the binding, which it may do
+    /// again on resume (`f(x, if c { ask!(..) } else { 0 })` evaluates `x` again), the
+    /// snapshot is taken again here. `renewed` gets the snapshots replaced, to put back once
+    /// `stmt` is lowered.
     fn snapshot_again(
         &mut self,
         stmt: &Stmt,
         block_start: usize,
         renewed: &mut Vec<(usize, Ident)>,
     ) -> Vec<Stmt> {
-        let direct = super::syntax::direct_asks(stmt);
+        let asks = asks_in_stmt(stmt);
         let names = with_captures(super::syntax::names_in_stmt(stmt), &self.captures);
         let machine = self.machine.clone();
         let mut snapshots = Vec::new();
@@ -182,7 +183,7 @@ impl<'a> Lowering<'a> {
                     .iter()
                     .any(|later| later.binding.ident == ident);
             if shadowed
-                || !direct.iter().any(|ask| dead.contains(ask))
+                || !asks.iter().any(|ask| dead.contains(ask))
                 || !names.contains(&ident.to_string())
             {
                 continue;

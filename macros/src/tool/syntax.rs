@@ -250,25 +250,6 @@ pub(crate) fn asks_in_expr(expr: &Expr) -> Vec<u32> {
     finder.0
 }
 
-/// The ask points of a statement that are not inside one of its blocks or `match` arms: on
-/// resume the statement is entered again up to them.
-pub(crate) fn direct_asks(stmt: &Stmt) -> Vec<u32> {
-    struct Direct(Vec<u32>);
-    impl<'ast> Visit<'ast> for Direct {
-        fn visit_expr(&mut self, expr: &'ast Expr) {
-            match ask_marker_id(expr) {
-                Some(id) => self.0.push(id),
-                None => visit::visit_expr(self, expr),
-            }
-        }
-        fn visit_block(&mut self, _: &'ast syn::Block) {}
-        fn visit_arm(&mut self, _: &'ast syn::Arm) {}
-    }
-    let mut direct = Direct(Vec::new());
-    direct.visit_stmt(stmt);
-    direct.0
-}
-
 struct AskFinder(Vec<u32>);
 
 impl<'ast> Visit<'ast> for AskFinder {
