@@ -173,6 +173,30 @@ impl Segments {
     }
 
     #[mrtr_tool]
+    #[tool(description = "Makes a value it does not use after an ask")]
+    async fn unused_after_the_ask(&self) -> String {
+        let timer = Timer;
+        std::hint::black_box(&timer);
+        let go = ask!(go = elicit::<Go>("Go on?")).ok().is_some();
+        format!(
+            "{} {go}",
+            TIMER_DROPS.load(std::sync::atomic::Ordering::SeqCst)
+        )
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Holds a value with a skipped field across an ask")]
+    async fn holds_skipped(&self) -> String {
+        let mut held = Skipping {
+            kept: 1,
+            skipped: 1,
+        };
+        held.skipped = 5;
+        let go = ask!(go = elicit::<Go>("Go on?")).ok().is_some();
+        format!("{} {} {go}", held.kept, held.skipped)
+    }
+
+    #[mrtr_tool]
     #[tool(description = "Holds a shared counter across an ask")]
     async fn holds_shared(&self) -> String {
         let shared = std::sync::Arc::new(std::sync::Mutex::new(0u32));
@@ -535,6 +559,57 @@ async fn a_held_value_is_dropped_once_per_copy_not_once_per_call() {
     );
     // Round 1: the read-back copy and the value itself; round 2: the restored value.
     assert_eq!(COUNTED_DROPS.load(std::sync::atomic::Ordering::SeqCst), 3);
+}
+
+/// How many `Timer` values were dropped.
+static TIMER_DROPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Neither `Serialize` nor read after its ask: not held.
+struct Timer;
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        TIMER_DROPS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// A value not used after an ask is dropped when its round ends, at the ask, not at the end of
+/// its block (README, "Values live one round").
+#[tokio::test]
+async fn a_value_not_used_after_an_ask_is_dropped_at_the_ask() {
+    let harness = edge_cases().await;
+    let run = within_time(
+        harness
+            .call("unused_after_the_ask")
+            .answer("go", Answer::accept(json!({"go": true})))
+            .run(),
+    )
+    .await
+    .expect("the call completes");
+    assert_eq!(run.text(), "1 true");
+}
+
+#[derive(Serialize, Deserialize)]
+struct Skipping {
+    kept: u32,
+    #[serde(skip)]
+    skipped: u32,
+}
+
+/// What is held is what serde writes: a skipped field comes back as its default (README,
+/// "Values live one round").
+#[tokio::test]
+async fn a_skipped_field_comes_back_as_its_default() {
+    let harness = edge_cases().await;
+    let run = within_time(
+        harness
+            .call("holds_skipped")
+            .answer("go", Answer::accept(json!({"go": true})))
+            .run(),
+    )
+    .await
+    .expect("the call completes");
+    assert_eq!(run.text(), "1 0 true");
 }
 
 /// The tools of `edge_router`, in process.

@@ -224,12 +224,17 @@ fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
         return None;
     }
     let name = plain_name(&local.pat)?;
-    let matched = (start + 1..stmts.len()).find(|&index| {
-        scrutinee_of(&stmts[index]).is_some_and(|scrutinee| scrutinee.path_is(&name))
+    let (matched, patterns) = (start + 1..stmts.len()).find_map(|index| {
+        let (scrutinee, patterns) = matched_by(&stmts[index])?;
+        scrutinee.path_is(&name).then_some((index, patterns))
     })?;
     let between = &stmts[start + 1..matched];
     // A `ref` binding would borrow from the block the value moves into, which ends at the ask.
-    if between.iter().any(has_ask) || binds_by_ref(&stmts[matched]) {
+    let by_ref = patterns
+        .into_iter()
+        .flat_map(pattern_bindings)
+        .any(|binding| binding.by_ref);
+    if by_ref || between.iter().any(has_ask) {
         return None;
     }
     let mut leaving: Vec<String> = vec![name.to_string()];
@@ -251,30 +256,6 @@ fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
     let read_later = reads_leaving(&without_scrutinee(&stmts[matched]))
         || stmts[matched + 1..].iter().any(reads_leaving);
     (!read_later).then_some(matched)
-}
-
-/// Whether a pattern of the `match` or `if let` in `stmt` binds by reference.
-fn binds_by_ref(stmt: &Stmt) -> bool {
-    let expr = match stmt {
-        Stmt::Expr(expr, _) => expr,
-        Stmt::Local(local) => match &local.init {
-            Some(init) => &*init.expr,
-            None => return false,
-        },
-        _ => return false,
-    };
-    let patterns: Vec<&Pat> = match expr {
-        Expr::Match(m) => m.arms.iter().map(|arm| &arm.pat).collect(),
-        Expr::If(e) => match &*e.cond {
-            Expr::Let(let_expr) => vec![&*let_expr.pat],
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
-    };
-    patterns
-        .into_iter()
-        .flat_map(pattern_bindings)
-        .any(|binding| binding.by_ref)
 }
 
 /// The statement with its `match` or `if let` scrutinee left out, to see what else it reads.
@@ -307,18 +288,20 @@ impl PathIs for Expr {
     }
 }
 
-/// The scrutinee of a `match` or `if let` with an ask in a branch, as a statement or as the
-/// value of a `let`.
-fn scrutinee_of(stmt: &Stmt) -> Option<&Expr> {
+/// The scrutinee and the patterns of a `match` or `if let` with an ask in a branch, as a
+/// statement or as the value of a `let`.
+fn matched_by(stmt: &Stmt) -> Option<(&Expr, Vec<&Pat>)> {
     let expr = match stmt {
         Stmt::Expr(expr, _) => expr,
         Stmt::Local(local) => &local.init.as_ref()?.expr,
         _ => return None,
     };
     match expr {
-        Expr::Match(m) if m.arms.iter().any(|arm| ask_range(&arm.body).is_some()) => Some(&m.expr),
+        Expr::Match(m) if m.arms.iter().any(|arm| ask_range(&arm.body).is_some()) => {
+            Some((&m.expr, m.arms.iter().map(|arm| &arm.pat).collect()))
+        }
         Expr::If(e) if ask_range(expr).is_some() => match &*e.cond {
-            Expr::Let(let_expr) => Some(&let_expr.expr),
+            Expr::Let(let_expr) => Some((&let_expr.expr, vec![&*let_expr.pat])),
             _ => None,
         },
         _ => None,
@@ -414,11 +397,12 @@ impl Desugar<'_> {
                 .map(|(if_token, cond)| quote!(#if_token #cond));
             let Some(range) = ask_range(body) else {
                 let bindings = pattern_bindings(pat);
+                let read = super::syntax::names_in_expr(body);
                 // An arm that reads the local the scrutinee is a place of runs where the other
                 // arms' patterns have not moved out of it.
                 let reads_scrutinee = place_root(&e.expr).is_some_and(|root| {
                     bindings.iter().all(|binding| binding.ident != *root)
-                        && super::syntax::names_in_expr(body).contains(&root.to_string())
+                        && read.contains(&root.to_string())
                 });
                 if !reads_scrutinee && (bindings.is_empty() || carries_out(&e.expr, &bindings)) {
                     // Run after the dispatch, beside the arms that ask, so that the borrow
@@ -426,7 +410,6 @@ impl Desugar<'_> {
                     // bindings the body reads are carried out of the match that made them (a
                     // guard reads the others there).
                     let variant = format_ident!("Arm{}", index);
-                    let read = super::syntax::names_in_expr(body);
                     let carried: Vec<_> = bindings
                         .into_iter()
                         .filter(|binding| read.contains(&binding.ident.to_string()))

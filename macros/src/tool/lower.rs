@@ -102,9 +102,12 @@ impl<'a> Lowering<'a> {
                 block
                     .stmts
                     .extend(self.snapshot_dead(&stmt, scope_len, &read_later[index]));
-                block
-                    .stmts
-                    .extend(self.snapshot_again(&stmt, scope_len, &mut renewed));
+                block.stmts.extend(self.snapshot_again(
+                    &stmt,
+                    &asks[index],
+                    scope_len,
+                    &mut renewed,
+                ));
             }
             let end = asks[index].iter().copied().fold(self.high, u32::max);
             let lowered = self.lower_stmt(stmt, ask_follows, end);
@@ -160,15 +163,15 @@ impl<'a> Lowering<'a> {
     /// before the outer statement, and the statements of this block before `stmt` may have
     /// changed it since. When `stmt` holds that ask and reads the binding, which it may do
     /// again on resume (`f(x, if c { ask!(..) } else { 0 })` evaluates `x` again), the
-    /// snapshot is taken again here. `renewed` gets the snapshots replaced, to put back once
-    /// `stmt` is lowered.
+    /// snapshot is taken again here. `asks` are `stmt`'s; `renewed` gets the snapshots replaced,
+    /// to put back once `stmt` is lowered.
     fn snapshot_again(
         &mut self,
         stmt: &Stmt,
+        asks: &[u32],
         block_start: usize,
         renewed: &mut Vec<(usize, Ident)>,
     ) -> Vec<Stmt> {
-        let asks = asks_in_stmt(stmt);
         let names = with_captures(super::syntax::names_in_stmt(stmt), &self.captures);
         let machine = self.machine.clone();
         let mut snapshots = Vec::new();

@@ -262,7 +262,8 @@ impl<'ast> Visit<'ast> for AskFinder {
 }
 
 /// Every name a statement may read or write: paths of one segment, identifiers inside macro
-/// arguments, and `{name}` captures in their string literals. An over-approximation.
+/// arguments, and `{name}` captures in their string literals, less the names of bindings the
+/// statement makes itself, where they are in scope. An over-approximation.
 pub(crate) fn names_in_stmt(stmt: &Stmt) -> BTreeSet<String> {
     let mut names = Names::default();
     names.visit_stmt(stmt);
