@@ -192,6 +192,47 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    a_let_without_a_value_given_one_in_branches(args) => {
+        let label;
+        let count: i64;
+        let mut extra;
+        if args.n > 1 {
+            let text = ask!(label = elicit::<Text>("Label?")).accepted().map_err(refuse)?.text;
+            note!(args, "label {text}");
+            label = text.to_uppercase();
+        } else if args.n == 1 {
+            label = "one".to_owned();
+        } else {
+            return Ok("none".to_owned());
+        }
+        match args.n % 3 {
+            0 => count = ask!(count = elicit::<Num>(format!("Count for {label}?"))).accepted().map_err(refuse)?.num,
+            1 => {
+                note!(args, "no count");
+                count = -1;
+            }
+            _ => {
+                count = 7;
+                note!(args, "count seven");
+            }
+        }
+        extra = String::new();
+        let more = ask!(more = elicit::<Yes>(format!("More after {count}?"))).ok().is_some_and(|y| y.yes);
+        if more {
+            extra.push('+');
+        }
+        let mut tags;
+        if count > 0 {
+            tags = vec![label.clone()];
+            tags.push(ask!(tag = elicit::<Text>(format!("Tag after {tags:?}?"))).ok().map_or("-".to_owned(), |t| t.text));
+            note!(args, "tags {tags:?}");
+        } else {
+            tags = Vec::new();
+        }
+        tags.push(extra);
+        Ok(format!("{label}:{count}{tags:?}"))
+    }
+
     match_on_a_local_enum_without_serde(args) => {
         let step = if args.n > 1 { Step::Ask(format!("n={}", args.n)) } else if args.n == 1 { Step::Note } else { Step::Skip };
         match step {
@@ -1636,6 +1677,16 @@ fn cases(name: &str) -> Vec<Run> {
         "same_name_closure_param" => vec![run(1, vec![yes(true)])],
         "field_name_in_macro" => vec![run(1, vec![yes(true)])],
         "format_width" => vec![run(1, vec![text("ab")])],
+        "a_let_without_a_value_given_one_in_branches" => vec![
+            run(0, vec![]),
+            run(1, vec![yes(true)]),
+            run(2, vec![text("b"), yes(false), decline.clone()]),
+            run(3, vec![text("c"), num(4), yes(true), text("t")]),
+            run(3, vec![text("c"), num(-4), yes(false)]),
+            run(5, vec![text("e"), yes(true), text("u")]),
+            run(3, vec![text("c"), decline.clone()]),
+            run(4, vec![cancel.clone()]),
+        ],
         "straight_line" => vec![
             run(1, vec![text("a"), num(21)]),
             run(1, vec![decline.clone()]),

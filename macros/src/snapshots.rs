@@ -271,3 +271,25 @@ fn arms_that_do_not_ask_run_after_the_dispatch() {
         }
     ));
 }
+
+#[test]
+fn a_let_without_a_value_takes_its_value_where_it_is_assigned() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn later(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let label;
+                if args.n > 1 {
+                    let text = ask!(label = elicit::<Text>("Label?")).accepted().map_err(refuse)?.text;
+                    label = text.to_uppercase();
+                    tracing::info!("label {label}");
+                } else {
+                    label = "one".to_owned();
+                }
+                ask!(more = elicit::<Yes>(format!("More after {label}?")));
+                Ok(label)
+            }
+        }
+    ));
+}

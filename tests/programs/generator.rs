@@ -407,7 +407,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..31);
+        let choice = self.rng.u8(0..32);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -764,6 +764,37 @@ impl Generator {
                 }
                 None => self.note(),
             },
+            // A `let` without a value, given one by each branch after what the branch does.
+            31 if nested => {
+                let name = self.fresh("d");
+                let assignable = self.chance(50);
+                let declared = match (assignable, self.chance(50)) {
+                    (true, _) => format!("let mut {name};"),
+                    (false, true) => format!("let {name}: i64;"),
+                    (false, false) => format!("let {name};"),
+                };
+                self.line(&declared);
+                if self.chance(50) {
+                    let condition = self.condition(true);
+                    self.line(&format!("if {condition} {{"));
+                    self.assigning_branch(&name, assignable, depth);
+                    self.line("} else {");
+                    self.assigning_branch(&name, assignable, depth);
+                    self.line("}");
+                } else {
+                    let scrutinee = self.int_or_ask(1);
+                    self.line(&format!("match ({scrutinee}).rem_euclid(2) {{"));
+                    for arm in ["0", "_"] {
+                        self.indent += 1;
+                        self.line(&format!("{arm} => {{"));
+                        self.assigning_branch(&name, assignable, depth);
+                        self.line("}");
+                        self.indent -= 1;
+                    }
+                    self.line("}");
+                }
+                self.declare(&name, Kind::Int, assignable, assignable);
+            }
             21 if !self.loops.is_empty() => {
                 let condition = self.condition(true);
                 let target = self.rng.usize(..self.loops.len());
@@ -789,6 +820,24 @@ impl Generator {
             }
             _ => self.note(),
         }
+    }
+
+    /// A branch that gives `name`, declared without a value, its value after its statements,
+    /// then may read and change it.
+    fn assigning_branch(&mut self, name: &str, assignable: bool, depth: usize) {
+        self.block(depth);
+        self.indent += 1;
+        let value = self.int_or_ask(1);
+        self.line(&format!("{name} = {value};"));
+        if self.chance(40) {
+            let site = self.site();
+            self.line(&format!("note!(args, \"d{site} {{}}\", {name});"));
+        }
+        if assignable && self.chance(40) {
+            let more = self.int_or_ask(1);
+            self.line(&format!("{name} = {name}.wrapping_add({more});"));
+        }
+        self.indent -= 1;
     }
 
     /// A text or list handed to a call together with an answer: moved, or borrowed, before

@@ -1,4 +1,4 @@
-// A `let` without a value, declared before an `ask!` and used after it.
+// A `let` without a value, declared before an `ask!` and given its value in a loop.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -20,7 +20,10 @@ impl Server {
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
         let greeting;
-        greeting = "Hello".to_owned();
+        loop {
+            greeting = "Hello".to_owned();
+            break;
+        }
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         format!("{greeting} {name:?}")
     }

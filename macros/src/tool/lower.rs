@@ -360,8 +360,11 @@ impl<'a> Lowering<'a> {
             self.diagnostics.error(
                 &local.pat,
                 format!(
-                    "`{}` is declared without a value before an `ask!`, so it cannot be saved \
-                     there. Give it a value where you declare it, or declare it after the ask",
+                    "`{0}` is declared without a value before an `ask!`, so it cannot be saved \
+                     there. Give it a value where you declare it, or give it one in the first \
+                     statement after the `let` that names it: `{0} = value;`, or an `if` or \
+                     `match` each of whose branches assigns `{0} = value;` before anything else \
+                     names it, or returns",
                     bindings[0].ident
                 ),
             );

@@ -9,6 +9,7 @@ mod analyze;
 mod ask_args;
 mod borrowed;
 mod closures;
+mod deferred_init;
 mod desugar;
 mod diagram;
 mod emit;
@@ -79,6 +80,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
     let machine = idents::machine();
+    deferred_init::give_values(&mut body);
     desugar::desugar(&mut body, &machine, &mut diagnostics);
     let captures = syntax::captures_in(&body);
     scopes::narrow_scopes(&mut body, &captures);
