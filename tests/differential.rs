@@ -13,7 +13,7 @@ use std::{
     time::Duration,
 };
 
-use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool};
+use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool, start_task};
 pub use mrtr_tests::differential::{Args, Num};
 use mrtr_tests::{
     clock::TestClock,
@@ -136,7 +136,7 @@ pub mod prelude {
         Args, Color, Memo, Num, Person, Pick, Point, Shape, Step, Text, Yes, add, consume,
         describe, double, len_with, parse_num, record, refuse, sum_with,
     };
-    pub use mrtr::{Elicited, elicit};
+    pub use mrtr::{Elicited, elicit, start_task};
     pub use mrtr_tests::note;
     #[allow(unused_imports)]
     pub use serde_json::{Value, json};
@@ -192,6 +192,47 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    a_compound_assignment_to_a_string_element(args) => {
+        let mut names = vec!["x".to_owned(), format!("n{}", args.n)];
+        names[0] += &ask!(first = elicit::<Text>("First?")).accepted().map_err(refuse)?.text;
+        note!(args, "names {names:?}");
+        let mut totals = vec![1i64, 2];
+        totals[1] += ask!(more = elicit::<Num>(format!("More for {names:?}?"))).accepted().map_err(refuse)?.num;
+        let mut label = String::from("l");
+        label += &ask!(tail = elicit::<Text>("Tail?")).ok().map_or("-".to_owned(), |t| t.text);
+        Ok(format!("{names:?} {totals:?} {label}"))
+    }
+
+    an_endless_iterator_that_only_starts_the_task(args) => {
+        let limit = ask!(limit = elicit::<Num>("Limit?")).accepted().map_err(refuse)?.num;
+        let mut found = 0i64;
+        for i in (1..).map(|x: i64| x * 2) {
+            if i > limit {
+                ask!(begin = start_task());
+                note!(args, "found {i}");
+                found = i;
+                break;
+            }
+        }
+        let more = ask!(more = elicit::<Yes>(format!("More than {found}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{found} {more}"))
+    }
+
+    what_cannot_be_saved_lives_across_the_start_of_the_task(args) => {
+        let word = ask!(word = elicit::<Text>("Word?")).accepted().map_err(refuse)?.text;
+        let started = std::time::Instant::now();
+        let first = word.as_str();
+        let counter = std::cell::Cell::new(args.n);
+        if args.n > 1 {
+            ask!(begin = start_task());
+        }
+        counter.set(counter.get() + 1);
+        note!(args, "{first} {}", counter.get());
+        let fast = started.elapsed() < std::time::Duration::from_secs(3600);
+        let last = ask!(last = elicit::<Text>(format!("After {word}?"))).ok().map(|t| t.text);
+        Ok(format!("{word} {fast} {last:?}"))
+    }
+
     a_let_without_a_value_given_one_in_branches(args) => {
         let label;
         let count: i64;
@@ -1686,6 +1727,21 @@ fn cases(name: &str) -> Vec<Run> {
             run(5, vec![text("e"), yes(true), text("u")]),
             run(3, vec![text("c"), decline.clone()]),
             run(4, vec![cancel.clone()]),
+        ],
+        "an_endless_iterator_that_only_starts_the_task" => vec![
+            run(1, vec![num(5), yes(true)]),
+            run(1, vec![num(-3), yes(false)]),
+            run(1, vec![decline.clone()]),
+        ],
+        "what_cannot_be_saved_lives_across_the_start_of_the_task" => vec![
+            run(1, vec![text("a"), text("b")]),
+            run(2, vec![text("a"), decline.clone()]),
+            run(3, vec![cancel.clone()]),
+        ],
+        "a_compound_assignment_to_a_string_element" => vec![
+            run(1, vec![text("a"), num(5), text("z")]),
+            run(2, vec![text("b"), num(-1), decline.clone()]),
+            run(3, vec![decline.clone()]),
         ],
         "straight_line" => vec![
             run(1, vec![text("a"), num(21)]),

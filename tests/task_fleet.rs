@@ -1,7 +1,8 @@
 //! Tasks across a fleet: two instances that share their keys and a real Redis (as replay
 //! store and task store), on loopback. A task started on one is polled, answered and
 //! cancelled on the other; a task whose instance is killed mid-work is taken over by the
-//! other; both task stores keep the one documented contract.
+//! other, also one that started after a round; both task stores keep the one documented
+//! contract.
 
 use std::time::Duration;
 
@@ -175,6 +176,52 @@ async fn a_task_whose_instance_is_killed_mid_work_is_taken_over() {
             .await;
         let done = on_b.wait_for(&task, "completed").await;
         assert_eq!(text(&done["result"]), "Provisioned Rust's workspace in us");
+        assert!(b.log().contains("took over a task"), "B's log: {}", b.log());
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_started_after_a_round_is_taken_over_when_its_instance_is_killed() {
+    within_time(async {
+        let redis = RedisServer::start().await.expect("redis starts");
+        let program = std::path::Path::new(env!("CARGO_BIN_EXE_task-tools-http"));
+        let url = redis.url();
+        let start = |port| WizardInstance::start(program, port, FLEET_KEYS, &url);
+        let mut a = start(free_port()).await.expect("instance A starts");
+        let b = start(free_port()).await.expect("instance B starts");
+        let on_a = TaskClient::new(&a.url(), tasks_and_elicitation());
+        let on_b = TaskClient::new(&b.url(), tasks_and_elicitation());
+
+        let arguments = json!({"work_ms": 3000});
+        let first = on_a.call("word_then_work", arguments.clone()).await;
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        let answers = json!({"word": accept(json!({"word": "w"}))});
+        let state = &first["requestState"];
+        let created = on_a
+            .retry("word_then_work", arguments.clone(), answers.clone(), state)
+            .await;
+        assert_eq!(created["resultType"], "task", "{created}");
+        let task = created["taskId"].as_str().expect("a task id").to_owned();
+        // A duplicate on the other instance gets the same task.
+        let again = on_b
+            .retry("word_then_work", arguments, answers, state)
+            .await;
+        assert_eq!(again["taskId"], task.as_str(), "{again}");
+        a.kill();
+
+        // B takes over once A's lease lapsed, and runs the round that started the task again.
+        let waiting = on_b
+            .wait_for_within(&task, "input_required", Duration::from_secs(40))
+            .await;
+        assert_eq!(waiting["status"], "input_required", "{waiting}");
+        on_b.update(
+            &task,
+            json!({"1.confirm": accept(json!({"confirm": true}))}),
+        )
+        .await;
+        let done = on_b.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "w: true", "{done}");
         assert!(b.log().contains("took over a task"), "B's log: {}", b.log());
     })
     .await;

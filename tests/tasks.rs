@@ -67,6 +67,8 @@ struct TaskTools {
     effects: Effects,
     /// Holds `slow_start` before its task starts, until the test opens it.
     gate: Arc<tokio::sync::Semaphore>,
+    /// Holds `word_then_task` after its task starts, until the test opens it.
+    started_gate: Arc<tokio::sync::Semaphore>,
 }
 
 #[tool_router]
@@ -117,6 +119,22 @@ impl TaskTools {
         "started".to_owned()
     }
 
+    #[mrtr_tool(task = "optional")]
+    #[tool(description = "Asks for a word, starts its task, waits at a gate, then asks to go on")]
+    async fn word_then_task(&self) -> String {
+        let word = ask!(word = elicit::<Word>("Word?"))
+            .accepted()
+            .map(|answer| answer.word)
+            .unwrap_or_default();
+        ask!(start_task());
+        self.effects.note(format!("task for {word}"));
+        drop(self.started_gate.acquire().await);
+        let go = ask!(confirm = elicit::<Confirm>("Go on?"))
+            .accepted()
+            .is_ok_and(|answer| answer.confirm);
+        format!("{word}: {go}")
+    }
+
     #[mrtr_tool(task = "required")]
     #[tool(description = "Breaks after a question")]
     async fn breaks(&self) -> String {
@@ -159,6 +177,7 @@ async fn serve(engine: Engine) -> (Served, TaskTools) {
         engine,
         effects: Effects::default(),
         gate: Arc::new(tokio::sync::Semaphore::new(0)),
+        started_gate: Arc::new(tokio::sync::Semaphore::new(0)),
     };
     let served = Served::start(tools.clone()).await.expect("serves");
     (served, tools)
@@ -194,6 +213,7 @@ async fn on_duplex(
         engine: engine().build().unwrap(),
         effects: Effects::default(),
         gate: Arc::new(tokio::sync::Semaphore::new(0)),
+        started_gate: Arc::new(tokio::sync::Semaphore::new(0)),
     };
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     let server = mrtr::Bridged::new(tools.clone());
@@ -284,6 +304,45 @@ async fn without_the_extension_an_optional_task_tool_is_a_plain_call() {
             )
             .await;
         assert_eq!(text(&done), "plain", "{done}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_of_the_retry_that_started_a_task_gets_that_task() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let first = client.call("word_then_task", json!({})).await;
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        let answers = json!({"word": accept(json!({"word": "w"}))});
+        let state = &first["requestState"];
+        let created = client
+            .retry("word_then_task", json!({}), answers.clone(), state)
+            .await;
+        assert_eq!(created["resultType"], "task", "{created}");
+        let task = created["taskId"].as_str().expect("a task id").to_owned();
+        // The task waits at the gate: a duplicate gets the task, without waiting for it.
+        let again = client
+            .retry("word_then_task", json!({}), answers.clone(), state)
+            .await;
+        assert_eq!(again["resultType"], "task", "{again}");
+        assert_eq!(again["taskId"], task.as_str(), "{again}");
+        assert!(again.get("requestState").is_none(), "{again}");
+        tools.started_gate.add_permits(1);
+        let waiting = client.wait_for(&task, "input_required").await;
+        assert_eq!(keys(&waiting), ["1.confirm"], "{waiting}");
+        let no = json!({"1.confirm": accept(json!({"confirm": false}))});
+        client.update(&task, no).await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "w: false", "{done}");
+        // Once the task ended too.
+        let late = client
+            .retry("word_then_task", json!({}), answers, state)
+            .await;
+        assert_eq!(late["resultType"], "task", "{late}");
+        assert_eq!(late["taskId"], task.as_str(), "{late}");
+        assert_eq!(tools.effects.all(), ["task for w"], "the work ran once");
     })
     .await;
 }

@@ -50,9 +50,9 @@ pub struct Layout {
     pub single_use: bool,
     /// Whether the tool runs as a task: `#[mrtr_tool(task = "..")]`.
     pub task: TaskSupport,
-    /// The ask point that holds `ask!(start_task())`, if any: the task starts there rather
-    /// than at the first line.
-    pub task_start: Option<u32>,
+    /// Whether the body holds `ask!(start_task())`: the task starts there rather than at the
+    /// first line.
+    pub task_start_marked: bool,
 }
 
 /// One round of one tool call.
@@ -151,7 +151,7 @@ impl Machine {
                 ));
             }
             (TaskSupport::Optional | TaskSupport::Required, Some(link))
-                if layout.task_start.is_none() =>
+                if !layout.task_start_marked =>
             {
                 link.start();
             }
@@ -296,6 +296,14 @@ impl Machine {
         }
     }
 
+    /// `ask!(start_task())`: the call becomes a task here, if it can be one, and goes on.
+    /// Nothing is saved and the round does not halt.
+    pub fn start_task(&self, _: crate::task::StartTask) {
+        if let Some(link) = &self.round.task {
+            link.start();
+        }
+    }
+
     /// Ask point `id`: the answers if this round carries valid ones, else the questions are
     /// sent, one input request per key.
     ///
@@ -328,15 +336,6 @@ impl Machine {
         Qs: QuestionSet,
         F: FnOnce(&mut Saver) -> Qs,
     {
-        if self.layout.task_start == Some(id)
-            && let Ok(answers) = Qs::read_answers(keys, &InputResponses::new(), true)
-        {
-            // `start_task()`: the task starts here, if this call can be one; then on.
-            if let Some(link) = &self.round.task {
-                link.start();
-            }
-            return Some(answers);
-        }
         let stop = match self.reading(id) {
             Reading::Resumed(answers) => {
                 let checked = self.cursor().saved.finish();
@@ -543,16 +542,47 @@ impl Machine {
         );
         let held = match guard::enter(&self.engine, &binding, key, opened.expires_at).await {
             Ok(Entered::Won(held)) => held,
+            // The round that started this very task, run again inside it because the instance
+            // running it died: the task's lease, not the guard, lets one instance run it.
+            Ok(Entered::Replayed(RecordedResponse::Task(created)))
+                if self
+                    .round
+                    .task
+                    .as_ref()
+                    .is_some_and(|link| link.is_inside(&created)) =>
+            {
+                return self.drive(body).await;
+            }
             Ok(Entered::Replayed(response)) => return Outcome::Recorded(response),
             Err(error) => return Outcome::Failed(error),
         };
+        let mut body = pin!(self.drive(body));
         let outcome = {
-            let body = pin!(self.drive(body));
             let keep_alive = pin!(guard::keep_alive(&self.engine, &held));
-            match biased_race(body, keep_alive).await {
-                Ok(outcome) => outcome,
-                Err(never) => match never {},
+            let became_task = pin!(self.became_task());
+            let until_created = pin!(async {
+                match biased_race(keep_alive, became_task).await {
+                    Ok(never) => match never {},
+                    Err(created) => created,
+                }
+            });
+            biased_race(body.as_mut(), until_created).await
+        };
+        // A call that became a task: its duplicates get the task, and what the body does
+        // next belongs to the task, whose rounds have states of their own.
+        let outcome = match (outcome, &self.round.task) {
+            (Err(created), _) => {
+                let response = RecordedResponse::Task(created);
+                guard::record(&self.engine, &binding, held, &response, None).await;
+                return body.await;
             }
+            // The body got to its next halt before the task's record was written.
+            (Ok(outcome), Some(link)) if link.became_task() => {
+                let response = RecordedResponse::Task(link.created().await);
+                guard::record(&self.engine, &binding, held, &response, None).await;
+                return outcome;
+            }
+            (Ok(outcome), _) => outcome,
         };
         let response = match outcome {
             Outcome::Done(result) => W::record(result),
@@ -563,6 +593,15 @@ impl Machine {
         let rebuild = self.cursor().rebuild.take();
         guard::record(&self.engine, &binding, held, &response, rebuild).await;
         Outcome::Recorded(response)
+    }
+
+    /// The response that told the client this call became a task, once it has: never, for
+    /// a call outside the task channel or a round inside a task.
+    async fn became_task(&self) -> rmcp::model::CreateTaskResult {
+        match &self.round.task {
+            Some(link) => link.created().await,
+            None => std::future::pending().await,
+        }
     }
 
     /// Runs the body until it returns or halts at an ask. A body that panics ends the round

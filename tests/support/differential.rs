@@ -340,12 +340,46 @@ pub async fn as_a_task(
         asked,
         journal: journal(&run),
     };
-    let created = client.call(name, json!({"run": run, "n": case.n})).await;
-    let Some(task) = created["taskId"].as_str().map(str::to_owned) else {
-        return observed(Err(format!("no task: {created}")), Vec::new());
-    };
+    let arguments = json!({"run": run, "n": case.n});
     let mut answers = case.answers.clone().into_iter();
     let mut asked = Vec::new();
+    let mut created = client.call(name, arguments.clone()).await;
+    // The rounds before `start_task()` are plain rounds, answered in the order of their keys.
+    while created["resultType"] == "input_required" {
+        let mut requests: Vec<(String, Value)> = created["inputRequests"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        requests.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut responses = serde_json::Map::new();
+        for (key, request) in requests {
+            let message = request["params"]["message"].as_str().unwrap_or_default();
+            asked.push((key.clone(), message.to_owned()));
+            let Some(answer) = answers.next() else {
+                let more = "asked more questions than the script answers".to_owned();
+                return observed(Err(more), asked);
+            };
+            responses.insert(key, answer);
+        }
+        let state = created["requestState"].clone();
+        created = client
+            .retry(name, arguments.clone(), Value::Object(responses), &state)
+            .await;
+    }
+    let Some(task) = created["taskId"].as_str().map(str::to_owned) else {
+        // The call ended before its task started.
+        if created["resultType"] == "complete" {
+            let text = crate::task_client::text(&created).to_owned();
+            let result = match created["isError"].as_bool() {
+                Some(true) => Err(text),
+                _ => Ok(text),
+            };
+            return observed(result, asked);
+        }
+        return observed(Err(format!("no task: {created}")), asked);
+    };
     let mut answered = std::collections::BTreeSet::new();
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
     loop {

@@ -58,14 +58,15 @@ pub struct Asked<Q> {
 
 impl Round {
     pub fn ask<Q: Question>(&mut self, key: &str, question: Q) -> Asked<Q> {
-        let request =
-            serde_json::to_value(question.into_input_request().expect("a valid question"))
-                .expect("requests serialize");
-        let message = request["params"]["message"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        self.messages.insert(key.to_owned(), message);
+        // `checkpoint()` and `start_task()` ask nothing, and take no answer.
+        if let Some(request) = question.into_input_request().expect("a valid question") {
+            let request = serde_json::to_value(request).expect("requests serialize");
+            let message = request["params"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            self.messages.insert(key.to_owned(), message);
+        }
         Asked {
             key: key.to_owned(),
             question: std::marker::PhantomData,
@@ -87,7 +88,8 @@ impl Round {
 
 impl<Q: Question> Asked<Q> {
     pub fn read(self, round: &Round) -> Q::Answer {
-        Q::read_answer(&self.key, &round.answers[&self.key])
+        let answer = round.answers.get(&self.key).unwrap_or(&Value::Null);
+        Q::read_answer(&self.key, answer)
             .unwrap_or_else(|e| panic!("scripted answer for `{}` does not fit: {e}", self.key))
     }
 }

@@ -13,7 +13,7 @@ use syn::{
 use super::ask_args::AskArgs;
 use super::syntax::{
     ask_marker_id, asks_in_expr, assigned_place, has_effect, head_ask, is_ask_macro,
-    make_ask_marker, operands_in_order, tokens_mention_ask,
+    make_ask_marker, make_task_start_marker, operands_in_order, tokens_mention_ask,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -30,29 +30,41 @@ pub(crate) struct AskSite {
     /// The path the user wrote (`ask` or `mrtr::ask`), reused for the lowered call.
     pub(crate) path: syn::Path,
     pub(crate) span: Span,
-    /// `ask!(start_task())`: where a task tool's task begins.
-    pub(crate) starts_task: bool,
+}
+
+/// `ask!(start_task())`: where a task tool's task begins. No ask point: nothing halts or is
+/// saved there.
+pub(crate) struct TaskStart {
+    /// The path the user wrote (`ask` or `mrtr::ask`), reused for the lowered call.
+    pub(crate) path: syn::Path,
+    pub(crate) span: Span,
 }
 
 /// The body with ask points replaced by markers, and the ask points themselves.
 pub(crate) struct Analysis {
     pub(crate) body: Block,
     pub(crate) asks: Vec<AskSite>,
+    pub(crate) task_starts: Vec<TaskStart>,
 }
 
 pub(crate) fn analyze(body: &Block, diagnostics: &mut Diagnostics) -> Analysis {
     let mut body = body.clone();
     let mut numbering = Numbering {
         asks: Vec::new(),
+        task_starts: Vec::new(),
         diagnostics,
         context: Vec::new(),
         questions_in_locals: BTreeSet::new(),
     };
     numbering.visit_block_mut(&mut body);
-    let mut asks = numbering.asks;
+    let (mut asks, task_starts) = (numbering.asks, numbering.task_starts);
     name_keys_after_lets(&body, &mut asks);
     check_block_order(&body, diagnostics);
-    Analysis { body, asks }
+    Analysis {
+        body,
+        asks,
+        task_starts,
+    }
 }
 
 /// A question is built only when it is sent, inside a closure, after the bindings alive at the
@@ -197,6 +209,7 @@ enum Context {
 
 struct Numbering<'d> {
     asks: Vec<AskSite>,
+    task_starts: Vec<TaskStart>,
     diagnostics: &'d mut Diagnostics,
     context: Vec<Context>,
     /// Locals whose value is a question built by one of mrtr's constructors.
@@ -317,6 +330,14 @@ impl Numbering<'_> {
             );
             return None;
         }
+        if starts_task {
+            self.task_starts.push(TaskStart {
+                path: mac.path.clone(),
+                span,
+            });
+            let (_, question) = questions.into_iter().next()?;
+            return Some(make_task_start_marker(question, span));
+        }
         let id = self.asks.len() as u32 + 1;
         let explicit_key = questions[0].0.is_some();
         let several = questions.len() > 1;
@@ -345,7 +366,6 @@ impl Numbering<'_> {
             explicit_key,
             path: mac.path.clone(),
             span,
-            starts_task,
         });
         Some(make_ask_marker(
             id,

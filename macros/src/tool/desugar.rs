@@ -24,7 +24,7 @@ use syn::{
 
 use super::{
     idents,
-    syntax::{ask_marker_id, asks_in_expr, bindings_tuple, pattern_bindings},
+    syntax::{ask_marker_id, asks_in_expr, bindings_tuple, is_assign_op, pattern_bindings},
 };
 use crate::diagnostics::Diagnostics;
 
@@ -100,6 +100,9 @@ impl VisitMut for Desugar<'_> {
             if let Some(as_match) = let_else_as_match(&stmt) {
                 stmt = as_match;
             }
+            if let Some(operand_first) = operand_first(&stmt) {
+                stmt = operand_first;
+            }
             if let Stmt::Expr(Expr::ForLoop(for_loop), _) = &mut stmt
                 && block_range(&for_loop.body).is_some()
             {
@@ -114,6 +117,28 @@ impl VisitMut for Desugar<'_> {
             block.stmts.push(stmt);
         }
     }
+}
+
+/// `place op= ask!(..)..;` as `{ let operand = ask!(..)..; place op= operand; }`: the answer is
+/// read before the place is borrowed, as Rust does for numbers but not for a `String` element
+/// (`names[0] += &ask!(..)..`), whose place would stay borrowed while the ask saves `names`.
+fn operand_first(stmt: &Stmt) -> Option<Stmt> {
+    let Stmt::Expr(Expr::Binary(binary), semi) = stmt else {
+        return None;
+    };
+    if !is_assign_op(&binary.op)
+        || asks_in_expr(&binary.right).is_empty()
+        || !asks_in_expr(&binary.left).is_empty()
+    {
+        return None;
+    }
+    let (place, op, value) = (&binary.left, &binary.op, &binary.right);
+    let operand = idents::operand();
+    let block: Expr = syn::parse_quote!({
+        let #operand = #value;
+        #place #op #operand;
+    });
+    Some(Stmt::Expr(block, *semi))
 }
 
 /// Whether an arm that does not ask can take `bindings` out of the `match` on `scrutinee`

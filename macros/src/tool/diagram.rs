@@ -8,7 +8,7 @@ use syn::{Block, Expr, LitStr, Pat, Stmt};
 
 use super::{
     analyze::AskSite,
-    syntax::{ask_marker_id, asks_in_expr, asks_in_stmt},
+    syntax::{ask_marker_id, asks_in_expr, asks_in_stmt, starts_task_in_stmt, task_start_marker},
 };
 
 /// `flowchart TD` text for a tool named `name`.
@@ -58,7 +58,7 @@ impl Chart<'_> {
 
     fn block(&mut self, block: &Block, mut exits: Exits) -> Exits {
         for stmt in &block.stmts {
-            if asks_in_stmt(stmt).is_empty() {
+            if asks_in_stmt(stmt).is_empty() && !starts_task_in_stmt(stmt) {
                 continue;
             }
             exits = match stmt {
@@ -75,17 +75,19 @@ impl Chart<'_> {
 
     /// Walks an expression in evaluation order, drawing the asks and the control flow in it.
     fn expr(&mut self, expr: &Expr, exits: Exits) -> Exits {
+        if task_start_marker(expr).is_some() {
+            let node = self.node(&format!("[/{}/]", quoted("the task starts")));
+            self.connect(&exits, node);
+            return vec![(node, None)];
+        }
         if let Some(id) = ask_marker_id(expr) {
             let key = self
                 .asks
                 .iter()
                 .find(|site| site.id == id)
-                .map(|site| match site.starts_task {
-                    true => "the task starts".to_owned(),
-                    false => {
-                        let keys: Vec<String> = site.keys.iter().map(LitStr::value).collect();
-                        format!("ask {}", keys.join(", "))
-                    }
+                .map(|site| {
+                    let keys: Vec<String> = site.keys.iter().map(LitStr::value).collect();
+                    format!("ask {}", keys.join(", "))
                 })
                 .unwrap_or_default();
             let node = self.node(&format!("[/{}/]", quoted(&key)));
@@ -135,7 +137,12 @@ impl Chart<'_> {
             }
             Expr::Block(e) => self.block(&e.block, exits),
             Expr::Unsafe(e) => self.block(&e.block, exits),
-            other if asks_in_expr(other).is_empty() => exits,
+            other
+                if asks_in_expr(other).is_empty()
+                    && !starts_task_in_stmt(&Stmt::Expr(other.clone(), None)) =>
+            {
+                exits
+            }
             other => {
                 // An ask at the head of a method chain, `?`, assignment and the like.
                 let mut exits = exits;

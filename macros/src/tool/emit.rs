@@ -20,8 +20,8 @@ pub(crate) struct Emit<'a> {
     pub(crate) machine: Ident,
     /// The Mermaid flowchart of the ask points.
     pub(crate) flow: String,
-    /// The ask point of `ask!(start_task())`, if any.
-    pub(crate) task_start: Option<u32>,
+    /// Whether the body marks where its task starts, `ask!(start_task())`.
+    pub(crate) task_start_marked: bool,
 }
 
 pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
@@ -33,7 +33,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         fingerprint,
         machine,
         flow,
-        task_start,
+        task_start_marked,
     } = emit;
     let mut item: ImplItemFn = tool.item.clone();
     let fingerprint = proc_macro2::Literal::u64_suffixed(fingerprint);
@@ -93,10 +93,6 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         Some(TaskMode::Optional) => quote!(Optional),
         Some(TaskMode::Required) => quote!(Required),
     };
-    let task_start = match task_start {
-        Some(id) => quote!(::core::option::Option::Some(#id)),
-        None => quote!(::core::option::Option::None),
-    };
     let fail = match kind {
         Kind::Tool | Kind::Prompt => quote!(return ::mrtr::Outcome::Failed(#error)),
         Kind::Resource => quote!(return ::core::result::Result::Err(#error)),
@@ -107,7 +103,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
             asks: #asks,
             single_use: #single_use,
             task: ::mrtr::__private::TaskSupport::#task,
-            task_start: #task_start,
+            task_start_marked: #task_start_marked,
         };
         #server_check
         #open_round

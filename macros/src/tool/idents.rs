@@ -70,6 +70,11 @@ pub(crate) fn bound() -> Ident {
     local("__bound")
 }
 
+/// The answer of a compound assignment, read before its place (`v[i] += ask!(..)`).
+pub(crate) fn operand() -> Ident {
+    local("__mrtr_operand")
+}
+
 /// The value of an arm that does not ask.
 pub(crate) fn value() -> Ident {
     local("__value")

@@ -30,7 +30,7 @@ use super::{
     idents,
     syntax::{
         Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
-        kept_for_drop, pattern_bindings, recreated_closure, with_captures,
+        kept_for_drop, pattern_bindings, recreated_closure, task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -45,6 +45,8 @@ pub(crate) struct Lowering<'a> {
     high: u32,
     /// The closures re-created on resume rather than saved, and what they read.
     captures: Captures,
+    /// The path of the `ask!` around `start_task()`, if there is one.
+    task_start: Option<syn::Path>,
     pub(crate) machine: Ident,
     saver: Ident,
     diagnostics: &'a mut Diagnostics,
@@ -53,6 +55,7 @@ pub(crate) struct Lowering<'a> {
 impl<'a> Lowering<'a> {
     pub(crate) fn new(
         asks: Vec<AskSite>,
+        task_start: Option<syn::Path>,
         captures: Captures,
         machine: Ident,
         diagnostics: &'a mut Diagnostics,
@@ -63,6 +66,7 @@ impl<'a> Lowering<'a> {
             aliases: 0,
             high: 0,
             captures,
+            task_start,
             machine,
             saver: idents::saver(),
             diagnostics,
@@ -451,6 +455,21 @@ impl<'a> Lowering<'a> {
     }
 }
 
+impl Lowering<'_> {
+    /// `ask!(start_task())`: the call becomes a task here, if it can be one, and goes on.
+    fn lower_task_start(&self, question: &Expr, span: proc_macro2::Span) -> Expr {
+        let machine = Ident::new(
+            &self.machine.to_string(),
+            self.machine.span().located_at(span),
+        );
+        let path = self
+            .task_start
+            .clone()
+            .unwrap_or_else(|| syn::parse_quote!(::mrtr::ask));
+        syn::parse_quote_spanned!(span=> #path!(@lowered #machine.start_task(#question)))
+    }
+}
+
 /// The expression that gives `name` its value: `init` itself, or, when `init` is a block that
 /// scope narrowing made, the initializer of the `let` inside it that declares `name`.
 fn declaring_init<'e>(init: &'e Expr, name: &Ident) -> Option<&'e Expr> {
@@ -547,6 +566,10 @@ impl VisitMut for Rewriter<'_, '_> {
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
         if let Some((id, question)) = ask_marker(expr) {
             *expr = self.lowering.lower_ask(id, &question.clone());
+            return;
+        }
+        if let Some(question) = task_start_marker(expr) {
+            *expr = self.lowering.lower_task_start(question, expr.span());
             return;
         }
         visit_mut::visit_expr_mut(self, expr);

@@ -75,7 +75,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         &analysis.body,
         &analysis.asks,
     );
-    let task_start = task_start(&tool, &analysis.asks, &mut diagnostics);
+    let task_start = task_start(&tool, &analysis.task_starts, &mut diagnostics);
     let fingerprint = fingerprint::fingerprint(&tool, &analysis.asks);
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
@@ -84,8 +84,13 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     desugar::desugar(&mut body, &machine, &mut diagnostics);
     let captures = syntax::captures_in(&body);
     scopes::narrow_scopes(&mut body, &captures);
-    let mut lowering =
-        lower::Lowering::new(analysis.asks, captures, machine.clone(), &mut diagnostics);
+    let mut lowering = lower::Lowering::new(
+        analysis.asks,
+        task_start.clone(),
+        captures,
+        machine.clone(),
+        &mut diagnostics,
+    );
     lowering.lower_block(&mut body);
     if !diagnostics.is_empty() {
         return fallback::with_errors(diagnostics, &tool.item);
@@ -98,18 +103,17 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         fingerprint,
         machine,
         flow,
-        task_start,
+        task_start_marked: task_start.is_some(),
     })
 }
 
-/// The ask point of `ask!(start_task())`, checked: one at most, and only in a task tool.
+/// The `ask!(start_task())`, checked: one at most, and only in a task tool.
 fn task_start(
     tool: &parse::ToolFn,
-    asks: &[analyze::AskSite],
+    starts: &[analyze::TaskStart],
     diagnostics: &mut Diagnostics,
-) -> Option<u32> {
-    let mut starts = asks.iter().filter(|ask| ask.starts_task);
-    let first = starts.next()?;
+) -> Option<syn::Path> {
+    let (first, again) = starts.split_first()?;
     if tool.task.is_none() {
         diagnostics.error_at(
             first.span,
@@ -117,13 +121,13 @@ fn task_start(
              task: add `task = \"optional\"` or `task = \"required\"` to `#[mrtr_tool]`",
         );
     }
-    for again in starts {
+    for again in again {
         diagnostics.error_at(
             again.span,
             "a task starts once: keep a single `ask!(start_task())`, where the task begins",
         );
     }
-    Some(first.id)
+    Some(first.path.clone())
 }
 
 /// The expansion as text, for snapshot tests of the generated code.

@@ -230,6 +230,42 @@ pub(crate) fn make_ask_marker(id: u32, question: Expr, span: Span, arguments: Sp
     syn::parse_quote!(#ident #group)
 }
 
+/// What `analyze` leaves for `ask!(start_task())`: `__mrtr_start_task(start_task())`, a call
+/// that is no ask point, since the task starts there and nothing halts or is saved.
+const TASK_START_MARKER: &str = "__mrtr_start_task";
+
+pub(crate) fn make_task_start_marker(question: Expr, span: Span) -> Expr {
+    let ident = Ident::new(TASK_START_MARKER, span);
+    syn::parse_quote!(#ident(#question))
+}
+
+/// The question (`start_task()`) of a task start marker.
+pub(crate) fn task_start_marker(expr: &Expr) -> Option<&Expr> {
+    let Expr::Call(call) = expr else { return None };
+    let Expr::Path(path) = &*call.func else {
+        return None;
+    };
+    path.path
+        .get_ident()
+        .is_some_and(|ident| ident == TASK_START_MARKER)
+        .then(|| call.args.first())
+        .flatten()
+}
+
+/// Whether a statement holds the task start marker.
+pub(crate) fn starts_task_in_stmt(stmt: &Stmt) -> bool {
+    struct Finder(bool);
+    impl<'ast> Visit<'ast> for Finder {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            self.0 |= task_start_marker(expr).is_some();
+            visit::visit_expr(self, expr);
+        }
+    }
+    let mut finder = Finder(false);
+    finder.visit_stmt(stmt);
+    finder.0
+}
+
 /// The ask points inside a statement, in source order.
 pub(crate) fn asks_in_stmt(stmt: &Stmt) -> Vec<u32> {
     let mut finder = AskFinder(Vec::new());

@@ -47,8 +47,12 @@ struct Link {
     /// Fires when the task starts; `None` once it has, or for a round inside a task.
     start: Mutex<Option<oneshot::Sender<()>>>,
     started: AtomicBool,
+    /// The response that told the client the call became a task, once its record exists.
+    created: watch::Sender<Option<CreateTaskResult>>,
     /// Inside a task: the capabilities the call that created it declared.
     capabilities: Option<ClientCapabilities>,
+    /// Inside a task: its id.
+    task: Option<String>,
 }
 
 impl TaskLink {
@@ -58,18 +62,28 @@ impl TaskLink {
         let link = Link {
             start: Mutex::new(Some(sender)),
             started: AtomicBool::new(false),
+            created: watch::Sender::new(None),
             capabilities: None,
+            task: None,
         };
         (Self(Arc::new(link)), receiver)
     }
 
-    /// A round inside a task that already started.
-    fn in_task(capabilities: ClientCapabilities) -> Self {
+    /// A round inside task `id`, which already started.
+    fn in_task(id: &str, capabilities: ClientCapabilities) -> Self {
         Self(Arc::new(Link {
             start: Mutex::new(None),
             started: AtomicBool::new(true),
+            created: watch::Sender::new(None),
             capabilities: Some(capabilities),
+            task: Some(id.to_owned()),
         }))
+    }
+
+    /// Whether this round runs inside the task that `created` made: the round that started
+    /// the task, run again because the instance running it died (`get`'s takeover).
+    pub(crate) fn is_inside(&self, created: &CreateTaskResult) -> bool {
+        self.0.task.as_deref() == Some(created.task.task_id.as_str())
     }
 
     /// The call becomes a task here: the client gets `CreateTaskResult` while it runs on.
@@ -88,6 +102,25 @@ impl TaskLink {
 
     fn started(&self) -> bool {
         self.0.started.load(Ordering::SeqCst)
+    }
+
+    /// Whether this call became a task (rather than being a round inside one).
+    pub(crate) fn became_task(&self) -> bool {
+        self.started() && self.0.capabilities.is_none()
+    }
+
+    /// The response that told the client this call became a task, once it has. Never
+    /// completes for a call that does not become one, or a round inside a task.
+    pub(crate) async fn created(&self) -> CreateTaskResult {
+        let mut created = self.0.created.subscribe();
+        let created = created
+            .wait_for(Option::is_some)
+            .await
+            .map(|created| created.clone());
+        match created {
+            Ok(Some(created)) => created,
+            _ => std::future::pending().await,
+        }
     }
 
     /// The capabilities a round inside a task asks within.
@@ -208,6 +241,7 @@ where
     let capabilities = context.client_capabilities().unwrap_or_default();
     let principal = engine.principal(&context);
     let (created, holding) = watch::channel(None::<Holding>);
+    let announced = link.clone();
     let run = {
         let (server, engine, request) = (server.clone(), engine.clone(), request.clone());
         async move {
@@ -242,7 +276,12 @@ where
             undecided.0 = None;
             let stop: (_, Box<dyn FnOnce() + Send>) =
                 (handle_abort, Box::new(move || cancel.cancel()));
-            return create(&engine, request, capabilities, principal, created, stop).await;
+            let response = create(&engine, request, capabilities, principal, created, stop).await;
+            // The round's duplicates get this response too (`Machine::run`).
+            if let Ok(CallToolResponse::Task(task)) = &response {
+                announced.0.created.send_replace(Some(task.clone()));
+            }
+            return response;
         }
         // The call ended without starting a task, or is about to.
         Either::Left((Err(_), ended)) => ended.await,
@@ -728,7 +767,7 @@ fn resume<S>(
     }
     context
         .extensions
-        .insert(TaskLink::in_task(record.capabilities));
+        .insert(TaskLink::in_task(id, record.capabilities));
     context.ct = Default::default();
     let cancel = context.ct.clone();
     let call = record.call;

@@ -1,5 +1,7 @@
 // Task tools: optional and required, the whole body as the task or from `start_task()` on,
-// with the marker in a branch, behind a path, and next to loops and checkpoints.
+// with the marker in a branch, behind a path, and next to loops and checkpoints. Nothing is
+// saved at `start_task()`, so what lives only across it needs no serde: a clock, a guard, a
+// borrow, a `for` over borrowed items.
 use mrtr::{ask, checkpoint, elicit, mrtr_tool, start_task};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -36,6 +38,24 @@ impl Server {
             mrtr::ask!(mrtr::start_task());
         }
         format!("Hello {name:?}")
+    }
+
+    #[mrtr_tool(task = "optional")]
+    #[tool(description = "Holds what cannot be saved across the start of its task")]
+    async fn holds_across_the_start(&self) -> String {
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name).unwrap_or_default();
+        let started = std::time::Instant::now();
+        let lock = std::sync::Mutex::new(0u32);
+        let _guard = lock.lock();
+        let first = name.as_str();
+        let mut sum = 0;
+        for length in &[1usize, 2, 3] {
+            if *length == 2 {
+                ask!(start_task());
+            }
+            sum += length;
+        }
+        format!("{first} {sum} {:?}", started.elapsed() > std::time::Duration::ZERO)
     }
 
     #[mrtr_tool(version = "2", task = "optional")]
