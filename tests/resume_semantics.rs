@@ -197,6 +197,24 @@ impl Segments {
     }
 
     #[mrtr_tool]
+    #[tool(description = "Loops over a mapped iterator that notes each item, asking once")]
+    async fn effects_in_the_iterator(&self) -> String {
+        let mut seen = Vec::new();
+        let noted = std::cell::RefCell::new(Vec::new());
+        for item in (0..3).map(|i| {
+            noted.borrow_mut().push(format!("item {i}"));
+            i
+        }) {
+            if item == 1 {
+                break;
+            }
+            seen.push(format!("{:?}", noted.borrow()));
+            ask!(go = elicit::<Go>("Go on?"));
+        }
+        format!("{seen:?}")
+    }
+
+    #[mrtr_tool]
     #[tool(description = "Holds a shared counter across an ask")]
     async fn holds_shared(&self) -> String {
         let shared = std::sync::Arc::new(std::sync::Mutex::new(0u32));
@@ -610,6 +628,23 @@ async fn a_skipped_field_comes_back_as_its_default() {
     .await
     .expect("the call completes");
     assert_eq!(run.text(), "1 0 true");
+}
+
+/// A `for` whose body asks collects its iterator before the first pass, so an adapter's
+/// effects all run first, even for items the loop never reaches (README, "Loops").
+#[tokio::test]
+async fn an_iterators_effects_run_before_the_first_pass() {
+    let harness = edge_cases().await;
+    let run = within_time(
+        harness
+            .call("effects_in_the_iterator")
+            .answer("go", Answer::accept(json!({"go": true})))
+            .run(),
+    )
+    .await
+    .expect("the call completes");
+    // Straight through, the first pass would see `["item 0"]`.
+    assert_eq!(run.text(), r#"["[\"item 0\", \"item 1\", \"item 2\"]"]"#);
 }
 
 /// The tools of `edge_router`, in process.

@@ -30,7 +30,8 @@ use super::{
     idents,
     syntax::{
         Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
-        kept_for_drop, pattern_bindings, recreated_closure, task_start_marker, with_captures,
+        kept_for_drop, pattern_bindings, recreated_closure, str_literal, task_start_marker,
+        with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -386,13 +387,23 @@ impl<'a> Lowering<'a> {
         let reference_type =
             matches!(&local.pat, Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)));
         for binding in bindings {
-            let borrowed = reference_type
-                || local
-                    .init
-                    .as_ref()
-                    .and_then(|init| declaring_init(&init.expr, &binding.ident))
-                    .is_some_and(borrows);
-            if borrowed {
+            let init = local
+                .init
+                .as_ref()
+                .and_then(|init| declaring_init(&init.expr, &binding.ident));
+            if init.is_some_and(str_literal) {
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` holds a string literal, a `&'static str`, across an `ask!`: it \
+                         cannot be read back from `requestState`. Hold a `String` instead: \
+                         `\"..\".to_owned()` in each branch, or `let {0} = String::from(..);`",
+                        binding.ident
+                    ),
+                );
+                continue;
+            }
+            if reference_type || init.is_some_and(borrows) {
                 self.diagnostics.error(
                     &binding.ident,
                     format!(

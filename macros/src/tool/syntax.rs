@@ -503,6 +503,31 @@ pub(crate) fn borrows(init: &Expr) -> bool {
     }
 }
 
+/// `"text"`, or an `if` or `match` whose every branch gives one: a `&'static str`, which
+/// serde cannot read back from a state.
+pub(crate) fn str_literal(expr: &Expr) -> bool {
+    let tail = |block: &syn::Block| match block.stmts.last() {
+        Some(Stmt::Expr(tail, None)) => str_literal(tail),
+        _ => false,
+    };
+    match expr {
+        Expr::Lit(lit) => matches!(lit.lit, syn::Lit::Str(_)),
+        Expr::Paren(inner) => str_literal(&inner.expr),
+        Expr::Block(block) => tail(&block.block),
+        Expr::If(branch) => {
+            tail(&branch.then_branch)
+                && branch
+                    .else_branch
+                    .as_ref()
+                    .is_some_and(|(_, otherwise)| str_literal(otherwise))
+        }
+        Expr::Match(matched) => {
+            !matched.arms.is_empty() && matched.arms.iter().all(|arm| str_literal(&arm.body))
+        }
+        _ => false,
+    }
+}
+
 /// What an assignment (`x = ..`) or compound assignment (`x += ..`) writes to.
 pub(crate) fn assigned_place(expr: &Expr) -> Option<&Expr> {
     match expr {

@@ -1,6 +1,6 @@
 // The rewrites that the errors of `str_arm_binding_held`, `str_slices_in_for`,
-// `closure_capture_shadowed`, `closure_changes_captures`, `shadow_after_change` and
-// `question_built_before_its_ask` suggest compile; so does a changing closure used only before
+// `closure_capture_shadowed`, `closure_changes_captures`, `shadow_after_change`,
+// `question_built_before_its_ask` and `str_literal_held` suggest compile; so does a changing closure used only before
 // the ask.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
@@ -150,6 +150,18 @@ impl Server {
     async fn asks_a_made_question(&self) -> String {
         let name = ask!(name = name_question("Ada")).ok().map(|n| n.name);
         format!("{name:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Holds an owned greeting")]
+    async fn owned_greeting(&self) -> String {
+        let greeting = if std::env::var_os("FORMAL").is_some() {
+            "Good day".to_owned()
+        } else {
+            "Hi".to_owned()
+        };
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{greeting} {name:?}")
     }
 }
 
