@@ -252,9 +252,12 @@ corpus! {
                 note!(args, "no count");
                 count = -1;
             }
-            _ => {
+            2 => {
                 count = 7;
                 note!(args, "count seven");
+            }
+            _ => {
+                unreachable!("a remainder of 3")
             }
         }
         extra = String::new();

@@ -20,7 +20,7 @@
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 use syn::{
-    Block, Expr, Ident, Local, Pat, Stmt,
+    Block, Expr, Ident, Local, Pat, PatIdent, Stmt,
     visit_mut::{self, VisitMut},
 };
 
@@ -37,15 +37,13 @@ impl VisitMut for DeferredInit {
         visit_mut::visit_block_mut(self, block);
         let mut index = 0;
         while index < block.stmts.len() {
-            if let Some(at) = moved_down(&block.stmts, index) {
-                let Stmt::Local(declared) = block.stmts.remove(index) else {
-                    unreachable!("moved_down accepts only a `let`")
-                };
-                let assigned = &mut block.stmts[at - 1];
-                let value = initial_value(assigned, &declared).expect("checked by moved_down");
-                *assigned = with_value(declared, value);
-            } else {
-                index += 1;
+            match given_value(&block.stmts, index) {
+                Some((at, value)) => {
+                    if let Stmt::Local(declared) = block.stmts.remove(index) {
+                        block.stmts[at - 1] = with_value(declared, value);
+                    }
+                }
+                None => index += 1,
             }
         }
     }
@@ -56,9 +54,9 @@ impl VisitMut for DeferredInit {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// Where the `let` at `index` moves to, if it is one without a value that an ask follows and
-/// the first statement that names it gives it a value.
-fn moved_down(stmts: &[Stmt], index: usize) -> Option<usize> {
+/// Where the `let` at `index` moves to, and the value it gets there: if it is one without a
+/// value that an ask follows, and the first statement that names it gives it one.
+fn given_value(stmts: &[Stmt], index: usize) -> Option<(usize, Expr)> {
     let Stmt::Local(local) = &stmts[index] else {
         return None;
     };
@@ -70,11 +68,14 @@ fn moved_down(stmts: &[Stmt], index: usize) -> Option<usize> {
         return None;
     }
     let first = index + 1 + stmts[index + 1..].iter().position(|s| mentions(s, name))?;
-    initial_value(&stmts[first], local).map(|_| first)
+    match &stmts[first] {
+        Stmt::Expr(expr, _) => valued(expr, local).map(|value| (first, value)),
+        _ => None,
+    }
 }
 
 /// `x` of `let x;`, `let mut x;` or `let x: T;`.
-fn deferred_name(local: &Local) -> Option<&Ident> {
+fn declared(local: &Local) -> Option<&PatIdent> {
     if local.init.is_some() {
         return None;
     }
@@ -83,26 +84,13 @@ fn deferred_name(local: &Local) -> Option<&Ident> {
         pat => pat,
     };
     match pat {
-        Pat::Ident(ident) if ident.by_ref.is_none() && ident.subpat.is_none() => Some(&ident.ident),
+        Pat::Ident(ident) if ident.by_ref.is_none() && ident.subpat.is_none() => Some(ident),
         _ => None,
     }
 }
 
-fn declared_mut(local: &Local) -> bool {
-    let pat = match &local.pat {
-        Pat::Type(typed) => &*typed.pat,
-        pat => pat,
-    };
-    matches!(pat, Pat::Ident(ident) if ident.mutability.is_some())
-}
-
-/// The value `stmt` gives the binding `local` declares, when it gives it one on every path
-/// that goes on.
-fn initial_value(stmt: &Stmt, local: &Local) -> Option<Expr> {
-    match stmt {
-        Stmt::Expr(expr, _) => valued(expr, local),
-        _ => None,
-    }
+fn deferred_name(local: &Local) -> Option<&Ident> {
+    declared(local).map(|pat| &pat.ident)
 }
 
 /// `let x = value;`, with the attributes, `mut` and type of the `let` without a value.
@@ -157,7 +145,7 @@ fn valued(expr: &Expr, local: &Local) -> Option<Expr> {
 fn valued_block(block: &Block, local: &Local) -> Option<Block> {
     let name = deferred_name(local)?;
     let Some(at) = block.stmts.iter().position(|stmt| mentions(stmt, name)) else {
-        let leaves_as_is = matches!(block.stmts.last(), Some(Stmt::Expr(last, _)) if leaves(last));
+        let leaves_as_is = block.stmts.last().is_some_and(stmt_leaves);
         return leaves_as_is.then(|| block.clone());
     };
     let Stmt::Expr(assigning, _) = &block.stmts[at] else {
@@ -174,11 +162,12 @@ fn valued_block(block: &Block, local: &Local) -> Option<Block> {
     // The statements after the assignment may read and change it.
     // A `mut` the statements after do not need is the outer binding's, not an unused one.
     let pat = &local.pat;
-    let allow = declared_mut(local).then(|| quote!(#[allow(unused_mut)]));
+    let declared_mut = declared(local).is_some_and(|pat| pat.mutability.is_some());
+    let allow = declared_mut.then(|| quote!(#[allow(unused_mut)]));
     block
         .stmts
         .push(syn::parse_quote!(#allow let #pat = #value;));
-    let leaving = matches!(rest.last(), Some(Stmt::Expr(last, _)) if leaves(last));
+    let leaving = rest.last().is_some_and(stmt_leaves);
     block.stmts.extend(rest);
     if !leaving {
         match block.stmts.last_mut() {
@@ -197,12 +186,23 @@ fn valued_block(block: &Block, local: &Local) -> Option<Block> {
 fn leaves(expr: &Expr) -> bool {
     match expr {
         Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => true,
-        Expr::Macro(mac) => mac.mac.path.segments.last().is_some_and(|last| {
-            ["panic", "unreachable", "todo", "unimplemented"]
-                .contains(&last.ident.to_string().as_str())
-        }),
+        Expr::Macro(mac) => panics(&mac.mac),
         _ => false,
     }
+}
+
+fn stmt_leaves(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Expr(expr, _) => leaves(expr),
+        Stmt::Macro(mac) => panics(&mac.mac),
+        _ => false,
+    }
+}
+
+fn panics(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|last| {
+        ["panic", "unreachable", "todo", "unimplemented"].contains(&last.ident.to_string().as_str())
+    })
 }
 
 fn is_name(expr: &Expr, name: &Ident) -> bool {
