@@ -90,6 +90,8 @@ struct Generator {
     asks: u32,
     out: String,
     indent: usize,
+    /// Whether the body has its `ask!(start_task())` already.
+    task_start_written: bool,
 }
 
 impl Generator {
@@ -104,6 +106,7 @@ impl Generator {
             asks: 0,
             out: String::new(),
             indent: 1,
+            task_start_written: false,
         }
     }
 
@@ -407,7 +410,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..32);
+        let choice = self.rng.u8(0..33);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -794,6 +797,12 @@ impl Generator {
                     self.line("}");
                 }
                 self.declare(&name, Kind::Int, assignable, assignable);
+            }
+            // Where the task starts, for a client of the tasks extension: once per body, in
+            // a branch or loop as it comes.
+            32 if !self.task_start_written => {
+                self.task_start_written = true;
+                self.line("ask!(begin = mrtr::start_task());");
             }
             21 if !self.loops.is_empty() => {
                 let condition = self.condition(true);
