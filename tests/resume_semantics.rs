@@ -201,10 +201,7 @@ impl Segments {
     async fn effects_in_the_iterator(&self) -> String {
         let mut seen = Vec::new();
         let noted = std::cell::RefCell::new(Vec::new());
-        for item in (0..3).map(|i| {
-            noted.borrow_mut().push(format!("item {i}"));
-            i
-        }) {
+        for item in (0..3).inspect(|i| noted.borrow_mut().push(format!("item {i}"))) {
             if item == 1 {
                 break;
             }

@@ -46,6 +46,32 @@ async fn instance(redis: &RedisServer) -> Instance {
     }
 }
 
+/// Two processes of `program` on one Redis, and a task client of each.
+struct Fleet {
+    a: WizardInstance,
+    b: WizardInstance,
+    on_a: TaskClient,
+    on_b: TaskClient,
+    _redis: RedisServer,
+}
+
+impl Fleet {
+    async fn start(program: &std::path::Path) -> Self {
+        let redis = RedisServer::start().await.expect("redis starts");
+        let url = redis.url();
+        let start = |port| WizardInstance::start(program, port, FLEET_KEYS, &url);
+        let a = start(free_port()).await.expect("instance A starts");
+        let b = start(free_port()).await.expect("instance B starts");
+        Self {
+            on_a: TaskClient::new(&a.url(), tasks_and_elicitation()),
+            on_b: TaskClient::new(&b.url(), tasks_and_elicitation()),
+            a,
+            b,
+            _redis: redis,
+        }
+    }
+}
+
 async fn within_time<F: std::future::Future>(f: F) -> F::Output {
     tokio::time::timeout(Duration::from_secs(90), f)
         .await
@@ -152,14 +178,14 @@ async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_whose_instance_is_killed_mid_work_is_taken_over() {
     within_time(async {
-        let redis = RedisServer::start().await.expect("redis starts");
         let program = std::path::Path::new(env!("CARGO_BIN_EXE_wizard-http"));
-        let url = redis.url();
-        let start = |port| WizardInstance::start(program, port, FLEET_KEYS, &url);
-        let mut a = start(free_port()).await.expect("instance A starts");
-        let b = start(free_port()).await.expect("instance B starts");
-        let on_a = TaskClient::new(&a.url(), tasks_and_elicitation());
-        let on_b = TaskClient::new(&b.url(), tasks_and_elicitation());
+        let Fleet {
+            mut a,
+            b,
+            on_a,
+            on_b,
+            _redis,
+        } = Fleet::start(program).await;
 
         let arguments = json!({"team": "Rust", "prepare_ms": 1500});
         let task = on_a.start("provision", arguments).await;
@@ -184,14 +210,14 @@ async fn a_task_whose_instance_is_killed_mid_work_is_taken_over() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_started_after_a_round_is_taken_over_when_its_instance_is_killed() {
     within_time(async {
-        let redis = RedisServer::start().await.expect("redis starts");
         let program = std::path::Path::new(env!("CARGO_BIN_EXE_task-tools-http"));
-        let url = redis.url();
-        let start = |port| WizardInstance::start(program, port, FLEET_KEYS, &url);
-        let mut a = start(free_port()).await.expect("instance A starts");
-        let b = start(free_port()).await.expect("instance B starts");
-        let on_a = TaskClient::new(&a.url(), tasks_and_elicitation());
-        let on_b = TaskClient::new(&b.url(), tasks_and_elicitation());
+        let Fleet {
+            mut a,
+            b,
+            on_a,
+            on_b,
+            _redis,
+        } = Fleet::start(program).await;
 
         let arguments = json!({"work_ms": 3000});
         let first = on_a.call("word_then_work", arguments.clone()).await;

@@ -346,15 +346,8 @@ pub async fn as_a_task(
     let mut created = client.call(name, arguments.clone()).await;
     // The rounds before `start_task()` are plain rounds, answered in the order of their keys.
     while created["resultType"] == "input_required" {
-        let mut requests: Vec<(String, Value)> = created["inputRequests"]
-            .as_object()
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        requests.sort_by(|a, b| a.0.cmp(&b.0));
         let mut responses = serde_json::Map::new();
-        for (key, request) in requests {
+        for (key, request) in by_key(&created) {
             let message = request["params"]["message"].as_str().unwrap_or_default();
             asked.push((key.clone(), message.to_owned()));
             let Some(answer) = answers.next() else {
@@ -390,14 +383,7 @@ pub async fn as_a_task(
         match got["status"].as_str().unwrap_or_default() {
             "input_required" => {
                 // A round's questions are answered in the order of their keys, one update each.
-                let mut requests: Vec<(String, Value)> = got["inputRequests"]
-                    .as_object()
-                    .cloned()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .collect();
-                requests.sort_by(|a, b| a.0.cmp(&b.0));
-                let Some((key, request)) = requests
+                let Some((key, request)) = by_key(&got)
                     .into_iter()
                     .find(|(key, _)| !answered.contains(key))
                 else {
@@ -436,4 +422,12 @@ pub async fn as_a_task(
             _ => tokio::time::sleep(std::time::Duration::from_millis(2)).await,
         }
     }
+}
+
+/// The `inputRequests` of a response or task, in the order of their keys.
+fn by_key(asking: &Value) -> Vec<(String, Value)> {
+    let requests = asking["inputRequests"].as_object().cloned();
+    let mut requests: Vec<(String, Value)> = requests.unwrap_or_default().into_iter().collect();
+    requests.sort_by(|a, b| a.0.cmp(&b.0));
+    requests
 }
