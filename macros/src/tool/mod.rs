@@ -75,7 +75,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
         &analysis.body,
         &analysis.asks,
     );
-    let task_start = task_start(&tool, &analysis.task_starts, &mut diagnostics);
+    let task_start = task_start(kind, &tool, &analysis.task_starts, &mut diagnostics);
     let fingerprint = fingerprint::fingerprint(&tool, &analysis.asks);
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
@@ -109,12 +109,22 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
 
 /// The `ask!(start_task())`, checked: one at most, and only in a task tool.
 fn task_start(
+    kind: Kind,
     tool: &parse::ToolFn,
     starts: &[analyze::TaskStart],
     diagnostics: &mut Diagnostics,
 ) -> Option<syn::Path> {
     let (first, again) = starts.split_first()?;
-    if tool.task.is_none() {
+    if kind != Kind::Tool {
+        diagnostics.error_at(
+            first.span,
+            format!(
+                "`ask!(start_task())` marks where a task begins, and only a tool runs as a \
+                 task, not a `{}` function: remove it",
+                kind.attribute()
+            ),
+        );
+    } else if tool.task.is_none() {
         diagnostics.error_at(
             first.span,
             "`ask!(start_task())` marks where a task begins, but this tool does not run as a \
