@@ -192,6 +192,27 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    a_let_without_a_value_scoped_to_its_branches(args) => {
+        let label;
+        if args.n > 1 {
+            label = ask!(label = elicit::<Text>("Label?")).accepted().map_err(refuse)?.text;
+            note!(args, "len {}", consume(label));
+        } else if args.n == 1 {
+            label = "one".to_owned();
+            note!(args, "{label}");
+        }
+        let x;
+        if args.n > 2 {
+            x = ask!(x = elicit::<Num>("X?")).accepted().map_err(refuse)?.num;
+            let x = x * 100;
+            note!(args, "inner {x}");
+        } else {
+            x = 7;
+        }
+        let go = ask!(go = elicit::<Yes>(format!("x={x}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{x} {go}"))
+    }
+
     a_compound_assignment_to_a_string_element(args) => {
         let mut names = vec!["x".to_owned(), format!("n{}", args.n)];
         names[0] += &ask!(first = elicit::<Text>("First?")).accepted().map_err(refuse)?.text;
@@ -200,6 +221,7 @@ corpus! {
         totals[1] += ask!(more = elicit::<Num>(format!("More for {names:?}?"))).accepted().map_err(refuse)?.num;
         let mut label = String::from("l");
         label += &ask!(tail = elicit::<Text>("Tail?")).ok().map_or("-".to_owned(), |t| t.text);
+        names[1] += ask!(trimmed = elicit::<Text>("Trimmed?")).accepted().map_err(refuse)?.text.trim();
         Ok(format!("{names:?} {totals:?} {label}"))
     }
 
@@ -1742,9 +1764,17 @@ fn cases(name: &str) -> Vec<Run> {
             run(3, vec![cancel.clone()]),
         ],
         "a_compound_assignment_to_a_string_element" => vec![
-            run(1, vec![text("a"), num(5), text("z")]),
-            run(2, vec![text("b"), num(-1), decline.clone()]),
+            run(1, vec![text("a"), num(5), text("z"), text(" t ")]),
+            run(2, vec![text("b"), num(-1), decline.clone(), text("u")]),
+            run(2, vec![text("b"), num(-1), text("w"), cancel.clone()]),
             run(3, vec![decline.clone()]),
+        ],
+        "a_let_without_a_value_scoped_to_its_branches" => vec![
+            run(0, vec![yes(true)]),
+            run(1, vec![yes(false)]),
+            run(2, vec![text("ab"), yes(true)]),
+            run(3, vec![text("abc"), num(3), yes(true)]),
+            run(3, vec![text("abc"), decline.clone()]),
         ],
         "straight_line" => vec![
             run(1, vec![text("a"), num(21)]),

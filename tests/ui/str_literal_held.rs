@@ -1,4 +1,5 @@
-// A string literal held across an `ask!`: a `&'static str` does not read back from the state.
+// A string literal held across an `ask!`, chosen by branches, one of which may leave: a
+// `&'static str` does not read back from the state.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -21,6 +22,17 @@ impl Server {
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
         let greeting = if self.formal { "Good day" } else { "Hi" };
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{greeting} {name:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets formally, or not at all")]
+    async fn formal(&self) -> String {
+        let greeting = match self.formal {
+            true => concat!("Good ", "day"),
+            false => return "no greeting".to_owned(),
+        };
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         format!("{greeting} {name:?}")
     }

@@ -256,8 +256,15 @@ impl Numbering<'_> {
             .span()
             .join(mac.delimiter.span().close())
             .unwrap_or_else(|| mac.path.span());
+        let marks_task_start = mac.tokens.clone().into_iter().any(
+            |token| matches!(token, proc_macro2::TokenTree::Ident(ident) if ident == "start_task"),
+        );
         if let Some(context) = self.context.last() {
             let message = match context {
+                _ if marks_task_start => "`ask!(start_task())` marks where the task begins in \
+                    the tool's own body: move it out of this closure, async block, nested fn, \
+                    guard or question, into the body"
+                    .to_owned(),
                 Context::Closure => {
                     "`ask!` cannot be used inside a closure: a closure may run later \
                     or many times, so there is no point to resume at. Ask before the closure and \

@@ -11,11 +11,12 @@
 //! }
 //! ```
 //!
-//! The `let` moves down to the first statement of its block that names it, when that
-//! statement is `x = value;`, or an `if` or `match` each of whose branches assigns `x` in the
-//! first statement that names it, or leaves (`return`, `break`, `continue`, `panic!`). Anything
-//! else is left as written, and lowering reports the `let`. Only a `let` that an ask follows
-//! in its block is rewritten.
+//! The `let` moves down to the first statement of its block that names it, when no `let` with
+//! a value stands between and that statement is `x = value;`, or an `if` or `match` each of whose
+//! branches assigns `x` in the first statement that names it, or leaves (`return`, `break`,
+//! `continue`, `panic!`). When nothing after that statement reads `x`, each branch gets a
+//! `let x` of its own instead. Anything else is left as written, and lowering reports the
+//! `let`. Only a `let` that an ask follows in its block is rewritten.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
@@ -24,7 +25,7 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::syntax::asks_in_stmt;
+use super::syntax::{asks_in_stmt, leaving_macro, pattern_bindings};
 
 pub(crate) fn give_values(body: &mut Block) {
     DeferredInit.visit_block_mut(body);
@@ -35,15 +36,12 @@ struct DeferredInit;
 impl VisitMut for DeferredInit {
     fn visit_block_mut(&mut self, block: &mut Block) {
         visit_mut::visit_block_mut(self, block);
-        let mut index = 0;
-        while index < block.stmts.len() {
-            match given_value(&block.stmts, index) {
-                Some((at, value)) => {
-                    if let Stmt::Local(declared) = block.stmts.remove(index) {
-                        block.stmts[at - 1] = with_value(declared, value);
-                    }
-                }
-                None => index += 1,
+        // Last first: a `let` moved down must not stand between an earlier one and its
+        // value, where it would count as a value made between.
+        for index in (0..block.stmts.len()).rev() {
+            if let Some((at, declaring)) = given_value(&block.stmts, index) {
+                block.stmts[at] = declaring;
+                block.stmts.remove(index);
             }
         }
     }
@@ -54,9 +52,11 @@ impl VisitMut for DeferredInit {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// Where the `let` at `index` moves to, and the value it gets there: if it is one without a
-/// value that an ask follows, and the first statement that names it gives it one.
-fn given_value(stmts: &[Stmt], index: usize) -> Option<(usize, Expr)> {
+/// Where the `let` at `index` moves to, and the statement it becomes there: if it is one
+/// without a value that an ask follows, the first statement that names it gives it one, and
+/// no `let` with a value stands between (moved down, `x` would be dropped before that value,
+/// not after it).
+fn given_value(stmts: &[Stmt], index: usize) -> Option<(usize, Stmt)> {
     let Stmt::Local(local) = &stmts[index] else {
         return None;
     };
@@ -68,10 +68,17 @@ fn given_value(stmts: &[Stmt], index: usize) -> Option<(usize, Expr)> {
         return None;
     }
     let first = index + 1 + stmts[index + 1..].iter().position(|s| mentions(s, name))?;
-    match &stmts[first] {
-        Stmt::Expr(expr, _) => valued(expr, local).map(|value| (first, value)),
-        _ => None,
+    if stmts[index + 1..first]
+        .iter()
+        .any(|s| matches!(s, Stmt::Local(between) if between.init.is_some()))
+    {
+        return None;
     }
+    let Stmt::Expr(giving, semi) = &stmts[first] else {
+        return None;
+    };
+    let read_later = stmts[first + 1..].iter().any(|s| mentions(s, name));
+    given_by(giving, *semi, local, read_later).map(|stmt| (first, stmt))
 }
 
 /// `x` of `let x;`, `let mut x;` or `let x: T;`.
@@ -93,31 +100,72 @@ fn deferred_name(local: &Local) -> Option<&Ident> {
     declared(local).map(|pat| &pat.ident)
 }
 
+/// How the statement `giving` that first names `x` gives it its value.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// `x` is read after: the statement becomes the value of `let x = ..;`.
+    Value,
+    /// `x` is not read after: each branch gets a `let x = ..;` of its own.
+    Scoped,
+}
+
+/// `giving` as the statement that declares `x`: `let x = value;`, or, when nothing after it
+/// reads `x`, the statement with a `let x` in each branch that assigns it.
+fn given_by(
+    giving: &Expr,
+    semi: Option<syn::Token![;]>,
+    local: &Local,
+    read_later: bool,
+) -> Option<Stmt> {
+    if read_later || matches!(giving, Expr::Assign(_)) {
+        return Some(let_with(local, rewritten(giving, local, Mode::Value)?));
+    }
+    Some(Stmt::Expr(rewritten(giving, local, Mode::Scoped)?, semi))
+}
+
 /// `let x = value;`, with the attributes, `mut` and type of the `let` without a value.
-fn with_value(local: Local, value: Expr) -> Stmt {
+fn let_with(local: &Local, value: Expr) -> Stmt {
     let Local { attrs, pat, .. } = local;
     syn::parse_quote!(#(#attrs)* let #pat = #value;)
 }
 
-/// `expr` rewritten to evaluate to what it assigns to `name`, when it assigns it on every path
-/// that does not leave.
-fn valued(expr: &Expr, local: &Local) -> Option<Expr> {
+/// `let x = value;` inside a branch; a `mut` the branch does not need is the outer binding's.
+fn branch_let(local: &Local, value: Expr) -> Stmt {
+    let pat = &local.pat;
+    let declared_mut = declared(local).is_some_and(|pat| pat.mutability.is_some());
+    let allow = declared_mut.then(|| quote!(#[allow(unused_mut)]));
+    syn::parse_quote!(#allow let #pat = #value;)
+}
+
+/// `expr`, which assigns `x` on every path that does not leave, rewritten: to evaluate to the
+/// value it assigns (`Value`), or with each assignment a `let` of its branch (`Scoped`, where a
+/// branch may also leave `x` alone).
+fn rewritten(expr: &Expr, local: &Local, mode: Mode) -> Option<Expr> {
     let name = deferred_name(local)?;
     match expr {
         Expr::Assign(assign) if is_name(&assign.left, name) && !mentions(&assign.right, name) => {
-            Some((*assign.right).clone())
+            let value = (*assign.right).clone();
+            Some(match mode {
+                Mode::Value => value,
+                Mode::Scoped => {
+                    let declared = branch_let(local, value);
+                    syn::parse_quote!({ #declared })
+                }
+            })
         }
         Expr::Block(block) if block.label.is_none() && block.attrs.is_empty() => {
             let mut block = block.clone();
-            block.block = valued_block(&block.block, local)?;
+            block.block = rewritten_block(&block.block, local, mode)?;
             Some(Expr::Block(block))
         }
         Expr::If(branch) if !mentions(&branch.cond, name) => {
-            let (_, otherwise) = branch.else_branch.as_ref()?;
             let mut branch = branch.clone();
-            branch.then_branch = valued_block(&branch.then_branch, local)?;
-            let otherwise = valued(otherwise, local)?;
-            *branch.else_branch.as_mut()?.1 = otherwise;
+            branch.then_branch = rewritten_block(&branch.then_branch, local, mode)?;
+            match &mut branch.else_branch {
+                Some((_, otherwise)) => **otherwise = rewritten(otherwise, local, mode)?,
+                None if mode == Mode::Scoped => {}
+                None => return None,
+            }
             Some(Expr::If(branch))
         }
         Expr::Match(matched) if !mentions(&matched.expr, name) => {
@@ -126,8 +174,12 @@ fn valued(expr: &Expr, local: &Local) -> Option<Expr> {
                 if arm.guard.as_ref().is_some_and(|(_, g)| mentions(g, name)) {
                     return None;
                 }
-                if !leaves(&arm.body) || mentions(&arm.body, name) {
-                    *arm.body = valued(&arm.body, local)?;
+                let as_is = match mode {
+                    Mode::Value => leaves(&arm.body) && !mentions(&arm.body, name),
+                    Mode::Scoped => !mentions(&arm.body, name),
+                };
+                if !as_is {
+                    *arm.body = rewritten(&arm.body, local, mode)?;
                     if arm.comma.is_none() && !matches!(*arm.body, Expr::Block(_)) {
                         arm.comma = Some(Default::default());
                     }
@@ -139,37 +191,50 @@ fn valued(expr: &Expr, local: &Local) -> Option<Expr> {
     }
 }
 
-/// A block whose first statement that names `x` assigns it on every path that goes on, made
-/// to give that value: `{ a; x = v; }` becomes `{ a; v }`, and `{ a; x = v; b(x); }` becomes
-/// `{ a; let x = v; b(x); x }`. A block that leaves without naming `x` stays as it is.
-fn valued_block(block: &Block, local: &Local) -> Option<Block> {
+/// A block whose first statement that names `x` assigns it on every path that goes on:
+/// `{ a; x = v; }` becomes `{ a; v }`, and `{ a; x = v; b(x); }` becomes
+/// `{ a; let x = v; b(x); x }` (`Value`), or `{ a; let x = v; b(x); }` (`Scoped`). A block that
+/// does not name `x` stays as it is, if it leaves or `x` is not read after it.
+fn rewritten_block(block: &Block, local: &Local, mode: Mode) -> Option<Block> {
     let name = deferred_name(local)?;
     let Some(at) = block.stmts.iter().position(|stmt| mentions(stmt, name)) else {
-        let leaves_as_is = block.stmts.last().is_some_and(stmt_leaves);
-        return leaves_as_is.then(|| block.clone());
+        let as_is = mode == Mode::Scoped || block.stmts.last().is_some_and(stmt_leaves);
+        return as_is.then(|| block.clone());
     };
-    let Stmt::Expr(assigning, _) = &block.stmts[at] else {
+    let Stmt::Expr(giving, semi) = &block.stmts[at] else {
         return None;
     };
-    let value = valued(assigning, local)?;
     let mut block = block.clone();
     let rest = block.stmts.split_off(at + 1);
     block.stmts.pop();
-    if rest.is_empty() {
-        block.stmts.push(Stmt::Expr(value, None));
+    if mode == Mode::Value && rest.is_empty() {
+        block
+            .stmts
+            .push(Stmt::Expr(rewritten(giving, local, Mode::Value)?, None));
         return Some(block);
     }
-    // The statements after the assignment may read and change it.
-    // A `mut` the statements after do not need is the outer binding's, not an unused one.
-    let pat = &local.pat;
-    let declared_mut = declared(local).is_some_and(|pat| pat.mutability.is_some());
-    let allow = declared_mut.then(|| quote!(#[allow(unused_mut)]));
-    block
-        .stmts
-        .push(syn::parse_quote!(#allow let #pat = #value;));
+    let read_later = rest.iter().any(|stmt| mentions(stmt, name));
+    match given_by(giving, *semi, local, read_later)? {
+        Stmt::Local(declared) => block.stmts.push(branch_let(local, *declared.init?.expr)),
+        stmt => block.stmts.push(stmt),
+    }
     let leaving = rest.last().is_some_and(stmt_leaves);
+    // The branch's value is its `x`, not one that a `let` after the assignment makes: such
+    // statements keep their own block.
+    let shadowed = rest.iter().any(|stmt| {
+        matches!(stmt, Stmt::Local(inner) if pattern_bindings(&inner.pat)
+            .iter()
+            .any(|binding| binding.ident == *name))
+    });
+    if mode == Mode::Value && shadowed && !leaving {
+        block
+            .stmts
+            .push(Stmt::Expr(syn::parse_quote!({ #(#rest)* }), None));
+        block.stmts.push(Stmt::Expr(syn::parse_quote!(#name), None));
+        return Some(block);
+    }
     block.stmts.extend(rest);
-    if !leaving {
+    if mode == Mode::Value && !leaving {
         match block.stmts.last_mut() {
             Some(Stmt::Expr(_, semi @ None)) => *semi = Some(Default::default()),
             Some(Stmt::Macro(mac)) if mac.semi_token.is_none() => {
@@ -186,7 +251,7 @@ fn valued_block(block: &Block, local: &Local) -> Option<Block> {
 fn leaves(expr: &Expr) -> bool {
     match expr {
         Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => true,
-        Expr::Macro(mac) => panics(&mac.mac),
+        Expr::Macro(mac) => leaving_macro(&mac.mac),
         _ => false,
     }
 }
@@ -194,15 +259,9 @@ fn leaves(expr: &Expr) -> bool {
 fn stmt_leaves(stmt: &Stmt) -> bool {
     match stmt {
         Stmt::Expr(expr, _) => leaves(expr),
-        Stmt::Macro(mac) => panics(&mac.mac),
+        Stmt::Macro(mac) => leaving_macro(&mac.mac),
         _ => false,
     }
-}
-
-fn panics(mac: &syn::Macro) -> bool {
-    mac.path.segments.last().is_some_and(|last| {
-        ["panic", "unreachable", "todo", "unimplemented"].contains(&last.ident.to_string().as_str())
-    })
 }
 
 fn is_name(expr: &Expr, name: &Ident) -> bool {

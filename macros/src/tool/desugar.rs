@@ -24,7 +24,9 @@ use syn::{
 
 use super::{
     idents,
-    syntax::{ask_marker_id, asks_in_expr, bindings_tuple, is_assign_op, pattern_bindings},
+    syntax::{
+        ask_marker_id, asks_in_expr, assigned_place, bindings_tuple, is_assign_op, pattern_bindings,
+    },
 };
 use crate::diagnostics::Diagnostics;
 
@@ -100,7 +102,7 @@ impl VisitMut for Desugar<'_> {
             if let Some(as_match) = let_else_as_match(&stmt) {
                 stmt = as_match;
             }
-            if let Some(operand_first) = operand_first(&stmt) {
+            if let Some(operand_first) = operand_first(&stmt, self.diagnostics) {
                 stmt = operand_first;
             }
             if let Stmt::Expr(Expr::ForLoop(for_loop), _) = &mut stmt
@@ -119,26 +121,63 @@ impl VisitMut for Desugar<'_> {
     }
 }
 
-/// `place op= ask!(..)..;` as `{ let operand = ask!(..)..; place op= operand; }`: the answer is
-/// read before the place is borrowed, as Rust does for numbers but not for a `String` element
-/// (`names[0] += &ask!(..)..`), whose place would stay borrowed while the ask saves `names`.
-fn operand_first(stmt: &Stmt) -> Option<Stmt> {
+/// `place op= ask!(..)..;` as `match ask!(..).. { operand => place op= operand }`: the answer
+/// is read before the place is borrowed, as Rust does for numbers but not for a `String`
+/// element (`names[0] += &ask!(..)..`), whose place would stay borrowed while the ask saves
+/// `names`. The scrutinee keeps its temporaries (`..text.trim()`) to the end. A plain place
+/// (`s`, `p.name`) needs none of this.
+fn operand_first(stmt: &Stmt, diagnostics: &mut Diagnostics) -> Option<Stmt> {
     let Stmt::Expr(Expr::Binary(binary), semi) = stmt else {
         return None;
     };
     if !is_assign_op(&binary.op)
+        || plain_place(&binary.left)
         || asks_in_expr(&binary.right).is_empty()
         || !asks_in_expr(&binary.left).is_empty()
     {
         return None;
     }
+    if let Some(change) = change_in(&binary.left) {
+        diagnostics.error(
+            change,
+            "this place changes a local and takes an answer: Rust reads the answer first for a \
+             number and the place first for a `String`, so resumed, the change would run in \
+             another order. Compute the place first: `let i = next(); v[i] += ask!(..)..`",
+        );
+        return None;
+    }
     let (place, op, value) = (&binary.left, &binary.op, &binary.right);
     let operand = idents::operand();
-    let block: Expr = syn::parse_quote!({
-        let #operand = #value;
-        #place #op #operand;
+    let matched: Expr = syn::parse_quote!(match #value {
+        #operand => #place #op #operand,
     });
-    Some(Stmt::Expr(block, *semi))
+    Some(Stmt::Expr(matched, *semi))
+}
+
+/// An assignment inside `expr`, such as the `i += 1` of `v[{ i += 1; i }]`.
+fn change_in(expr: &Expr) -> Option<&Expr> {
+    struct Find<'e>(Option<&'e Expr>);
+    impl<'e> syn::visit::Visit<'e> for Find<'e> {
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            if self.0.is_none() && assigned_place(expr).is_some() {
+                self.0 = Some(expr);
+            }
+            syn::visit::visit_expr(self, expr);
+        }
+    }
+    let mut find = Find(None);
+    syn::visit::Visit::visit_expr(&mut find, expr);
+    find.0
+}
+
+/// `x`, `x.field`, `x.0`: a place Rust can borrow for `op=` after evaluating the operand.
+fn plain_place(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(_) => true,
+        Expr::Field(field) => plain_place(&field.base),
+        Expr::Paren(inner) => plain_place(&inner.expr),
+        _ => false,
+    }
 }
 
 /// Whether an arm that does not ask can take `bindings` out of the `match` on `scrutinee`

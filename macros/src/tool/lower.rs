@@ -366,10 +366,10 @@ impl<'a> Lowering<'a> {
                 &local.pat,
                 format!(
                     "`{0}` is declared without a value before an `ask!`, so it cannot be saved \
-                     there. Give it a value where you declare it, or give it one in the first \
-                     statement after the `let` that names it: `{0} = value;`, or an `if` or \
-                     `match` each of whose branches assigns `{0} = value;` before anything else \
-                     names it, or returns",
+                     there. Give it a value where you declare it, or give it one in the next \
+                     statement that names it, with no other `let` between: `{0} = value;`, or an `if` \
+                     or `match` each of whose branches assigns `{0} = value;` before anything \
+                     else names it, or returns",
                     bindings[0].ident
                 ),
             );

@@ -503,29 +503,54 @@ pub(crate) fn borrows(init: &Expr) -> bool {
     }
 }
 
-/// `"text"`, or an `if` or `match` whose every branch gives one: a `&'static str`, which
-/// serde cannot read back from a state.
+/// `"text"`, `concat!(..)`, or an `if` or `match` whose every branch gives one or leaves:
+/// a `&'static str`, which serde cannot read back from a state.
 pub(crate) fn str_literal(expr: &Expr) -> bool {
-    let tail = |block: &syn::Block| match block.stmts.last() {
-        Some(Stmt::Expr(tail, None)) => str_literal(tail),
-        _ => false,
+    literal_or_leaves(expr) == Some(true)
+}
+
+/// `Some(true)` for a string literal, `Some(false)` for a branch that leaves (`return`,
+/// `panic!`), and `None` for anything else.
+fn literal_or_leaves(expr: &Expr) -> Option<bool> {
+    let tail = |block: &Block| match block.stmts.last() {
+        Some(Stmt::Expr(tail, None)) => literal_or_leaves(tail),
+        Some(Stmt::Expr(Expr::Return(_) | Expr::Break(_) | Expr::Continue(_), _)) => Some(false),
+        Some(Stmt::Macro(mac)) if leaving_macro(&mac.mac) => Some(false),
+        _ => None,
+    };
+    let all = |branches: Vec<Option<bool>>| {
+        branches
+            .into_iter()
+            .try_fold(false, |any, branch| branch.map(|literal| any || literal))
     };
     match expr {
-        Expr::Lit(lit) => matches!(lit.lit, syn::Lit::Str(_)),
-        Expr::Paren(inner) => str_literal(&inner.expr),
+        Expr::Lit(lit) => matches!(lit.lit, syn::Lit::Str(_)).then_some(true),
+        Expr::Macro(mac) if mac.mac.path.is_ident("concat") => Some(true),
+        Expr::Macro(mac) if leaving_macro(&mac.mac) => Some(false),
+        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => Some(false),
+        Expr::Paren(inner) => literal_or_leaves(&inner.expr),
         Expr::Block(block) => tail(&block.block),
         Expr::If(branch) => {
-            tail(&branch.then_branch)
-                && branch
-                    .else_branch
-                    .as_ref()
-                    .is_some_and(|(_, otherwise)| str_literal(otherwise))
+            let (_, otherwise) = branch.else_branch.as_ref()?;
+            all(vec![
+                tail(&branch.then_branch),
+                literal_or_leaves(otherwise),
+            ])
         }
-        Expr::Match(matched) => {
-            !matched.arms.is_empty() && matched.arms.iter().all(|arm| str_literal(&arm.body))
-        }
-        _ => false,
+        Expr::Match(matched) => all(matched
+            .arms
+            .iter()
+            .map(|arm| literal_or_leaves(&arm.body))
+            .collect()),
+        _ => None,
     }
+}
+
+/// `panic!`, `unreachable!`, `todo!` or `unimplemented!`.
+pub(crate) fn leaving_macro(mac: &syn::Macro) -> bool {
+    mac.path.segments.last().is_some_and(|last| {
+        ["panic", "unreachable", "todo", "unimplemented"].contains(&last.ident.to_string().as_str())
+    })
 }
 
 /// What an assignment (`x = ..`) or compound assignment (`x += ..`) writes to.
