@@ -192,6 +192,13 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    a_value_that_starts_with_a_block(args) => {
+        let n = { args.n + 1 } as i64 * 2;
+        let m = match args.n { 0 => 10, _ => 20 }.max(n);
+        let text = ask!(text = elicit::<Text>(format!("{n} {m}?"))).accepted().map_err(refuse)?.text;
+        Ok(format!("{n} {m} {text}"))
+    }
+
     a_let_without_a_value_scoped_to_its_branches(args) => {
         let label;
         if args.n > 1 {
@@ -1776,6 +1783,9 @@ fn cases(name: &str) -> Vec<Run> {
             run(3, vec![text("abc"), num(3), yes(true)]),
             run(3, vec![text("abc"), decline.clone()]),
         ],
+        "a_value_that_starts_with_a_block" => {
+            vec![run(0, vec![text("a")]), run(30, vec![decline.clone()])]
+        }
         "straight_line" => vec![
             run(1, vec![text("a"), num(21)]),
             run(1, vec![decline.clone()]),

@@ -1,4 +1,5 @@
-// A `let` without a value, declared before an `ask!` and given its value in a loop.
+// A `let` without a value, declared before an `ask!` and given its value in a loop; a pattern
+// without a value.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -26,6 +27,15 @@ impl Server {
         }
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         format!("{greeting} {name:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets twice")]
+    async fn twice(&self) -> String {
+        let (first, second);
+        (first, second) = ("Hello".to_owned(), "Hi".to_owned());
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{first} {second} {name:?}")
     }
 }
 

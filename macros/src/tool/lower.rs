@@ -330,7 +330,7 @@ impl<'a> Lowering<'a> {
         };
         let tokens = if simple && init.diverge.is_none() {
             let pat = &local.pat;
-            let value = &init.expr;
+            let value = as_tail(&init.expr);
             quote! { #(#attrs)* let #pat = if #machine.passed(#end) { #restore } else { #value }; }
         } else {
             let mut inner = local.pat.clone();
@@ -361,7 +361,14 @@ impl<'a> Lowering<'a> {
     }
 
     fn check_saveable(&mut self, local: &Local, bindings: &[Binding]) {
-        if local.init.is_none() {
+        if local.init.is_none() && bindings.len() > 1 {
+            self.diagnostics.error(
+                &local.pat,
+                "this pattern is declared without a value before an `ask!`, so its bindings \
+                 cannot be saved there. Give it its value where you declare it: \
+                 `let (a, b) = ..;`",
+            );
+        } else if local.init.is_none() {
             self.diagnostics.error(
                 &local.pat,
                 format!(
@@ -478,6 +485,45 @@ impl Lowering<'_> {
             .clone()
             .unwrap_or_else(|| syn::parse_quote!(::mrtr::ask));
         syn::parse_quote_spanned!(span=> #path!(@lowered #machine.start_task(#question)))
+    }
+}
+
+/// `value` as the tail of a block: in parentheses when it starts with a block-like expression
+/// it is more than (`{ 1 } as i64`, `match x { .. }.len()`), which a block would take for a
+/// statement of its own.
+fn as_tail(value: &Expr) -> TokenStream {
+    fn leftmost(expr: &Expr) -> &Expr {
+        match expr {
+            Expr::Cast(e) => leftmost(&e.expr),
+            Expr::Binary(e) => leftmost(&e.left),
+            Expr::MethodCall(e) => leftmost(&e.receiver),
+            Expr::Field(e) => leftmost(&e.base),
+            Expr::Index(e) => leftmost(&e.expr),
+            Expr::Try(e) => leftmost(&e.expr),
+            Expr::Await(e) => leftmost(&e.base),
+            Expr::Call(e) => leftmost(&e.func),
+            Expr::Range(e) => e.start.as_deref().map_or(expr, leftmost),
+            Expr::Assign(e) => leftmost(&e.left),
+            other => other,
+        }
+    }
+    let block_like = |expr: &Expr| {
+        matches!(
+            expr,
+            Expr::Block(_)
+                | Expr::If(_)
+                | Expr::Match(_)
+                | Expr::Loop(_)
+                | Expr::While(_)
+                | Expr::ForLoop(_)
+                | Expr::Unsafe(_)
+                | Expr::Const(_)
+        )
+    };
+    if !block_like(value) && block_like(leftmost(value)) {
+        quote!((#value))
+    } else {
+        quote!(#value)
     }
 }
 
