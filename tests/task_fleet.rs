@@ -179,30 +179,31 @@ async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other()
 async fn a_task_whose_instance_is_killed_mid_work_is_taken_over() {
     within_time(async {
         let program = std::path::Path::new(env!("CARGO_BIN_EXE_wizard-http"));
-        let Fleet {
-            mut a,
-            b,
-            on_a,
-            on_b,
-            _redis,
-        } = Fleet::start(program).await;
+        let mut fleet = Fleet::start(program).await;
 
         let arguments = json!({"team": "Rust", "prepare_ms": 1500});
-        let task = on_a.start("provision", arguments).await;
-        a.kill();
-        assert_eq!(on_b.get(&task).await["status"], "working");
+        let task = fleet.on_a.start("provision", arguments).await;
+        fleet.a.kill();
+        assert_eq!(fleet.on_b.get(&task).await["status"], "working");
 
         // A renewed its lease (10 s) every second; B takes over one lease after it lapsed, and
         // runs the round again from the start.
-        let waiting = on_b
+        let waiting = fleet
+            .on_b
             .wait_for_within(&task, "input_required", Duration::from_secs(40))
             .await;
         assert_eq!(waiting["status"], "input_required", "{waiting}");
-        on_b.update(&task, json!({"1.region": accept(json!({"region": "us"}))}))
+        fleet
+            .on_b
+            .update(&task, json!({"1.region": accept(json!({"region": "us"}))}))
             .await;
-        let done = on_b.wait_for(&task, "completed").await;
+        let done = fleet.on_b.wait_for(&task, "completed").await;
         assert_eq!(text(&done["result"]), "Provisioned Rust's workspace in us");
-        assert!(b.log().contains("took over a task"), "B's log: {}", b.log());
+        assert!(
+            fleet.b.log().contains("took over a task"),
+            "B's log: {}",
+            fleet.b.log()
+        );
     })
     .await;
 }
@@ -211,44 +212,47 @@ async fn a_task_whose_instance_is_killed_mid_work_is_taken_over() {
 async fn a_task_started_after_a_round_is_taken_over_when_its_instance_is_killed() {
     within_time(async {
         let program = std::path::Path::new(env!("CARGO_BIN_EXE_task-tools-http"));
-        let Fleet {
-            mut a,
-            b,
-            on_a,
-            on_b,
-            _redis,
-        } = Fleet::start(program).await;
+        let mut fleet = Fleet::start(program).await;
 
         let arguments = json!({"work_ms": 3000});
-        let first = on_a.call("word_then_work", arguments.clone()).await;
+        let first = fleet.on_a.call("word_then_work", arguments.clone()).await;
         assert_eq!(first["resultType"], "input_required", "{first}");
         let answers = json!({"word": accept(json!({"word": "w"}))});
         let state = &first["requestState"];
-        let created = on_a
+        let created = fleet
+            .on_a
             .retry("word_then_work", arguments.clone(), answers.clone(), state)
             .await;
         assert_eq!(created["resultType"], "task", "{created}");
         let task = created["taskId"].as_str().expect("a task id").to_owned();
         // A duplicate on the other instance gets the same task.
-        let again = on_b
+        let again = fleet
+            .on_b
             .retry("word_then_work", arguments, answers, state)
             .await;
         assert_eq!(again["taskId"], task.as_str(), "{again}");
-        a.kill();
+        fleet.a.kill();
 
         // B takes over once A's lease lapsed, and runs the round that started the task again.
-        let waiting = on_b
+        let waiting = fleet
+            .on_b
             .wait_for_within(&task, "input_required", Duration::from_secs(40))
             .await;
         assert_eq!(waiting["status"], "input_required", "{waiting}");
-        on_b.update(
-            &task,
-            json!({"1.confirm": accept(json!({"confirm": true}))}),
-        )
-        .await;
-        let done = on_b.wait_for(&task, "completed").await;
+        fleet
+            .on_b
+            .update(
+                &task,
+                json!({"1.confirm": accept(json!({"confirm": true}))}),
+            )
+            .await;
+        let done = fleet.on_b.wait_for(&task, "completed").await;
         assert_eq!(text(&done["result"]), "w: true", "{done}");
-        assert!(b.log().contains("took over a task"), "B's log: {}", b.log());
+        assert!(
+            fleet.b.log().contains("took over a task"),
+            "B's log: {}",
+            fleet.b.log()
+        );
     })
     .await;
 }
