@@ -214,7 +214,12 @@ corpus! {
             let x = x * 100;
             note!(args, "inner {x}");
         } else {
-            x = 7;
+            if args.n == 1 {
+                x = 7;
+            } else {
+                x = 8;
+            }
+            note!(args, "small");
         }
         let go = ask!(go = elicit::<Yes>(format!("x={x}?"))).ok().is_some_and(|y| y.yes);
         Ok(format!("{x} {go}"))

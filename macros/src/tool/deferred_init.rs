@@ -213,7 +213,8 @@ fn rewritten_block(block: &Block, local: &Local, mode: Mode) -> Option<Block> {
             .push(Stmt::Expr(rewritten(giving, local, Mode::Value)?, None));
         return Some(block);
     }
-    let read_later = rest.iter().any(|stmt| mentions(stmt, name));
+    // In `Value` mode the block's tail reads `x` too.
+    let read_later = mode == Mode::Value || rest.iter().any(|stmt| mentions(stmt, name));
     match given_by(giving, *semi, local, read_later)? {
         Stmt::Local(declared) => block.stmts.push(branch_let(local, *declared.init?.expr)),
         stmt => block.stmts.push(stmt),
