@@ -832,12 +832,20 @@ impl Generator {
     }
 
     /// A branch that gives `name`, declared without a value, its value after its statements,
-    /// then may read and change it.
+    /// directly or by a nested `if`, then may read and change it.
     fn assigning_branch(&mut self, name: &str, assignable: bool, depth: usize) {
         self.block(depth);
         self.indent += 1;
-        let value = self.int_or_ask(1);
-        self.line(&format!("{name} = {value};"));
+        if self.chance(25) {
+            let condition = self.condition(true);
+            let (first, second) = (self.int_or_ask(1), self.int_or_ask(1));
+            self.line(&format!(
+                "if {condition} {{ {name} = {first}; }} else {{ {name} = {second}; }}"
+            ));
+        } else {
+            let value = self.int_or_ask(1);
+            self.line(&format!("{name} = {value};"));
+        }
         if self.chance(40) {
             let site = self.site();
             self.line(&format!("note!(args, \"d{site} {{}}\", {name});"));
