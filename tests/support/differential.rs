@@ -364,12 +364,7 @@ pub async fn as_a_task(
     let Some(task) = created["taskId"].as_str().map(str::to_owned) else {
         // The call ended before its task started.
         if created["resultType"] == "complete" {
-            let text = crate::task_client::text(&created).to_owned();
-            let result = match created["isError"].as_bool() {
-                Some(true) => Err(text),
-                _ => Ok(text),
-            };
-            return observed(result, asked);
+            return observed(tool_result(&created), asked);
         }
         return observed(Err(format!("no task: {created}")), asked);
     };
@@ -407,17 +402,7 @@ pub async fn as_a_task(
                 };
                 client.update(&task, json!({ key: answer })).await;
             }
-            "completed" => {
-                let result = &got["result"];
-                let text = crate::task_client::text(result).to_owned();
-                return observed(
-                    match result["isError"].as_bool() {
-                        Some(true) => Err(text),
-                        _ => Ok(text),
-                    },
-                    asked,
-                );
-            }
+            "completed" => return observed(tool_result(&got["result"]), asked),
             "failed" | "cancelled" => return observed(Err(format!("task ended: {got}")), asked),
             _ => tokio::time::sleep(std::time::Duration::from_millis(2)).await,
         }
@@ -430,4 +415,13 @@ fn by_key(asking: &Value) -> Vec<(String, Value)> {
     let mut requests: Vec<(String, Value)> = requests.unwrap_or_default().into_iter().collect();
     requests.sort_by(|a, b| a.0.cmp(&b.0));
     requests
+}
+
+/// A tool's result as the differential runs compare it: its text, as an error if it is one.
+fn tool_result(result: &Value) -> Result<String, String> {
+    let text = crate::task_client::text(result).to_owned();
+    match result["isError"].as_bool() {
+        Some(true) => Err(text),
+        _ => Ok(text),
+    }
 }

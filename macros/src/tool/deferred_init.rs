@@ -25,7 +25,7 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::syntax::{asks_in_stmt, leaving_macro, pattern_bindings};
+use super::syntax::{asks_in_stmt, leaves, pattern_bindings, stmt_leaves};
 
 pub(crate) fn give_values(body: &mut Block) {
     DeferredInit.visit_block_mut(body);
@@ -78,7 +78,7 @@ fn given_value(stmts: &[Stmt], index: usize) -> Option<(usize, Stmt)> {
         return None;
     };
     let read_later = stmts[first + 1..].iter().any(|s| mentions(s, name));
-    given_by(giving, *semi, local, read_later).map(|stmt| (first, stmt))
+    given_by(giving, *semi, local, read_later, let_with).map(|stmt| (first, stmt))
 }
 
 /// `x` of `let x;`, `let mut x;` or `let x: T;`.
@@ -116,9 +116,10 @@ fn given_by(
     semi: Option<syn::Token![;]>,
     local: &Local,
     read_later: bool,
+    declare: fn(&Local, Expr) -> Stmt,
 ) -> Option<Stmt> {
     if read_later || matches!(giving, Expr::Assign(_)) {
-        return Some(let_with(local, rewritten(giving, local, Mode::Value)?));
+        return Some(declare(local, rewritten(giving, local, Mode::Value)?));
     }
     Some(Stmt::Expr(rewritten(giving, local, Mode::Scoped)?, semi))
 }
@@ -215,10 +216,9 @@ fn rewritten_block(block: &Block, local: &Local, mode: Mode) -> Option<Block> {
     }
     // In `Value` mode the block's tail reads `x` too.
     let read_later = mode == Mode::Value || rest.iter().any(|stmt| mentions(stmt, name));
-    match given_by(giving, *semi, local, read_later)? {
-        Stmt::Local(declared) => block.stmts.push(branch_let(local, *declared.init?.expr)),
-        stmt => block.stmts.push(stmt),
-    }
+    block
+        .stmts
+        .push(given_by(giving, *semi, local, read_later, branch_let)?);
     let leaving = rest.last().is_some_and(stmt_leaves);
     // The branch's value is its `x`, not one that a `let` after the assignment makes: such
     // statements keep their own block.
@@ -231,10 +231,9 @@ fn rewritten_block(block: &Block, local: &Local, mode: Mode) -> Option<Block> {
         block
             .stmts
             .push(Stmt::Expr(syn::parse_quote!({ #(#rest)* }), None));
-        block.stmts.push(Stmt::Expr(syn::parse_quote!(#name), None));
-        return Some(block);
+    } else {
+        block.stmts.extend(rest);
     }
-    block.stmts.extend(rest);
     if mode == Mode::Value && !leaving {
         match block.stmts.last_mut() {
             Some(Stmt::Expr(_, semi @ None)) => *semi = Some(Default::default()),
@@ -246,23 +245,6 @@ fn rewritten_block(block: &Block, local: &Local, mode: Mode) -> Option<Block> {
         block.stmts.push(Stmt::Expr(syn::parse_quote!(#name), None));
     }
     Some(block)
-}
-
-/// `return`, `break`, `continue`, or a macro that panics.
-fn leaves(expr: &Expr) -> bool {
-    match expr {
-        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => true,
-        Expr::Macro(mac) => leaving_macro(&mac.mac),
-        _ => false,
-    }
-}
-
-fn stmt_leaves(stmt: &Stmt) -> bool {
-    match stmt {
-        Stmt::Expr(expr, _) => leaves(expr),
-        Stmt::Macro(mac) => leaving_macro(&mac.mac),
-        _ => false,
-    }
 }
 
 fn is_name(expr: &Expr, name: &Ident) -> bool {

@@ -8,7 +8,10 @@ use syn::{Block, Expr, LitStr, Pat, Stmt};
 
 use super::{
     analyze::AskSite,
-    syntax::{ask_marker_id, asks_in_expr, asks_in_stmt, starts_task_in_stmt, task_start_marker},
+    syntax::{
+        ask_marker_id, asks_in_expr, asks_in_stmt, starts_task_in_expr, starts_task_in_stmt,
+        task_start_marker,
+    },
 };
 
 /// `flowchart TD` text for a tool named `name`.
@@ -137,12 +140,7 @@ impl Chart<'_> {
             }
             Expr::Block(e) => self.block(&e.block, exits),
             Expr::Unsafe(e) => self.block(&e.block, exits),
-            other
-                if asks_in_expr(other).is_empty()
-                    && !starts_task_in_stmt(&Stmt::Expr(other.clone(), None)) =>
-            {
-                exits
-            }
+            other if asks_in_expr(other).is_empty() && !starts_task_in_expr(other) => exits,
             other => {
                 // An ask at the head of a method chain, `?`, assignment and the like.
                 let mut exits = exits;

@@ -29,9 +29,9 @@ use super::{
     desugar::strip_mut,
     idents,
     syntax::{
-        Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
-        kept_for_drop, pattern_bindings, recreated_closure, str_literal, task_start_marker,
-        with_captures,
+        Binding, Captures, as_tail, ask_marker, asks_in_stmt, assigned_place, bindings_tuple,
+        borrows, kept_for_drop, pattern_bindings, recreated_closure, str_literal,
+        task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -330,7 +330,7 @@ impl<'a> Lowering<'a> {
         };
         let tokens = if simple && init.diverge.is_none() {
             let pat = &local.pat;
-            let value = as_tail(&init.expr);
+            let value = as_tail((*init.expr).clone());
             quote! { #(#attrs)* let #pat = if #machine.passed(#end) { #restore } else { #value }; }
         } else {
             let mut inner = local.pat.clone();
@@ -429,6 +429,19 @@ impl<'a> Lowering<'a> {
         rewriter.visit_expr_mut(expr);
     }
 
+    /// `ask!(start_task())`: the call becomes a task here, if it can be one, and goes on.
+    fn lower_task_start(&self, question: &Expr, span: proc_macro2::Span) -> Expr {
+        let machine = Ident::new(
+            &self.machine.to_string(),
+            self.machine.span().located_at(span),
+        );
+        let path = self
+            .task_start
+            .clone()
+            .unwrap_or_else(|| syn::parse_quote!(::mrtr::ask));
+        syn::parse_quote_spanned!(span=> #path!(@lowered #machine.start_task(#question)))
+    }
+
     fn lower_ask(&mut self, id: u32, question: &Expr) -> Expr {
         self.high = self.high.max(id);
         let Some(site) = self.asks.remove(&id) else {
@@ -470,60 +483,6 @@ impl<'a> Lowering<'a> {
             );
             syn::parse_quote!(::core::compile_error!(#message))
         })
-    }
-}
-
-impl Lowering<'_> {
-    /// `ask!(start_task())`: the call becomes a task here, if it can be one, and goes on.
-    fn lower_task_start(&self, question: &Expr, span: proc_macro2::Span) -> Expr {
-        let machine = Ident::new(
-            &self.machine.to_string(),
-            self.machine.span().located_at(span),
-        );
-        let path = self
-            .task_start
-            .clone()
-            .unwrap_or_else(|| syn::parse_quote!(::mrtr::ask));
-        syn::parse_quote_spanned!(span=> #path!(@lowered #machine.start_task(#question)))
-    }
-}
-
-/// `value` as the tail of a block: in parentheses when it starts with a block-like expression
-/// it is more than (`{ 1 } as i64`, `match x { .. }.len()`), which a block would take for a
-/// statement of its own.
-fn as_tail(value: &Expr) -> TokenStream {
-    fn leftmost(expr: &Expr) -> &Expr {
-        match expr {
-            Expr::Cast(e) => leftmost(&e.expr),
-            Expr::Binary(e) => leftmost(&e.left),
-            Expr::MethodCall(e) => leftmost(&e.receiver),
-            Expr::Field(e) => leftmost(&e.base),
-            Expr::Index(e) => leftmost(&e.expr),
-            Expr::Try(e) => leftmost(&e.expr),
-            Expr::Await(e) => leftmost(&e.base),
-            Expr::Call(e) => leftmost(&e.func),
-            Expr::Range(e) => e.start.as_deref().map_or(expr, leftmost),
-            Expr::Assign(e) => leftmost(&e.left),
-            other => other,
-        }
-    }
-    let block_like = |expr: &Expr| {
-        matches!(
-            expr,
-            Expr::Block(_)
-                | Expr::If(_)
-                | Expr::Match(_)
-                | Expr::Loop(_)
-                | Expr::While(_)
-                | Expr::ForLoop(_)
-                | Expr::Unsafe(_)
-                | Expr::Const(_)
-        )
-    };
-    if !block_like(value) && block_like(leftmost(value)) {
-        quote!((#value))
-    } else {
-        quote!(#value)
     }
 }
 

@@ -254,16 +254,25 @@ pub(crate) fn task_start_marker(expr: &Expr) -> Option<&Expr> {
 
 /// Whether a statement holds the task start marker.
 pub(crate) fn starts_task_in_stmt(stmt: &Stmt) -> bool {
-    struct Finder(bool);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_expr(&mut self, expr: &'ast Expr) {
-            self.0 |= task_start_marker(expr).is_some();
-            visit::visit_expr(self, expr);
-        }
-    }
-    let mut finder = Finder(false);
+    let mut finder = TaskStartFinder(false);
     finder.visit_stmt(stmt);
     finder.0
+}
+
+/// Whether an expression holds the task start marker.
+pub(crate) fn starts_task_in_expr(expr: &Expr) -> bool {
+    let mut finder = TaskStartFinder(false);
+    finder.visit_expr(expr);
+    finder.0
+}
+
+struct TaskStartFinder(bool);
+
+impl<'ast> Visit<'ast> for TaskStartFinder {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        self.0 |= task_start_marker(expr).is_some();
+        visit::visit_expr(self, expr);
+    }
 }
 
 /// The ask points inside a statement, in source order.
@@ -514,8 +523,7 @@ pub(crate) fn str_literal(expr: &Expr) -> bool {
 fn literal_or_leaves(expr: &Expr) -> Option<bool> {
     let tail = |block: &Block| match block.stmts.last() {
         Some(Stmt::Expr(tail, None)) => literal_or_leaves(tail),
-        Some(Stmt::Expr(Expr::Return(_) | Expr::Break(_) | Expr::Continue(_), _)) => Some(false),
-        Some(Stmt::Macro(mac)) if leaving_macro(&mac.mac) => Some(false),
+        Some(last) if stmt_leaves(last) => Some(false),
         _ => None,
     };
     let all = |branches: Vec<Option<bool>>| {
@@ -526,8 +534,7 @@ fn literal_or_leaves(expr: &Expr) -> Option<bool> {
     match expr {
         Expr::Lit(lit) => matches!(lit.lit, syn::Lit::Str(_)).then_some(true),
         Expr::Macro(mac) if mac.mac.path.is_ident("concat") => Some(true),
-        Expr::Macro(mac) if leaving_macro(&mac.mac) => Some(false),
-        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => Some(false),
+        _ if leaves(expr) => Some(false),
         Expr::Paren(inner) => literal_or_leaves(&inner.expr),
         Expr::Block(block) => tail(&block.block),
         Expr::If(branch) => {
@@ -546,11 +553,68 @@ fn literal_or_leaves(expr: &Expr) -> Option<bool> {
     }
 }
 
+/// `return`, `break`, `continue`, or a macro that panics.
+pub(crate) fn leaves(expr: &Expr) -> bool {
+    match expr {
+        Expr::Return(_) | Expr::Break(_) | Expr::Continue(_) => true,
+        Expr::Macro(mac) => leaving_macro(&mac.mac),
+        _ => false,
+    }
+}
+
+/// A statement that [`leaves`].
+pub(crate) fn stmt_leaves(stmt: &Stmt) -> bool {
+    match stmt {
+        Stmt::Expr(expr, _) => leaves(expr),
+        Stmt::Macro(mac) => leaving_macro(&mac.mac),
+        _ => false,
+    }
+}
+
 /// `panic!`, `unreachable!`, `todo!` or `unimplemented!`.
-pub(crate) fn leaving_macro(mac: &syn::Macro) -> bool {
+fn leaving_macro(mac: &syn::Macro) -> bool {
     mac.path.segments.last().is_some_and(|last| {
         ["panic", "unreachable", "todo", "unimplemented"].contains(&last.ident.to_string().as_str())
     })
+}
+
+/// `value` as the tail of a block: in parentheses when it starts with a block-like expression
+/// it is more than (`{ 1 } as i64`, `match x { .. }.len()`), which a block would take for a
+/// statement of its own.
+pub(crate) fn as_tail(value: Expr) -> Expr {
+    fn leftmost(expr: &Expr) -> &Expr {
+        match expr {
+            Expr::Cast(e) => leftmost(&e.expr),
+            Expr::Binary(e) => leftmost(&e.left),
+            Expr::MethodCall(e) => leftmost(&e.receiver),
+            Expr::Field(e) => leftmost(&e.base),
+            Expr::Index(e) => leftmost(&e.expr),
+            Expr::Try(e) => leftmost(&e.expr),
+            Expr::Await(e) => leftmost(&e.base),
+            Expr::Call(e) => leftmost(&e.func),
+            Expr::Range(e) => e.start.as_deref().map_or(expr, leftmost),
+            Expr::Assign(e) => leftmost(&e.left),
+            other => other,
+        }
+    }
+    let block_like = |expr: &Expr| {
+        matches!(
+            expr,
+            Expr::Block(_)
+                | Expr::If(_)
+                | Expr::Match(_)
+                | Expr::Loop(_)
+                | Expr::While(_)
+                | Expr::ForLoop(_)
+                | Expr::Unsafe(_)
+                | Expr::Const(_)
+        )
+    };
+    if !block_like(&value) && block_like(leftmost(&value)) {
+        syn::parse_quote!((#value))
+    } else {
+        value
+    }
 }
 
 /// What an assignment (`x = ..`) or compound assignment (`x += ..`) writes to.

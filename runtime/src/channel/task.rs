@@ -49,10 +49,13 @@ struct Link {
     started: AtomicBool,
     /// The response that told the client the call became a task, once its record exists.
     created: watch::Sender<Option<CreateTaskResult>>,
-    /// Inside a task: the capabilities the call that created it declared.
-    capabilities: Option<ClientCapabilities>,
-    /// Inside a task: its id.
-    task: Option<String>,
+    /// For a round inside a task: which task, and what the call that created it declared.
+    inside: Option<Inside>,
+}
+
+struct Inside {
+    task: String,
+    capabilities: ClientCapabilities,
 }
 
 impl TaskLink {
@@ -63,8 +66,7 @@ impl TaskLink {
             start: Mutex::new(Some(sender)),
             started: AtomicBool::new(false),
             created: watch::Sender::new(None),
-            capabilities: None,
-            task: None,
+            inside: None,
         };
         (Self(Arc::new(link)), receiver)
     }
@@ -75,15 +77,20 @@ impl TaskLink {
             start: Mutex::new(None),
             started: AtomicBool::new(true),
             created: watch::Sender::new(None),
-            capabilities: Some(capabilities),
-            task: Some(id.to_owned()),
+            inside: Some(Inside {
+                task: id.to_owned(),
+                capabilities,
+            }),
         }))
     }
 
     /// Whether this round runs inside the task that `created` made: the round that started
     /// the task, run again because the instance running it died (`get`'s takeover).
     pub(crate) fn is_inside(&self, created: &CreateTaskResult) -> bool {
-        self.0.task.as_deref() == Some(created.task.task_id.as_str())
+        self.0
+            .inside
+            .as_ref()
+            .is_some_and(|inside| inside.task == created.task.task_id)
     }
 
     /// The call becomes a task here: the client gets `CreateTaskResult` while it runs on.
@@ -106,7 +113,7 @@ impl TaskLink {
 
     /// Whether this call became a task (rather than being a round inside one).
     pub(crate) fn became_task(&self) -> bool {
-        self.started() && self.0.capabilities.is_none()
+        self.started() && self.0.inside.is_none()
     }
 
     /// The response that told the client this call became a task, once it has. Never
@@ -125,7 +132,7 @@ impl TaskLink {
 
     /// The capabilities a round inside a task asks within.
     pub(crate) fn capabilities(&self) -> Option<&ClientCapabilities> {
-        self.0.capabilities.as_ref()
+        self.0.inside.as_ref().map(|inside| &inside.capabilities)
     }
 }
 
