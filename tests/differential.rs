@@ -195,8 +195,19 @@ corpus! {
     a_value_that_starts_with_a_block(args) => {
         let n = { args.n + 1 } as i64 * 2;
         let m = match args.n { 0 => 10, _ => 20 }.max(n);
-        let text = ask!(text = elicit::<Text>(format!("{n} {m}?"))).accepted().map_err(refuse)?.text;
-        Ok(format!("{n} {m} {text}"))
+        let later;
+        if args.n > 5 {
+            later = { args.n * 3 } as i64;
+        } else {
+            later = match args.n { 0 => 1, _ => 2 }.max(m);
+        }
+        let picked;
+        match args.n {
+            0 => picked = { m + 1 } as u8,
+            _ => picked = 9,
+        }
+        let text = ask!(text = elicit::<Text>(format!("{n} {m} {later} {picked}?"))).accepted().map_err(refuse)?.text;
+        Ok(format!("{n} {m} {later} {picked} {text}"))
     }
 
     a_let_without_a_value_scoped_to_its_branches(args) => {

@@ -29,9 +29,9 @@ use super::{
     desugar::strip_mut,
     idents,
     syntax::{
-        Binding, Captures, as_tail, ask_marker, asks_in_stmt, assigned_place, bindings_tuple,
-        borrows, kept_for_drop, pattern_bindings, recreated_closure, str_literal,
-        task_start_marker, with_captures,
+        Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
+        kept_for_drop, pattern_bindings, recreated_closure, str_literal, task_start_marker,
+        with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -330,8 +330,13 @@ impl<'a> Lowering<'a> {
         };
         let tokens = if simple && init.diverge.is_none() {
             let pat = &local.pat;
-            let value = as_tail((*init.expr).clone());
-            quote! { #(#attrs)* let #pat = if #machine.passed(#end) { #restore } else { #value }; }
+            // As a block, so that syn parenthesizes a value a block would otherwise cut short
+            // (`{ 1 } as i64`).
+            let value = Block {
+                brace_token: Default::default(),
+                stmts: vec![Stmt::Expr((*init.expr).clone(), None)],
+            };
+            quote! { #(#attrs)* let #pat = if #machine.passed(#end) { #restore } else #value; }
         } else {
             let mut inner = local.pat.clone();
             strip_mut(&mut inner);

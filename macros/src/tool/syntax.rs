@@ -578,45 +578,6 @@ fn leaving_macro(mac: &syn::Macro) -> bool {
     })
 }
 
-/// `value` as the tail of a block: in parentheses when it starts with a block-like expression
-/// it is more than (`{ 1 } as i64`, `match x { .. }.len()`), which a block would take for a
-/// statement of its own.
-pub(crate) fn as_tail(value: Expr) -> Expr {
-    fn leftmost(expr: &Expr) -> &Expr {
-        match expr {
-            Expr::Cast(e) => leftmost(&e.expr),
-            Expr::Binary(e) => leftmost(&e.left),
-            Expr::MethodCall(e) => leftmost(&e.receiver),
-            Expr::Field(e) => leftmost(&e.base),
-            Expr::Index(e) => leftmost(&e.expr),
-            Expr::Try(e) => leftmost(&e.expr),
-            Expr::Await(e) => leftmost(&e.base),
-            Expr::Call(e) => leftmost(&e.func),
-            Expr::Range(e) => e.start.as_deref().map_or(expr, leftmost),
-            Expr::Assign(e) => leftmost(&e.left),
-            other => other,
-        }
-    }
-    let block_like = |expr: &Expr| {
-        matches!(
-            expr,
-            Expr::Block(_)
-                | Expr::If(_)
-                | Expr::Match(_)
-                | Expr::Loop(_)
-                | Expr::While(_)
-                | Expr::ForLoop(_)
-                | Expr::Unsafe(_)
-                | Expr::Const(_)
-        )
-    };
-    if !block_like(&value) && block_like(leftmost(&value)) {
-        syn::parse_quote!((#value))
-    } else {
-        value
-    }
-}
-
 /// What an assignment (`x = ..`) or compound assignment (`x += ..`) writes to.
 pub(crate) fn assigned_place(expr: &Expr) -> Option<&Expr> {
     match expr {
