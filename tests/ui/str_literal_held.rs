@@ -1,5 +1,5 @@
-// A string literal held across an `ask!`, chosen by branches, one of which may leave: a
-// `&'static str` does not read back from the state.
+// A string literal held across an `ask!`, chosen by branches, one of which may leave, or
+// overwritten after the ask: a `&'static str` does not read back from the state.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -35,6 +35,16 @@ impl Server {
         };
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         format!("{greeting} {name:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets, then changes its greeting")]
+    async fn overwritten(&self) -> String {
+        let mut greeting = "Hi";
+        let shown = greeting.len();
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        greeting = "Bye";
+        format!("{greeting} {shown} {name:?}")
     }
 }
 
