@@ -40,6 +40,17 @@ pub struct Round {
     pub(crate) task: Option<TaskLink>,
 }
 
+/// Names the call only, so a `#[tracing::instrument]` under `#[mrtr_tool]` can record the hidden
+/// parameter without printing answers or the sealed state.
+impl std::fmt::Debug for Round {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Round")
+            .field("method", &self.method)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
         let task = context

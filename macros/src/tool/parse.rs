@@ -203,6 +203,19 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
         }
         return;
     }
+    if expanded_by_tracing(item) {
+        let below = kind
+            .rmcp_attribute()
+            .map_or(String::new(), |rmcp| format!(" and `#[{rmcp}(...)]`"));
+        diagnostics.error_at(
+            proc_macro2::Span::call_site(),
+            format!(
+                "`#[tracing::instrument]` above `{attribute}` already moved the body into an async \
+                 block, where an `ask!` cannot resume. Write it below: between `{attribute}`{below}"
+            ),
+        );
+        return;
+    }
     if let Some(rmcp) = kind.rmcp_attribute() {
         let has_rmcp_attr = item.attrs.iter().any(|attr| kind.is_rmcp_attribute(attr));
         // Under rmcp's attribute of the other kind, the mrtr attribute is the one to change.
@@ -331,6 +344,19 @@ fn looks_expanded_by_rmcp(item: &ImplItemFn) -> bool {
         _ => false,
     };
     returns_pinned_future && body_is_pinned_async
+}
+
+/// `#[tracing::instrument]` on an `async fn` moves the body into an async block beside a local
+/// of this name.
+fn expanded_by_tracing(item: &ImplItemFn) -> bool {
+    fn names_span(tokens: proc_macro2::TokenStream) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => ident == "__tracing_attr_span",
+            proc_macro2::TokenTree::Group(group) => names_span(group.stream()),
+            _ => false,
+        })
+    }
+    names_span(quote::ToTokens::to_token_stream(&item.block))
 }
 
 fn contains_impl_trait(ty: &Type) -> bool {
