@@ -293,6 +293,57 @@ impl ClientHandler for Silent {
     }
 }
 
+/// A 2025-11-25 client whose elicitation handler fails, as the SDKs' clients do when no handler
+/// is set or the user's UI breaks.
+#[derive(Clone)]
+struct Failing;
+
+impl ClientHandler for Failing {
+    fn get_info(&self) -> ClientConfig {
+        LegacyUser::default().get_info()
+    }
+
+    async fn create_elicitation(
+        &self,
+        _: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        Err(ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            "no elicitation handler",
+            None,
+        ))
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_fails_to_answer_ends_the_call_with_an_error_of_the_server()
+-> anyhow::Result<()> {
+    bounded(async {
+        let client = on_a_pipe(wizard(), &Failing).await?;
+        let error = signup_fails(&client).await?;
+        // Not the client's own -32601, which would say `tools/call` was not found.
+        assert_eq!(
+            error.code,
+            rmcp::model::ErrorCode::INTERNAL_ERROR,
+            "{error:?}"
+        );
+        assert_eq!(
+            error.message,
+            "the client answered `profile` with an error, so the call cannot go on"
+        );
+        assert_eq!(
+            error.data,
+            Some(json!({
+                "key": "profile",
+                "clientError": {"code": -32601, "message": "no elicitation handler"},
+            }))
+        );
+        Ok(())
+    })
+    .await
+}
+
 #[tokio::test]
 async fn the_round_cap_applies_on_a_session() -> anyhow::Result<()> {
     bounded(async {

@@ -11,6 +11,7 @@ use rmcp::{
 };
 
 use super::Channel;
+use crate::log::Escaped;
 
 /// Questions sent as server-initiated requests on a legacy session.
 pub(crate) struct Session {
@@ -22,9 +23,10 @@ pub(crate) struct Session {
 impl Channel for Session {
     async fn exchange(&self, questions: InputRequests) -> Result<InputResponses, ErrorData> {
         // All questions of a round at once, as a native client may answer them.
-        let asked = questions
-            .into_iter()
-            .map(|(key, question)| async move { (key, self.ask(question).await) });
+        let asked = questions.into_iter().map(|(key, question)| async move {
+            let answer = self.ask(&key, question).await;
+            (key, answer)
+        });
         let mut answers = InputResponses::new();
         for (key, answer) in futures::future::join_all(asked).await {
             answers.insert(key, answer?);
@@ -34,7 +36,7 @@ impl Channel for Session {
 }
 
 impl Session {
-    async fn ask(&self, question: InputRequest) -> Result<serde_json::Value, ErrorData> {
+    async fn ask(&self, key: &str, question: InputRequest) -> Result<serde_json::Value, ErrorData> {
         let request = match question {
             InputRequest::Elicitation(request) => ServerRequest::ElicitRequest(request),
             InputRequest::CreateMessage(request) => ServerRequest::CreateMessageRequest(request),
@@ -62,7 +64,22 @@ impl Session {
                 tracing::warn!(%error, "mrtr: a legacy client's answer does not serialize");
                 ErrorData::internal_error("the client's answer could not be read", None)
             }),
-            Err(ServiceError::McpError(error)) => Err(error),
+            // The client's error is about its own request, not the call: relaying its code
+            // would tell the client that `tools/call` itself was, say, not found.
+            Err(ServiceError::McpError(error)) => {
+                tracing::info!(
+                    key = %Escaped(key),
+                    code = error.code.0,
+                    "mrtr: a legacy client answered a question with an error"
+                );
+                Err(ErrorData::internal_error(
+                    format!("the client answered `{key}` with an error, so the call cannot go on"),
+                    Some(serde_json::json!({
+                        "key": key,
+                        "clientError": {"code": error.code.0, "message": error.message},
+                    })),
+                ))
+            }
             Err(ServiceError::Timeout { timeout }) => {
                 tracing::info!(?timeout, "mrtr: a legacy client did not answer in time");
                 Err(ErrorData::internal_error(
