@@ -221,6 +221,19 @@ impl Segments {
     }
 
     #[mrtr_tool]
+    #[tool(description = "Names its questions after the one binding of each pattern")]
+    async fn pattern_keys(&self) -> String {
+        let Some(Word { word }) = ask!(elicit::<Word>("A word?")).ok() else {
+            return "no word".to_owned();
+        };
+        let Go { go } = ask!(elicit::<Go>("Go on?"))
+            .ok()
+            .unwrap_or(Go { go: false });
+        let (first, again) = (ask!(elicit::<Go>("Sure?")).ok().is_some(), go);
+        format!("{word} {go} {first} {again}")
+    }
+
+    #[mrtr_tool]
     #[tool(description = "Loops over an endless iterator with an ask in its body")]
     async fn endless_loop(&self) -> String {
         let mut words = Vec::new();
@@ -642,6 +655,24 @@ async fn an_iterators_effects_run_before_the_first_pass() {
     .expect("the call completes");
     // Straight through, the first pass would see `["item 0"]`.
     assert_eq!(run.text(), r#"["[\"item 0\", \"item 1\", \"item 2\"]"]"#);
+}
+
+/// A `let` whose pattern binds one name keys its ask by that name; two names leave `ask_N`.
+#[tokio::test]
+async fn a_pattern_with_one_binding_names_its_question() {
+    let harness = edge_cases().await;
+    let run = within_time(
+        harness
+            .call("pattern_keys")
+            .answer("word", Answer::accept(json!({"word": "kite"})))
+            .answer("go", Answer::accept(json!({"go": true})))
+            .answer("ask_3", Answer::accept(json!({"go": true})))
+            .run(),
+    )
+    .await
+    .expect("the call completes");
+    assert_eq!(run.keys(), ["word", "go", "ask_3"]);
+    assert_eq!(run.text(), "kite true true true");
 }
 
 /// The tools of `edge_router`, in process.

@@ -114,19 +114,17 @@ fn check_question(question: &Expr, diagnostics: &mut Diagnostics) {
     syn::visit::Visit::visit_expr(&mut Check { diagnostics }, question);
 }
 
-/// `let name = ask!(..)...;` with no key: the key is `name`.
+/// `let name = ask!(..)...;` with no key: the key is `name`, also when a pattern binds that one
+/// name (`let Some(name) = ask!(..).ok() else { .. }`).
 fn name_keys_after_lets(body: &Block, asks: &mut [AskSite]) {
     struct Lets<'a> {
         asks: &'a mut [AskSite],
     }
     impl<'ast> syn::visit::Visit<'ast> for Lets<'_> {
         fn visit_local(&mut self, local: &'ast syn::Local) {
-            let ident = match &local.pat {
-                syn::Pat::Ident(p) if p.subpat.is_none() => Some(&p.ident),
-                syn::Pat::Type(t) => match &*t.pat {
-                    syn::Pat::Ident(p) if p.subpat.is_none() => Some(&p.ident),
-                    _ => None,
-                },
+            let bindings = super::syntax::pattern_bindings(&local.pat);
+            let ident = match bindings.as_slice() {
+                [only] => Some(&only.ident),
                 _ => None,
             };
             if let (Some(ident), Some(init)) = (ident, &local.init)
