@@ -221,6 +221,16 @@ impl Segments {
     }
 
     #[mrtr_tool]
+    #[tool(description = "Turns a refusal into an error result, as the README shows")]
+    async fn refusal_as_result(&self) -> Result<CallToolResult, rmcp::ErrorData> {
+        let word = match ask!(word = elicit::<Word>("A word?")).accepted() {
+            Ok(answer) => answer.word,
+            Err(refused) => return Ok(refused.into()),
+        };
+        Ok(CallToolResult::success(vec![ContentBlock::text(word)]))
+    }
+
+    #[mrtr_tool]
     #[tool(description = "Names its questions after the one binding of each pattern")]
     async fn pattern_keys(&self) -> String {
         let Some(Word { word }) = ask!(elicit::<Word>("A word?")).ok() else {
@@ -673,6 +683,33 @@ async fn a_pattern_with_one_binding_names_its_question() {
     .expect("the call completes");
     assert_eq!(run.keys(), ["word", "go", "ask_3"]);
     assert_eq!(run.text(), "kite true true true");
+}
+
+/// `Ok(refused.into())` in a tool returning `Result<CallToolResult, ErrorData>` (README,
+/// "Answers"): the client gets an error result, not a JSON-RPC error.
+#[tokio::test]
+async fn a_refusal_becomes_an_error_result() {
+    let harness = edge_cases().await;
+    let declined = within_time(
+        harness
+            .call("refusal_as_result")
+            .answer("word", Answer::decline())
+            .run(),
+    )
+    .await
+    .expect("the call completes");
+    assert!(declined.is_error());
+    assert_eq!(declined.text(), "the user declined `word`");
+    let accepted = within_time(
+        harness
+            .call("refusal_as_result")
+            .answer("word", Answer::accept(json!({"word": "kite"})))
+            .run(),
+    )
+    .await
+    .expect("the call completes");
+    assert!(!accepted.is_error());
+    assert_eq!(accepted.text(), "kite");
 }
 
 /// The tools of `edge_router`, in process.
