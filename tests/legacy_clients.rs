@@ -267,7 +267,7 @@ async fn signup_fails<C: ClientHandler>(
 async fn a_question_left_unanswered_times_out_after_the_state_ttl() -> anyhow::Result<()> {
     bounded(async {
         let engine = engine().ttl(std::time::Duration::from_secs(1)).build()?;
-        let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &Silent).await?;
+        let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &Unanswering::Silent).await?;
         let error = signup_fails(&client).await?;
         assert_eq!(error.message, "the client did not answer within 1s");
         Ok(())
@@ -275,30 +275,15 @@ async fn a_question_left_unanswered_times_out_after_the_state_ttl() -> anyhow::R
     .await
 }
 
-/// A 2025-11-25 client that never answers.
-#[derive(Clone)]
-struct Silent;
-
-impl ClientHandler for Silent {
-    fn get_info(&self) -> ClientConfig {
-        LegacyUser::default().get_info()
-    }
-
-    async fn create_elicitation(
-        &self,
-        _: ElicitRequestParams,
-        _: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        std::future::pending().await
-    }
+/// A 2025-11-25 client that does not answer: it never replies, or its elicitation handler
+/// fails, as the SDKs' clients do when no handler is set or the user's UI breaks.
+#[derive(Clone, Copy)]
+enum Unanswering {
+    Silent,
+    Failing,
 }
 
-/// A 2025-11-25 client whose elicitation handler fails, as the SDKs' clients do when no handler
-/// is set or the user's UI breaks.
-#[derive(Clone)]
-struct Failing;
-
-impl ClientHandler for Failing {
+impl ClientHandler for Unanswering {
     fn get_info(&self) -> ClientConfig {
         LegacyUser::default().get_info()
     }
@@ -308,11 +293,14 @@ impl ClientHandler for Failing {
         _: ElicitRequestParams,
         _: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        Err(ErrorData::new(
-            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-            "no elicitation handler",
-            None,
-        ))
+        match self {
+            Unanswering::Silent => std::future::pending().await,
+            Unanswering::Failing => Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                "no elicitation handler",
+                None,
+            )),
+        }
     }
 }
 
@@ -320,7 +308,7 @@ impl ClientHandler for Failing {
 async fn a_client_that_fails_to_answer_ends_the_call_with_an_error_of_the_server()
 -> anyhow::Result<()> {
     bounded(async {
-        let client = on_a_pipe(wizard(), &Failing).await?;
+        let client = on_a_pipe(wizard(), &Unanswering::Failing).await?;
         let error = signup_fails(&client).await?;
         // Not the client's own -32601, which would say `tools/call` was not found.
         assert_eq!(
