@@ -29,7 +29,7 @@ use crate::{
     replay::{
         FlowId, RoundKey,
         guard::{self, Entered},
-        response::{RecordedResponse, Wire},
+        response::RecordedResponse,
     },
     round::Round,
     saved::{Persist, SavedLocals, Saver, Snapshot},
@@ -518,8 +518,14 @@ impl Machine {
     }
 
     /// Runs the round: under single use, claims it first (or answers a duplicate with the
-    /// first response), runs the body while keeping the claim alive, and records the response.
-    pub async fn run<W: Wire<R>, R>(&self, _wire: W, body: impl Future<Output = R>) -> Outcome<R> {
+    /// first response), runs the body while keeping the claim alive, and records the response
+    /// with `record`, the method's `Wire::record`. Passed as a function rather than bound
+    /// here, so a result the method cannot send is one error, where the generated code names it.
+    pub async fn run<R>(
+        &self,
+        record: fn(R) -> RecordedResponse,
+        body: impl Future<Output = R>,
+    ) -> Outcome<R> {
         if !self.layout.single_use {
             return self.drive(body).await;
         }
@@ -585,7 +591,7 @@ impl Machine {
             (Ok(outcome), _) => outcome,
         };
         let response = match outcome {
-            Outcome::Done(result) => W::record(result),
+            Outcome::Done(result) => record(result),
             Outcome::InputRequired(input) => RecordedResponse::InputRequired(input),
             Outcome::Failed(error) => RecordedResponse::Error(error),
             Outcome::Recorded(response) => response,

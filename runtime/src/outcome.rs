@@ -69,13 +69,15 @@ impl IntoReadResourceResult for Result<ReadResourceResult, ErrorData> {
     }
 }
 
-impl<R: IntoReadResourceResult> Outcome<R> {
-    /// The `resources/read` response of this round.
-    pub fn into_read_resource_response(self) -> Result<ReadResourceResponse, ErrorData> {
+impl<R> Outcome<R> {
+    /// The `resources/read` response of this round; `record` is the one the round ran with
+    /// (`Wire::record` of `resources/read`), so an unsendable result is one error.
+    pub fn into_read_resource_response(
+        self,
+        record: fn(R) -> RecordedResponse,
+    ) -> Result<ReadResourceResponse, ErrorData> {
         match self {
-            Self::Done(result) => result
-                .into_read_resource_result()
-                .map(ReadResourceResponse::Complete),
+            Self::Done(result) => record(result).into_read_resource_response(),
             Self::InputRequired(input) => Ok(ReadResourceResponse::InputRequired(input)),
             Self::Failed(error) => Err(error),
             Self::Recorded(response) => response.into_read_resource_response(),

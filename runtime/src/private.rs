@@ -5,7 +5,9 @@ pub use crate::for_items::range;
 pub use crate::form::assert_form_field;
 pub use crate::machine::{Layout, Machine};
 pub use crate::question::All;
-pub use crate::replay::response::{PromptGet, ResourceRead, ToolCall};
+pub use crate::replay::response::{
+    PromptGet, PromptResult, ResourceRead, ResourceResult, ToolCall, ToolResult, Wire,
+};
 pub use crate::round::Round;
 pub use crate::saved::{Persist, Saver, Snapshot};
 pub use crate::server::engine_of;

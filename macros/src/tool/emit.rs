@@ -3,7 +3,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::{Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote};
+use syn::{Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote, spanned::Spanned};
 
 use super::{
     Kind, idents,
@@ -76,15 +76,16 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         let #engine = ::mrtr::__private::engine_of(#self_token);
     };
     let statements = &body.stmts;
-    let (open_round, wire, finish) = match kind {
-        Kind::Tool => (quote!(), quote!(ToolCall), quote!()),
-        Kind::Prompt => (quote!(), quote!(PromptGet), quote!()),
+    // A resource's response is made from the result by the same `record` the round ran with.
+    let (open_round, wire, into_resource_response) = match kind {
+        Kind::Tool => (quote!(), quote!(ToolCall), false),
+        Kind::Prompt => (quote!(), quote!(PromptGet), false),
         Kind::Resource => (
             quote! {
                 let #round = ::mrtr::__private::Round::for_resource(&request, &context, #engine);
             },
             quote!(ResourceRead),
-            quote!(.into_read_resource_response()),
+            true,
         ),
     };
     let single_use = !tool.replay_allowed;
@@ -96,6 +97,21 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
     let fail = match kind {
         Kind::Tool | Kind::Prompt => quote!(return ::mrtr::Outcome::Failed(#error)),
         Kind::Resource => quote!(return ::core::result::Result::Err(#error)),
+    };
+    // At the return type: an error that it cannot be sent points there.
+    let at_result = |local: &Ident| {
+        Ident::new(
+            &local.to_string(),
+            proc_macro2::Span::mixed_site().located_at(result_type.span()),
+        )
+    };
+    let (machine_here, body_here) = (at_result(&machine), at_result(&pinned_body));
+    let record = at_result(&idents::record());
+    let wire = Ident::new(&wire.to_string(), result_type.span());
+    let finish = into_resource_response.then(|| quote!(.into_read_resource_response(#record)));
+    let run = quote_spanned! {result_type.span()=>
+        let #record = <::mrtr::__private::#wire as ::mrtr::__private::Wire<_>>::record;
+        #machine_here.run(#record, #body_here).await #finish
     };
     let new_body: Block = parse_quote! {{
         const #layout: ::mrtr::__private::Layout = ::mrtr::__private::Layout {
@@ -114,7 +130,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         let #machine = &#machine;
         let #pinned_body = async move { #(#statements)* };
         let #pinned_body = ::core::pin::pin!(#pinned_body);
-        #machine.run(::mrtr::__private::#wire, #pinned_body).await #finish
+        #run
     }};
     item.block = new_body;
     let flow_const = flow_const(&item.sig.ident, &flow);

@@ -37,6 +37,11 @@ pub(crate) fn engine() -> Ident {
     local("__engine")
 }
 
+/// How the round records what the function returned (`Wire::record` of its method).
+pub(crate) fn record() -> Ident {
+    local("__mrtr_record")
+}
+
 /// The `Saver` an ask's closure fills.
 pub(crate) fn saver() -> Ident {
     local("__saved")

@@ -56,7 +56,46 @@ fn misrouted(what: &str) -> ErrorData {
     ErrorData::internal_error("the server recorded a response it cannot send", None)
 }
 
-impl<R: IntoCallToolResult> Wire<R> for ToolCall {
+/// What a `#[mrtr_tool]` function may return: what rmcp's `#[tool]` accepts.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a result a tool can send",
+    label = "a `#[mrtr_tool]` returns what rmcp's `#[tool]` accepts",
+    note = "return `String`, `CallToolResult`, `Json<T>` (with `T: Serialize + JsonSchema`), \
+            `ContentBlock` or `()`, or a `Result` of these with an error that is one too (`String`, \
+            `ErrorData`): for a number, `Result<String, String>` with `Ok(n.to_string())`"
+)]
+pub trait ToolResult: IntoCallToolResult {}
+
+#[diagnostic::do_not_recommend]
+impl<R: IntoCallToolResult> ToolResult for R {}
+
+/// What a `#[mrtr_prompt]` function may return.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a result a prompt can send",
+    label = "a `#[mrtr_prompt]` returns what rmcp's `#[prompt]` accepts",
+    note = "return `Result<GetPromptResult, ErrorData>`, `GetPromptResult` or \
+            `Vec<PromptMessage>`"
+)]
+pub trait PromptResult: IntoGetPromptResult {}
+
+#[diagnostic::do_not_recommend]
+impl<R: IntoGetPromptResult> PromptResult for R {}
+
+/// What a `#[mrtr_resource]` function may return.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a result a resource can send",
+    label = "a `#[mrtr_resource]` returns what `ServerHandler::read_resource` does",
+    note = "return `Result<ReadResourceResult, ErrorData>`"
+)]
+pub trait ResourceResult: IntoReadResourceResult {}
+
+#[diagnostic::do_not_recommend]
+impl<R: IntoReadResourceResult> ResourceResult for R {}
+
+impl<R: ToolResult> Wire<R> for ToolCall {
     fn record(result: R) -> RecordedResponse {
         match result.into_call_tool_result() {
             Ok(CallToolResponse::Complete(result)) => RecordedResponse::Tool(result),
@@ -68,7 +107,7 @@ impl<R: IntoCallToolResult> Wire<R> for ToolCall {
     }
 }
 
-impl<R: IntoGetPromptResult> Wire<R> for PromptGet {
+impl<R: PromptResult> Wire<R> for PromptGet {
     fn record(result: R) -> RecordedResponse {
         match result.into_get_prompt_result() {
             Ok(GetPromptResponse::Complete(result)) => RecordedResponse::Prompt(result),
@@ -79,7 +118,7 @@ impl<R: IntoGetPromptResult> Wire<R> for PromptGet {
     }
 }
 
-impl<R: IntoReadResourceResult> Wire<R> for ResourceRead {
+impl<R: ResourceResult> Wire<R> for ResourceRead {
     fn record(result: R) -> RecordedResponse {
         match result.into_read_resource_result() {
             Ok(result) => RecordedResponse::Resource(result),
