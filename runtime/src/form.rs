@@ -12,11 +12,12 @@ use serde::de::DeserializeOwned;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an elicitation form",
     label = "this type is asked for with `elicit`",
-    note = "derive it: `#[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, mrtr::Form)]` \
-            (`Serialize` lets the answer be held across a later `ask!`)",
-    note = "a form is a struct with named fields: a single value (`String`, a number) or an enum \
-            that derives `Form` (a choice) is one of its fields, as in \
-            `struct Pick {{ color: Color }}`, asked with `elicit::<Pick>(..)`"
+    note = "a form is a struct with named fields: a single value (`String`, a number, `bool`) or \
+            an enum that derives `Form` (a choice) is one of its fields, as in \
+            `struct Pick {{ color: Color }}`, asked with `elicit::<Pick>(..)`",
+    note = "for a struct of your own, derive it: `#[derive(serde::Serialize, \
+            serde::Deserialize, schemars::JsonSchema, mrtr::Form)]` (`Serialize` lets the answer \
+            be held across a later `ask!`)"
 )]
 pub trait Form: FormParts {}
 

@@ -55,6 +55,7 @@ pub(crate) fn analyze(body: &Block, diagnostics: &mut Diagnostics) -> Analysis {
         diagnostics,
         context: Vec::new(),
         questions_in_locals: BTreeSet::new(),
+        bound_before: BTreeSet::new(),
     };
     numbering.visit_block_mut(&mut body);
     let (mut asks, task_starts) = (numbering.asks, numbering.task_starts);
@@ -212,11 +213,13 @@ struct Numbering<'d> {
     context: Vec<Context>,
     /// Locals whose value is a question built by one of mrtr's constructors.
     questions_in_locals: BTreeSet<String>,
+    /// The names the patterns walked so far bind (a `let`'s own, once its value is walked).
+    bound_before: BTreeSet<String>,
 }
 
 /// Whether `expr` builds a question: `elicit::<T>(..)`, `sample(..).max_tokens(..)`,
 /// `Sample::messages(..)`, `roots()` and the like.
-fn builds_question(expr: &Expr) -> bool {
+pub(crate) fn builds_question(expr: &Expr) -> bool {
     const CONSTRUCTORS: &[&str] = &["elicit", "elicit_url", "sample", "roots", "checkpoint"];
     match expr {
         Expr::MethodCall(call) => builds_question(&call.receiver),
@@ -309,6 +312,20 @@ impl Numbering<'_> {
         for (_, question) in &questions {
             check_question(question, self.diagnostics);
             if let Expr::Path(path) = question
+                && let Some(name) = path.path.get_ident()
+                && !self.bound_before.contains(&name.to_string())
+                && name
+                    .to_string()
+                    .starts_with(|c: char| c.is_lowercase() || c == '_')
+            {
+                self.diagnostics.error(
+                    question,
+                    format!(
+                        "`ask!({name})` has no question: write it after the key, \
+                         `ask!({name} = elicit::<YourForm>(\"..\"))`"
+                    ),
+                );
+            } else if let Expr::Path(path) = question
                 && let Some(name) = path.path.get_ident()
                 && self.questions_in_locals.contains(&name.to_string())
             {
@@ -435,7 +452,14 @@ impl VisitMut for Numbering<'_> {
     }
 
     fn visit_local_mut(&mut self, local: &mut syn::Local) {
-        visit_mut::visit_local_mut(self, local);
+        // The value first: the `let`'s own names are not bound in it.
+        if let Some(init) = &mut local.init {
+            self.visit_expr_mut(&mut init.expr);
+            if let Some((_, diverge)) = &mut init.diverge {
+                self.visit_expr_mut(diverge);
+            }
+        }
+        self.visit_pat_mut(&mut local.pat);
         if let (Pat::Ident(binding), Some(init)) = (&local.pat, &local.init) {
             let name = binding.ident.to_string();
             if builds_question(&init.expr) {
@@ -444,6 +468,11 @@ impl VisitMut for Numbering<'_> {
                 self.questions_in_locals.remove(&name);
             }
         }
+    }
+
+    fn visit_pat_ident_mut(&mut self, pat: &mut syn::PatIdent) {
+        self.bound_before.insert(pat.ident.to_string());
+        visit_mut::visit_pat_ident_mut(self, pat);
     }
 
     fn visit_item_mut(&mut self, item: &mut syn::Item) {

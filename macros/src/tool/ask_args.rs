@@ -87,7 +87,20 @@ impl Parse for AskArgs {
             } else {
                 None
             };
-            questions.push((key, input.parse::<Expr>()?));
+            let question = match (key.is_none(), input.parse::<Expr>()?) {
+                // `format!("k{i}") = ..`: a key computed at run time.
+                (true, Expr::Assign(assign)) => {
+                    mistakes.push(syn::Error::new_spanned(
+                        &assign.left,
+                        "an ask key is a name or a string, fixed when the tool is compiled: \
+                         `ask!(name = ..)` or `ask!(\"user-name\" = ..)`. An ask in a loop asks \
+                         its key again on each pass, and a client answers each round anew",
+                    ));
+                    *assign.right
+                }
+                (_, question) => question,
+            };
+            questions.push((key, question));
             if !input.is_empty() {
                 input.parse::<Token![,]>()?;
             }

@@ -113,6 +113,8 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         let #record = <::mrtr::__private::#wire as ::mrtr::__private::Wire<_>>::record;
         #machine_here.run(#record, #body_here).await #finish
     };
+    // At the return type too: rustc's "should return `Result`" for a `?` points there.
+    let body_future = quote_spanned! {result_type.span()=> async move { #(#statements)* } };
     let new_body: Block = parse_quote! {{
         const #layout: ::mrtr::__private::Layout = ::mrtr::__private::Layout {
             fingerprint: #fingerprint,
@@ -128,7 +130,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
             ::core::result::Result::Err(#error) => #fail,
         };
         let #machine = &#machine;
-        let #pinned_body = async move { #(#statements)* };
+        let #pinned_body = #body_future;
         let #pinned_body = ::core::pin::pin!(#pinned_body);
         #run
     }};

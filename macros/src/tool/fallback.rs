@@ -1,9 +1,11 @@
 //! What `#[mrtr_tool]` emits next to its errors: code that still type-checks around them, so
 //! that IDEs keep their completions and the user sees only the errors that matter.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
-use syn::{Ident, ImplItemFn};
+use syn::{Expr, Ident, ImplItemFn};
 
 use super::{
     Kind,
@@ -57,7 +59,8 @@ pub(crate) fn with_errors(diagnostics: Diagnostics, item: &syn::ImplItemFn) -> T
 pub(crate) fn best_effort(item: &ImplItemFn) -> TokenStream {
     let mut item = item.clone();
     let block = &item.block;
-    let rewritten = placeholders(quote!(#block));
+    let bound = question_locals(block);
+    let rewritten = placeholders(quote!(#block), &bound);
     if let Ok(block) = syn::parse2(rewritten) {
         item.block = block;
     }
@@ -67,7 +70,7 @@ pub(crate) fn best_effort(item: &ImplItemFn) -> TokenStream {
 /// Every `ask!(..)` in `tokens`, at any depth and in other macros' arguments too, becomes
 /// `ask!(@placeholder ..)` through the user's own path, with its questions named so that the
 /// placeholder can type them.
-fn placeholders(tokens: TokenStream) -> TokenStream {
+fn placeholders(tokens: TokenStream, bound: &BTreeSet<String>) -> TokenStream {
     use proc_macro2::{Group, TokenTree};
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out = Vec::with_capacity(tokens.len());
@@ -80,8 +83,8 @@ fn placeholders(tokens: TokenStream) -> TokenStream {
             let TokenTree::Group(group) = &tokens[index + 2] else {
                 unreachable!()
             };
-            let inner = placeholders(group.stream());
-            let questions = named_questions(inner);
+            let inner = placeholders(group.stream(), bound);
+            let questions = named_questions(inner, bound);
             let mut replaced = Group::new(group.delimiter(), quote!(@placeholder #questions));
             replaced.set_span(group.span());
             out.extend([
@@ -94,7 +97,8 @@ fn placeholders(tokens: TokenStream) -> TokenStream {
         }
         match &tokens[index] {
             TokenTree::Group(group) => {
-                let mut replaced = Group::new(group.delimiter(), placeholders(group.stream()));
+                let mut replaced =
+                    Group::new(group.delimiter(), placeholders(group.stream(), bound));
                 replaced.set_span(group.span());
                 out.push(TokenTree::Group(replaced));
             }
@@ -105,14 +109,44 @@ fn placeholders(tokens: TokenStream) -> TokenStream {
     out.into_iter().collect()
 }
 
+/// The locals of `block` that hold a question (`let q = elicit::<T>(..);`), an error of its
+/// own that `ask!(q)` still types from.
+fn question_locals(block: &syn::Block) -> BTreeSet<String> {
+    struct Names(BTreeSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Names {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            if let (syn::Pat::Ident(binding), Some(init)) = (&local.pat, &local.init)
+                && super::analyze::builds_question(&init.expr)
+            {
+                self.0.insert(binding.ident.to_string());
+            }
+            syn::visit::visit_local(self, local);
+        }
+    }
+    let mut names = Names(BTreeSet::new());
+    syn::visit::Visit::visit_block(&mut names, block);
+    names.0
+}
+
 /// `a = q1, q2` becomes `a = q1, ask_2 = q2`; what does not parse becomes nothing, which the
 /// placeholder turns into `unreachable!()`.
-fn named_questions(tokens: TokenStream) -> TokenStream {
+fn named_questions(tokens: TokenStream, bound: &BTreeSet<String>) -> TokenStream {
     let Ok(args) = syn::parse2::<AskArgs>(tokens) else {
         return quote!();
     };
-    if let [(_, question)] = args.questions.as_slice() {
-        return quote!(#question);
+    match args.questions.as_slice() {
+        // `ask!(name)` with no question in `name`: a key without its question, reported so;
+        // the name alone would add rustc's "cannot find value".
+        [(None, Expr::Path(path))]
+            if path
+                .path
+                .get_ident()
+                .is_some_and(|name| !bound.contains(&name.to_string())) =>
+        {
+            return quote!();
+        }
+        [(_, question)] => return quote!(#question),
+        _ => {}
     }
     let pairs = args
         .questions

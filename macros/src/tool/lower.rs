@@ -30,8 +30,8 @@ use super::{
     idents,
     syntax::{
         Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
-        kept_for_drop, pattern_bindings, recreated_closure, str_literal, task_start_marker,
-        with_captures,
+        iterates, kept_for_drop, pattern_bindings, recreated_closure, str_literal,
+        task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -410,6 +410,19 @@ impl<'a> Lowering<'a> {
                         "`{0}` holds a string literal, a `&'static str`, across an `ask!`: it \
                          cannot be read back from `requestState`. Hold a `String` instead: \
                          `\"..\".to_owned()` in each branch, or `let {0} = String::from(..);`",
+                        binding.ident
+                    ),
+                );
+                continue;
+            }
+            if !reference_type && init.is_some_and(iterates) {
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` holds an iterator over borrowed data across an `ask!`, and it \
+                         cannot be saved into `requestState`. Collect the items into a `Vec` of \
+                         owned values before the ask (`.map(str::to_owned).collect::<Vec<_>>()`, \
+                         `.cloned().collect::<Vec<_>>()`) and iterate that after it",
                         binding.ident
                     ),
                 );

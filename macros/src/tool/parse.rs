@@ -216,6 +216,23 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
         );
         return;
     }
+    let has_receiver = matches!(sig.inputs.first(), Some(FnArg::Receiver(_)));
+    let rmcp_attr_missing = kind
+        .rmcp_attribute()
+        .filter(|_| !item.attrs.iter().any(|attr| kind.is_rmcp_attribute(attr)));
+    // No `self` and no rmcp attribute: most likely a free function.
+    if let (false, Some(rmcp)) = (has_receiver, rmcp_attr_missing) {
+        diagnostics.error(
+            &sig.ident,
+            format!(
+                "`{attribute}` goes on a method of your server, in its `#[{rmcp}_router]` impl: \
+                 `{attribute}` then `#[{rmcp}(description = \"..\")]` above \
+                 `async fn {}(&self, ..)`",
+                sig.ident
+            ),
+        );
+        return;
+    }
     if let Some(rmcp) = kind.rmcp_attribute() {
         let has_rmcp_attr = item.attrs.iter().any(|attr| kind.is_rmcp_attribute(attr));
         // Under rmcp's attribute of the other kind, the mrtr attribute is the one to change.
@@ -246,11 +263,18 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
     match sig.inputs.first() {
         Some(FnArg::Receiver(receiver))
             if receiver.reference.is_some() && receiver.mutability.is_none() => {}
-        Some(FnArg::Receiver(receiver)) => diagnostics.error(
+        Some(FnArg::Receiver(receiver)) if receiver.reference.is_some() => diagnostics.error(
             receiver,
             format!(
                 "a `{attribute}` method takes `&self`, not `&mut self`: rmcp shares the server \
                  between calls, so keep mutable state behind a `Mutex`"
+            ),
+        ),
+        Some(FnArg::Receiver(receiver)) => diagnostics.error(
+            receiver,
+            format!(
+                "a `{attribute}` method takes `&self`, the way rmcp calls it on a shared \
+                 server: write `&self` here"
             ),
         ),
         _ => diagnostics.error(

@@ -512,6 +512,56 @@ pub(crate) fn borrows(init: &Expr) -> bool {
     }
 }
 
+/// A method that makes an iterator over what it is called on (`text.split(',')`,
+/// `items.iter().map(..)`).
+pub(crate) fn iterates(init: &Expr) -> bool {
+    const ITERATING: &[&str] = &[
+        "iter",
+        "iter_mut",
+        "chars",
+        "char_indices",
+        "bytes",
+        "split",
+        "splitn",
+        "rsplit",
+        "split_terminator",
+        "split_whitespace",
+        "lines",
+        "keys",
+        "values",
+        "windows",
+        "chunks",
+        "drain",
+    ];
+    const ADAPTERS: &[&str] = &[
+        "map",
+        "filter",
+        "filter_map",
+        "enumerate",
+        "rev",
+        "skip",
+        "take",
+        "peekable",
+        "cloned",
+        "copied",
+        "zip",
+        "chain",
+        "flat_map",
+        "skip_while",
+        "take_while",
+        "step_by",
+    ];
+    match init {
+        Expr::MethodCall(call) => {
+            let method = call.method.to_string();
+            ITERATING.contains(&method.as_str())
+                || ADAPTERS.contains(&method.as_str()) && iterates(&call.receiver)
+        }
+        Expr::Paren(inner) => iterates(&inner.expr),
+        _ => false,
+    }
+}
+
 /// `"text"`, `concat!(..)`, or an `if` or `match` whose every branch gives one or leaves:
 /// a `&'static str`, which serde cannot read back from a state.
 pub(crate) fn str_literal(expr: &Expr) -> bool {

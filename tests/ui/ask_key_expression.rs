@@ -1,0 +1,36 @@
+// An ask key computed at run time (keys are fixed when the tool is compiled).
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> String {
+        let mut names = Vec::new();
+        for i in 0..3u32 {
+            let name = ask!(format!("name_{i}") = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            names.push(name);
+        }
+        format!("{names:?}")
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}

@@ -1,0 +1,33 @@
+// An iterator over borrowed data held across an ask.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Splits")]
+    async fn split(&self) -> String {
+        let mut parts = "a,b,c".split(',');
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{name:?} {:?}", parts.next())
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
