@@ -28,10 +28,15 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
                 )
                 .to_compile_error();
             };
-            let checks = fields.named.iter().map(|field| {
-                let ty = &field.ty;
-                quote_spanned! {ty.span()=> ::mrtr::__private::assert_form_field::<#ty>(); }
-            });
+            // A field serde skips is neither in the schema nor in the answer.
+            let checks = fields
+                .named
+                .iter()
+                .filter(|field| !serde_skips(field))
+                .map(|field| {
+                    let ty = &field.ty;
+                    quote_spanned! {ty.span()=> ::mrtr::__private::assert_form_field::<#ty>(); }
+                });
             quote! {
                 impl #impl_generics ::mrtr::Form for #name #type_generics #where_clause {}
                 const _: () = { #(#checks)* };
@@ -61,4 +66,21 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
         )
         .to_compile_error(),
     }
+}
+
+/// `#[serde(skip)]`: the field is left out of the answer and of its schema.
+fn serde_skips(field: &syn::Field) -> bool {
+    field.attrs.iter().any(|attr| {
+        let mut skips = false;
+        if attr.path().is_ident("serde") {
+            let _ = attr.parse_nested_meta(|meta| {
+                skips |= meta.path.is_ident("skip");
+                if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::Expr>()?;
+                }
+                Ok(())
+            });
+        }
+        skips
+    })
 }

@@ -283,6 +283,9 @@ mod tests {
         email: Option<String>,
         age: Option<u8>,
         plan: Plan,
+        /// Not a form field (a map could not be one): serde leaves it out of the answer.
+        #[serde(skip)]
+        notes: std::collections::BTreeMap<String, u32>,
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, crate::Form)]
@@ -376,6 +379,10 @@ mod tests {
         assert_eq!(schema["properties"]["email"]["format"], "email");
         assert_eq!(schema["properties"]["age"]["type"], "integer");
         assert_eq!(schema["properties"]["plan"]["enum"], json!(["free", "pro"]));
+        assert!(
+            schema["properties"].get("notes").is_none(),
+            "skipped by serde"
+        );
         let mut required: Vec<&str> = schema["required"]
             .as_array()
             .unwrap()
@@ -398,7 +405,8 @@ mod tests {
                 name: "Ada".into(),
                 email: None,
                 age: None,
-                plan: Plan::Pro
+                plan: Plan::Pro,
+                notes: Default::default(),
             })
         );
         let declined = read(json!({"action": "decline"})).unwrap();

@@ -22,6 +22,13 @@ impl Server {
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         format!("{:?} {name:?}", T::default())
     }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn borrowed<'a>(&'a self) -> String {
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{name:?}")
+    }
 }
 
 impl mrtr::MrtrServer for Server {}

@@ -22,6 +22,13 @@ impl Server {
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         format!("Hello {name:?}")
     }
+
+    #[mrtr_tool(version = "")]
+    #[tool(description = "Greets")]
+    async fn empty_version(&self) -> String {
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("Hello {name:?}")
+    }
 }
 
 impl mrtr::MrtrServer for Server {}

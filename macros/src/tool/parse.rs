@@ -72,7 +72,17 @@ pub(crate) fn parse(
             seen.push(name);
         }
         if meta.path.is_ident("version") {
-            version = Some(string_value(&meta, "2")?);
+            let value = string_value(&meta, "2")?;
+            if value.value().trim().is_empty() {
+                return Err(syn::Error::new(
+                    value.span(),
+                    format!(
+                        "`version` names the layout of the tool's states, so it is not empty: \
+                         `{attribute}(version = \"2\")]`, or leave it out"
+                    ),
+                ));
+            }
+            version = Some(value);
             Ok(())
         } else if meta.path.is_ident("replay") {
             let value = string_value(&meta, "allow")?;
@@ -308,13 +318,28 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
         check_resource_params(item, diagnostics);
     }
     if !sig.generics.params.is_empty() {
-        diagnostics.error(
-            &sig.generics,
+        let only_lifetimes = sig
+            .generics
+            .params
+            .iter()
+            .all(|param| matches!(param, syn::GenericParam::Lifetime(_)));
+        let message = if only_lifetimes {
+            format!(
+                "a `{attribute}` method takes no lifetime parameters: remove `<{}>` and write \
+                 `&self`; a parameter that borrows cannot come from the client",
+                sig.generics
+                    .lifetimes()
+                    .map(|param| param.lifetime.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else {
             format!(
                 "a `{attribute}` method cannot be generic: its state layout must be fixed. Use \
                  concrete types"
-            ),
-        );
+            )
+        };
+        diagnostics.error(&sig.generics, message);
     }
     if let ReturnType::Type(_, ty) = &sig.output
         && contains_impl_trait(ty)
