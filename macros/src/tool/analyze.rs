@@ -217,9 +217,17 @@ struct Numbering<'d> {
     bound_before: BTreeSet<String>,
 }
 
+/// The name of a `let` that holds a question (`let q = elicit::<T>(..);`).
+pub(crate) fn question_local(local: &syn::Local) -> Option<&syn::Ident> {
+    match (&local.pat, &local.init) {
+        (Pat::Ident(binding), Some(init)) if builds_question(&init.expr) => Some(&binding.ident),
+        _ => None,
+    }
+}
+
 /// Whether `expr` builds a question: `elicit::<T>(..)`, `sample(..).max_tokens(..)`,
 /// `Sample::messages(..)`, `roots()` and the like.
-pub(crate) fn builds_question(expr: &Expr) -> bool {
+fn builds_question(expr: &Expr) -> bool {
     const CONSTRUCTORS: &[&str] = &["elicit", "elicit_url", "sample", "roots", "checkpoint"];
     match expr {
         Expr::MethodCall(call) => builds_question(&call.receiver),
@@ -311,12 +319,12 @@ impl Numbering<'_> {
         };
         for (_, question) in &questions {
             check_question(question, self.diagnostics);
-            if let Expr::Path(path) = question
-                && let Some(name) = path.path.get_ident()
-                && !self.bound_before.contains(&name.to_string())
-                && name
-                    .to_string()
-                    .starts_with(|c: char| c.is_lowercase() || c == '_')
+            let Expr::Path(path) = question else { continue };
+            let Some(name) = path.path.get_ident().map(ToString::to_string) else {
+                continue;
+            };
+            if !self.bound_before.contains(&name)
+                && name.starts_with(|c: char| c.is_lowercase() || c == '_')
             {
                 self.diagnostics.error(
                     question,
@@ -325,10 +333,7 @@ impl Numbering<'_> {
                          `ask!({name} = elicit::<YourForm>(\"..\"))`"
                     ),
                 );
-            } else if let Expr::Path(path) = question
-                && let Some(name) = path.path.get_ident()
-                && self.questions_in_locals.contains(&name.to_string())
-            {
+            } else if self.questions_in_locals.contains(&name) {
                 self.diagnostics.error(
                     question,
                     format!(
@@ -460,9 +465,9 @@ impl VisitMut for Numbering<'_> {
             }
         }
         self.visit_pat_mut(&mut local.pat);
-        if let (Pat::Ident(binding), Some(init)) = (&local.pat, &local.init) {
+        if let Pat::Ident(binding) = &local.pat {
             let name = binding.ident.to_string();
-            if builds_question(&init.expr) {
+            if question_local(local).is_some() {
                 self.questions_in_locals.insert(name);
             } else {
                 self.questions_in_locals.remove(&name);

@@ -49,6 +49,17 @@ struct Chart<'a> {
     returns: Exits,
 }
 
+/// How a loop ends besides its `break`s.
+#[derive(Clone, Copy)]
+enum Ends<'a> {
+    /// `loop`: by them only.
+    ByBreak,
+    /// `while`: when its condition fails.
+    When(&'a Expr),
+    /// `for`: when its items run out.
+    WhenDone,
+}
+
 /// What a `break` or `continue` may leave.
 struct Target {
     label: Option<String>,
@@ -163,15 +174,23 @@ impl Chart<'_> {
                 }
                 out
             }
-            Expr::Loop(e) => self.looping("loop", label_of(&e.label), None, &e.body, exits),
+            Expr::Loop(e) => {
+                self.looping("loop", label_of(&e.label), Ends::ByBreak, &e.body, exits)
+            }
             Expr::While(e) => {
                 let head = format!("while {}", source(&*e.cond));
-                self.looping(&head, label_of(&e.label), Some(&e.cond), &e.body, exits)
+                self.looping(
+                    &head,
+                    label_of(&e.label),
+                    Ends::When(&e.cond),
+                    &e.body,
+                    exits,
+                )
             }
             Expr::ForLoop(e) => {
                 let exits = self.expr(&e.expr, exits);
                 let head = format!("for {} in {}", source_pat(&e.pat), source(&*e.expr));
-                self.looping(&head, label_of(&e.label), None, &e.body, exits)
+                self.looping(&head, label_of(&e.label), Ends::WhenDone, &e.body, exits)
             }
             Expr::Block(e) if e.label.is_some() => {
                 self.targets.push(Target {
@@ -239,14 +258,14 @@ impl Chart<'_> {
         &mut self,
         head: &str,
         label: Option<String>,
-        cond: Option<&Expr>,
+        ends: Ends<'_>,
         body: &Block,
         exits: Exits,
     ) -> Exits {
         let node = self.node(&format!("{{{{{}}}}}", quoted(head)));
         self.connect(&exits, node);
         let mut entry = vec![(node, Some("next".to_owned()))];
-        if let Some(cond) = cond {
+        if let Ends::When(cond) = ends {
             entry = self.expr(cond, entry);
         }
         self.targets.push(Target {
@@ -258,8 +277,8 @@ impl Chart<'_> {
         self.connect(&back, node);
         let breaks = self.targets.pop().map(|t| t.breaks).unwrap_or_default();
         // A `loop` ends only by its `break`s, when the walk found them.
-        let mut out = match (head == "loop", breaks.is_empty()) {
-            (true, false) => Vec::new(),
+        let mut out = match (ends, breaks.is_empty()) {
+            (Ends::ByBreak, false) => Vec::new(),
             _ => vec![(node, Some("done".into()))],
         };
         out.extend(breaks);

@@ -78,13 +78,13 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
     let statements = &body.stmts;
     // A resource's response is made from the result by the same `record` the round ran with.
     let (open_round, wire, into_resource_response) = match kind {
-        Kind::Tool => (quote!(), quote!(ToolCall), false),
-        Kind::Prompt => (quote!(), quote!(PromptGet), false),
+        Kind::Tool => (quote!(), "ToolCall", false),
+        Kind::Prompt => (quote!(), "PromptGet", false),
         Kind::Resource => (
             quote! {
                 let #round = ::mrtr::__private::Round::for_resource(&request, &context, #engine);
             },
-            quote!(ResourceRead),
+            "ResourceRead",
             true,
         ),
     };
@@ -107,7 +107,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
     };
     let (machine_here, body_here) = (at_result(&machine), at_result(&pinned_body));
     let record = at_result(&idents::record());
-    let wire = Ident::new(&wire.to_string(), result_type.span());
+    let wire = Ident::new(wire, result_type.span());
     let finish = into_resource_response.then(|| quote!(.into_read_resource_response(#record)));
     let run = quote_spanned! {result_type.span()=>
         let #record = <::mrtr::__private::#wire as ::mrtr::__private::Wire<_>>::record;

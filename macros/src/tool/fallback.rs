@@ -115,10 +115,8 @@ fn question_locals(block: &syn::Block) -> BTreeSet<String> {
     struct Names(BTreeSet<String>);
     impl<'ast> syn::visit::Visit<'ast> for Names {
         fn visit_local(&mut self, local: &'ast syn::Local) {
-            if let (syn::Pat::Ident(binding), Some(init)) = (&local.pat, &local.init)
-                && super::analyze::builds_question(&init.expr)
-            {
-                self.0.insert(binding.ident.to_string());
+            if let Some(name) = super::analyze::question_local(local) {
+                self.0.insert(name.to_string());
             }
             syn::visit::visit_local(self, local);
         }

@@ -244,7 +244,6 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
         return;
     }
     if let Some(rmcp) = kind.rmcp_attribute() {
-        let has_rmcp_attr = item.attrs.iter().any(|attr| kind.is_rmcp_attribute(attr));
         // Under rmcp's attribute of the other kind, the mrtr attribute is the one to change.
         let meant = [Kind::Tool, Kind::Prompt]
             .into_iter()
@@ -260,7 +259,7 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
                     meant.attribute()
                 ),
             );
-        } else if !has_rmcp_attr {
+        } else if rmcp_attr_missing.is_some() {
             diagnostics.error(
                 &sig.ident,
                 format!(

@@ -484,7 +484,8 @@ pub(crate) trait PatternScopes<'ast>: Visit<'ast> + Sized {
     }
 }
 
-/// Whether an initializer plainly borrows: `&x`, or a method that hands out a borrow.
+/// Whether an initializer plainly borrows: `&x`, a method that hands out a borrow, or an
+/// iterator over what it is called on ([`iterates`]).
 pub(crate) fn borrows(init: &Expr) -> bool {
     const BORROWING: &[&str] = &[
         "as_str",
@@ -495,18 +496,13 @@ pub(crate) fn borrows(init: &Expr) -> bool {
         "trim",
         "trim_start",
         "trim_end",
-        "iter",
-        "chars",
-        "split",
-        "split_whitespace",
-        "lines",
         "borrow",
-        "keys",
-        "values",
     ];
     match init {
         Expr::Reference(_) => true,
-        Expr::MethodCall(call) => BORROWING.contains(&call.method.to_string().as_str()),
+        Expr::MethodCall(call) => {
+            BORROWING.contains(&call.method.to_string().as_str()) || iterates(init)
+        }
         Expr::Paren(inner) => borrows(&inner.expr),
         _ => false,
     }
