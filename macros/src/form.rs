@@ -68,13 +68,14 @@ pub(crate) fn derive(item: TokenStream) -> TokenStream {
     }
 }
 
-/// `#[serde(skip)]`: the field is left out of the answer and of its schema.
+/// `#[serde(skip)]` or `skip_deserializing`: the field is left out of the answer and of its
+/// schema, which describes what is deserialized.
 fn serde_skips(field: &syn::Field) -> bool {
     field.attrs.iter().any(|attr| {
         let mut skips = false;
         if attr.path().is_ident("serde") {
             let _ = attr.parse_nested_meta(|meta| {
-                skips |= meta.path.is_ident("skip");
+                skips |= meta.path.is_ident("skip") || meta.path.is_ident("skip_deserializing");
                 if meta.input.peek(syn::Token![=]) {
                     meta.value()?.parse::<syn::Expr>()?;
                 }

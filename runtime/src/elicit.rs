@@ -286,6 +286,9 @@ mod tests {
         /// Not a form field (a map could not be one): serde leaves it out of the answer.
         #[serde(skip)]
         notes: std::collections::BTreeMap<String, u32>,
+        /// Written out with the profile but never read from an answer.
+        #[serde(skip_deserializing)]
+        seen: Vec<String>,
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, crate::Form)]
@@ -383,6 +386,10 @@ mod tests {
             schema["properties"].get("notes").is_none(),
             "skipped by serde"
         );
+        assert!(
+            schema["properties"].get("seen").is_none(),
+            "never deserialized, so not asked"
+        );
         let mut required: Vec<&str> = schema["required"]
             .as_array()
             .unwrap()
@@ -407,6 +414,7 @@ mod tests {
                 age: None,
                 plan: Plan::Pro,
                 notes: Default::default(),
+                seen: Vec::new(),
             })
         );
         let declined = read(json!({"action": "decline"})).unwrap();
