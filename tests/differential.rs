@@ -192,6 +192,24 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    ref_mut_bindings_in_arms_that_ask(args) => {
+        let mut opt = (args.n > 0).then(|| vec![args.n]);
+        if let Some(ref mut v) = opt {
+            v.push(9);
+            let more = ask!(more = elicit::<Num>("More?")).accepted().map_err(refuse)?.num;
+            note!(args, "more {more}");
+        }
+        match opt {
+            Some(ref mut v) if v.len() > 1 => {
+                v.push(7);
+                let go = ask!(go = elicit::<Yes>("Go?")).ok().is_some_and(|y| y.yes);
+                note!(args, "go {go}");
+            }
+            _ => note!(args, "none"),
+        }
+        Ok(format!("{opt:?}"))
+    }
+
     a_value_that_starts_with_a_block(args) => {
         let n = { args.n + 1 } as i64 * 2;
         let m = match args.n { 0 => 10, _ => 20 }.max(n);
@@ -1715,6 +1733,12 @@ fn cases(name: &str) -> Vec<Run> {
     let cancel = json!({"action": "cancel"});
     let run = |n: u32, answers: Vec<Value>| Run { answers, n };
     match name {
+        "ref_mut_bindings_in_arms_that_ask" => vec![
+            run(0, vec![]),
+            run(1, vec![num(3), yes(true)]),
+            run(2, vec![num(4), decline.clone()]),
+            run(2, vec![decline.clone()]),
+        ],
         "match_on_a_local_enum_without_serde" => vec![
             run(0, vec![]),
             run(1, vec![yes(true)]),

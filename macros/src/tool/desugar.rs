@@ -673,7 +673,10 @@ pub(crate) fn strip_mut(pat: &mut Pat) {
     struct Strip;
     impl VisitMut for Strip {
         fn visit_pat_ident_mut(&mut self, pat: &mut syn::PatIdent) {
-            pat.mutability = None;
+            // `ref mut` is how the value is borrowed, not a `mut` binding.
+            if pat.by_ref.is_none() {
+                pat.mutability = None;
+            }
             visit_mut::visit_pat_ident_mut(self, pat);
         }
     }

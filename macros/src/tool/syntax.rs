@@ -173,7 +173,8 @@ fn collect_bindings(pat: &Pat, out: &mut Vec<Binding>) {
             if !name.starts_with(|c: char| c.is_uppercase()) {
                 out.push(Binding {
                     ident: p.ident.clone(),
-                    mutable: p.mutability.is_some(),
+                    // `ref mut v` makes an immutable binding to a `&mut`.
+                    mutable: p.mutability.is_some() && p.by_ref.is_none(),
                     by_ref: p.by_ref.is_some(),
                 });
             }
