@@ -146,6 +146,17 @@ fn operand_first(stmt: &Stmt, diagnostics: &mut Diagnostics) -> Option<Stmt> {
         );
         return None;
     }
+    if let Some(exit) = exit_in(&binary.left) {
+        diagnostics.error(
+            exit,
+            "this place can end the statement early and takes an answer: Rust evaluates the place \
+             first for a `String` and the answer first for a number, so resumed, the question \
+             would be asked where the straight run would not ask it. Check the place before the \
+             `ask!` (`let i = find(..)?; v[i] += ask!(..)..`), or bind the answer first: \
+             `let answer = ask!(..)..;`, then `place += answer;`",
+        );
+        return None;
+    }
     let (place, op, value) = (&binary.left, &binary.op, &binary.right);
     let operand = idents::operand();
     let matched: Expr = syn::parse_quote!(match #value {
@@ -163,6 +174,27 @@ fn change_in(expr: &Expr) -> Option<&Expr> {
                 self.0 = Some(expr);
             }
             syn::visit::visit_expr(self, expr);
+        }
+    }
+    let mut find = Find(None);
+    syn::visit::Visit::visit_expr(&mut find, expr);
+    find.0
+}
+
+/// A `?`, `return`, `break` or `continue` inside `expr`, outside closures.
+fn exit_in(expr: &Expr) -> Option<&Expr> {
+    struct Find<'e>(Option<&'e Expr>);
+    impl<'e> syn::visit::Visit<'e> for Find<'e> {
+        fn visit_expr(&mut self, expr: &'e Expr) {
+            match expr {
+                Expr::Closure(_) | Expr::Async(_) => {}
+                Expr::Try(_) | Expr::Return(_) | Expr::Break(_) | Expr::Continue(_)
+                    if self.0.is_none() =>
+                {
+                    self.0 = Some(expr)
+                }
+                _ => syn::visit::visit_expr(self, expr),
+            }
         }
     }
     let mut find = Find(None);
