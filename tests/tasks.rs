@@ -348,6 +348,63 @@ async fn a_duplicate_of_the_retry_that_started_a_task_gets_that_task() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_of_a_retry_that_became_a_task_as_it_began_gets_that_task() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let arguments = json!({"times": 2});
+        let plain = TaskClient::new(&served.url, json!({"elicitation": {}}));
+        let first = plain.call("steps", arguments.clone()).await;
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        let state = &first["requestState"];
+        // The retry comes from a client that declares tasks, so the round becomes a task.
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let answers = json!({"word": accept(json!({"word": "a"}))});
+        let created = client
+            .retry("steps", arguments.clone(), answers.clone(), state)
+            .await;
+        assert_eq!(created["resultType"], "task", "{created}");
+        let task = created["taskId"].as_str().expect("a task id").to_owned();
+        let again = client
+            .retry("steps", arguments.clone(), answers.clone(), state)
+            .await;
+        assert_eq!(again["resultType"], "task", "{again}");
+        assert_eq!(
+            again["taskId"],
+            task.as_str(),
+            "the first request's task: {again}"
+        );
+        let waiting = client.wait_for(&task, "input_required").await;
+        let key = keys(&waiting).pop().expect("a question");
+        client
+            .update(&task, json!({key: accept(json!({"word": "b"}))}))
+            .await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "a b", "{done}");
+        assert_eq!(tools.effects.all(), ["before 0", "before 1", "done"]);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_state_that_does_not_open_is_refused_before_a_task_starts() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let refused = client
+            .retry("steps", json!({"times": 1}), json!({}), &json!("garbage!!"))
+            .await;
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        assert_eq!(
+            refused["error"]["message"],
+            "requestState is invalid or expired; call the tool again without requestState",
+            "{refused}"
+        );
+        assert!(tools.effects.all().is_empty());
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_required_task_tool_refuses_a_client_without_the_extension() {
     within_time(async {
         let (served, tools) = serve(engine().build().unwrap()).await;

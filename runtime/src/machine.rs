@@ -141,21 +141,13 @@ impl Machine {
         {
             tracing::warn!(tool = %Escaped(&round.name), "mrtr: a client that supports tasks called a task tool, but the server is not served through mrtr::Bridged, which runs tasks; serve it as `mrtr::Bridged::new(server)`");
         }
-        match (layout.task, &round.task) {
-            (TaskSupport::Required, None) => {
-                tracing::info!(tool = %Escaped(&round.name), "mrtr: a task tool was called by a client without the tasks extension");
-                return Err(ErrorData::missing_required_client_capability(
-                    rmcp::model::ClientCapabilities::builder()
-                        .enable_tasks()
-                        .build(),
-                ));
-            }
-            (TaskSupport::Optional | TaskSupport::Required, Some(link))
-                if !layout.task_start_marked =>
-            {
-                link.start();
-            }
-            _ => {}
+        if let (TaskSupport::Required, None) = (layout.task, &round.task) {
+            tracing::info!(tool = %Escaped(&round.name), "mrtr: a task tool was called by a client without the tasks extension");
+            return Err(ErrorData::missing_required_client_capability(
+                rmcp::model::ClientCapabilities::builder()
+                    .enable_tasks()
+                    .build(),
+            ));
         }
         let mut cursor = Cursor {
             resume: None,
@@ -527,6 +519,7 @@ impl Machine {
         body: impl Future<Output = R>,
     ) -> Outcome<R> {
         if !self.layout.single_use {
+            self.start_task_at_the_top();
             return self.drive(body).await;
         }
         let Some(opened) = self.cursor().opened else {
@@ -534,6 +527,7 @@ impl Machine {
             if let Err(error) = guard::admit(&self.engine, &self.round.name) {
                 return Outcome::Failed(error);
             }
+            self.start_task_at_the_top();
             return self.drive(body).await;
         };
         let key = RoundKey {
@@ -562,6 +556,7 @@ impl Machine {
             Ok(Entered::Replayed(response)) => return Outcome::Recorded(response),
             Err(error) => return Outcome::Failed(error),
         };
+        self.start_task_at_the_top();
         let mut body = pin!(self.drive(body));
         let outcome = {
             let keep_alive = pin!(guard::keep_alive(&self.engine, &held));
@@ -599,6 +594,18 @@ impl Machine {
         let rebuild = self.cursor().rebuild.take();
         guard::record(&self.engine, &binding, held, &response, rebuild).await;
         Outcome::Recorded(response)
+    }
+
+    /// A task tool without `ask!(start_task())` becomes a task as its round begins: once its
+    /// state opened and was claimed, so that a state that does not open is `-32602` and a
+    /// duplicate gets the task the first request made, not a task of its own.
+    fn start_task_at_the_top(&self) {
+        if self.layout.task != TaskSupport::Never
+            && !self.layout.task_start_marked
+            && let Some(link) = &self.round.task
+        {
+            link.start();
+        }
     }
 
     /// The response that told the client this call became a task, once it has: never, for
