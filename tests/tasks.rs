@@ -404,6 +404,46 @@ async fn a_state_that_does_not_open_is_refused_before_a_task_starts() {
     .await;
 }
 
+/// rmcp reads a request whose params do not parse as a method of the server's own, which
+/// servers answer "method not found"; the bridge answers `-32602`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn params_of_the_wrong_type_are_invalid_params_not_an_unknown_method() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let cases = [
+            (
+                "tools/call",
+                json!({"name": "steps", "arguments": {"times": 1}, "requestState": 12345}),
+            ),
+            (
+                "tools/call",
+                json!({"name": "steps", "arguments": {"times": 1}, "inputResponses": []}),
+            ),
+            ("tools/call", json!({"name": 5})),
+            ("tasks/get", json!({"taskId": 5})),
+            (
+                "tasks/update",
+                json!({"taskId": "x", "inputResponses": "y"}),
+            ),
+        ];
+        for (method, params) in cases {
+            let response = client.request(method, params.clone()).await;
+            assert_eq!(
+                response["error"]["code"], -32602,
+                "{method} {params}: {response}"
+            );
+            assert_eq!(
+                response["error"]["message"],
+                format!("the params of `{method}` are not valid"),
+                "{response}"
+            );
+        }
+        assert!(tools.effects.all().is_empty());
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_required_task_tool_refuses_a_client_without_the_extension() {
     within_time(async {

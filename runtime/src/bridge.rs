@@ -335,6 +335,19 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         self.server.accepted_subscription_filter(requested)
     }
 
+    /// One of MCP's own methods arrives here when its params do not parse: `-32602`, not the
+    /// server's "method not found".
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if let Some(refusal) = crate::malformed::refusal(&request) {
+            return Err(refusal);
+        }
+        self.server.on_custom_request(request, context).await
+    }
+
     delegate! {
         ping(context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
         complete(request: CompleteRequestParams, context: RequestContext<RoleServer>)
@@ -359,8 +372,6 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
             -> Result<(), ErrorData>;
         list_tools(request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
             -> Result<ListToolsResult, ErrorData>;
-        on_custom_request(request: CustomRequest, context: RequestContext<RoleServer>)
-            -> Result<CustomResult, ErrorData>;
         on_cancelled(notification: CancelledNotificationParam, context: NotificationContext<RoleServer>) -> ();
         on_progress(notification: ProgressNotificationParam, context: NotificationContext<RoleServer>) -> ();
         on_initialized(context: NotificationContext<RoleServer>) -> ();

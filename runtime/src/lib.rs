@@ -84,6 +84,7 @@ pub mod internals;
 mod key_check;
 mod log;
 mod machine;
+mod malformed;
 mod outcome;
 mod question;
 pub mod replay;
