@@ -578,6 +578,10 @@ async fn prompts_get_resumes_like_a_tool() {
             panic!("expected a JSON-RPC error")
         };
         assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+        assert_eq!(
+            error.message,
+            "requestState is invalid or expired; get the prompt again without requestState"
+        );
     })
     .await;
 }
@@ -620,6 +624,21 @@ async fn resources_read_resumes_and_is_bound_to_its_uri() {
             panic!("expected the resource")
         };
         assert_eq!(again, result);
+
+        // A changed byte does not open.
+        let mut tampered = params.clone();
+        let mut bytes = tampered.request_state.take().unwrap().into_bytes();
+        bytes[10] = if bytes[10] == b'A' { b'B' } else { b'A' };
+        tampered.request_state = Some(String::from_utf8(bytes).unwrap());
+        let ServiceError::McpError(error) = client.read_resource_once(tampered).await.unwrap_err()
+        else {
+            panic!("expected a JSON-RPC error")
+        };
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+        assert_eq!(
+            error.message,
+            "requestState is invalid or expired; read the resource again without requestState"
+        );
     })
     .await;
 }

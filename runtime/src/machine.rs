@@ -112,9 +112,14 @@ impl<T> Future for Asked<T> {
 }
 
 /// The client is told only this; the reason goes to the log.
-fn invalid_state() -> ErrorData {
+fn invalid_state(method: &str) -> ErrorData {
+    let again = match method {
+        "prompts/get" => "get the prompt again",
+        "resources/read" => "read the resource again",
+        _ => "call the tool again",
+    };
     ErrorData::invalid_params(
-        "requestState is invalid or expired; call the tool again without requestState",
+        format!("requestState is invalid or expired; {again} without requestState"),
         None,
     )
 }
@@ -173,7 +178,7 @@ impl Machine {
                     .inner
                     .refusals
                     .refused(engine.now(), &round.name, reason);
-                invalid_state()
+                invalid_state(round.method)
             };
             match opened {
                 Ok((header, _)) if header.resume == 0 || header.resume > layout.asks => {
@@ -270,7 +275,7 @@ impl Machine {
         inner
             .refusals
             .refused(self.engine.now(), &self.round.name, reason);
-        self.cursor().halt = Some(Halt::Fail(invalid_state()));
+        self.cursor().halt = Some(Halt::Fail(invalid_state(self.round.method)));
     }
 
     /// The next saved binding. A state that does not decode ends the round with `-32602`.
@@ -646,7 +651,7 @@ impl Machine {
                 // A well-formed state always leads back to the ask it stopped at.
                 Some(resume) => {
                     self.refuse(&format_args!("the body never reached ask point {resume}"));
-                    Outcome::Failed(invalid_state())
+                    Outcome::Failed(invalid_state(self.round.method))
                 }
             }),
             Poll::Pending => {
