@@ -170,13 +170,16 @@ async fn cancel_at_each_step(client: &Client) -> anyhow::Result<()> {
 /// and the call still completes once answered properly.
 async fn wrong_shapes_are_asked_again(client: &Client) -> anyhow::Result<()> {
     let rust = rust(client);
-    // Profile without a name, a name of the wrong type, a reply that is no ElicitResult, an
-    // unknown action, and no answer for the key at all: all ask `profile` again.
+    // Profile without a name, a name of the wrong type, an email that is not one, a reply that
+    // is no ElicitResult, an unknown action, and no answer for the key at all: all ask
+    // `profile` again.
     let first = rust.first().await?;
     let mut state = first.state.clone();
     for wrong in [
         accept(json!({ "email": "ada@example.com" })),
         accept(json!({ "name": 42 })),
+        // Deserializes, but breaks the schema's `format: email`.
+        accept(json!({ "name": "Ada", "email": "ada at example.com" })),
         accept(json!([])),
         json!("Ada"),
         json!({ "action": "maybe" }),

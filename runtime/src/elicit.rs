@@ -9,10 +9,10 @@ use rmcp::{
         ElicitationAction, ElicitationCapability, ElicitationSchema, InputRequest,
     },
 };
-use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Form, Question};
+use crate::{Form, FormParts, Question};
 
 /// Asks the user to fill the form `T`: `ask!(profile = elicit::<Profile>("Who are you?"))`.
 ///
@@ -125,32 +125,38 @@ impl From<Refused> for CallToolResult {
 }
 
 /// [`form_schema`], made once per type.
-fn cached_form_schema<T: Form + 'static>() -> Result<ElicitationSchema, serde_json::Error> {
+fn cached_form_schema<T: FormParts + 'static>() -> Result<ElicitationSchema, serde_json::Error> {
+    with_form_schema::<T, _>(ElicitationSchema::clone)
+}
+
+/// `read` of [`form_schema`], made once per type and read where it is kept.
+fn with_form_schema<T: FormParts + 'static, R>(
+    read: impl FnOnce(&ElicitationSchema) -> R,
+) -> Result<R, serde_json::Error> {
     use std::{any::TypeId, collections::HashMap, sync::RwLock};
     // Keyed by type id, which no client chooses: a fast hash is safe.
     type Cache = HashMap<TypeId, ElicitationSchema, foldhash::fast::FixedState>;
     static CACHE: RwLock<Option<Cache>> = RwLock::new(None);
-    if let Some(schema) = CACHE
-        .read()
-        .ok()
-        .and_then(|cache| cache.as_ref()?.get(&TypeId::of::<T>()).cloned())
+    if let Ok(cache) = CACHE.read()
+        && let Some(schema) = cache.as_ref().and_then(|c| c.get(&TypeId::of::<T>()))
     {
-        return Ok(schema);
+        return Ok(read(schema));
     }
     let schema = form_schema::<T>()?;
+    let result = read(&schema);
     if let Ok(mut cache) = CACHE.write() {
         cache
             .get_or_insert_with(Cache::default)
-            .insert(TypeId::of::<T>(), schema.clone());
+            .insert(TypeId::of::<T>(), schema);
     }
-    Ok(schema)
+    Ok(result)
 }
 
 /// The `requestedSchema` of `T`: schemars' schema with enums and other definitions inlined, as
 /// forms have no `$ref`, and `Option` fields written as not required. The root `title` and
 /// `description` (the Rust type's name and docs) are dropped: the question's message speaks
 /// to the user. Field docs stay, as the descriptions of the fields.
-pub(crate) fn form_schema<T: Form>() -> Result<ElicitationSchema, serde_json::Error> {
+pub(crate) fn form_schema<T: FormParts>() -> Result<ElicitationSchema, serde_json::Error> {
     let mut settings = schemars::generate::SchemaSettings::draft07();
     settings.inline_subschemas = true;
     settings.transforms = vec![Box::new(schemars::transform::AddNullable::default())];
@@ -169,7 +175,7 @@ pub(crate) fn form_schema<T: Form>() -> Result<ElicitationSchema, serde_json::Er
     ElicitationSchema::from_json_schema(object)
 }
 
-impl<T: DeserializeOwned + 'static> Question for Elicit<T> {
+impl<T: FormParts + 'static> Question for Elicit<T> {
     type Answer = Elicited<T>;
 
     fn missing_capability(&self, declared: &ClientCapabilities) -> Option<ClientCapabilities> {
@@ -221,9 +227,11 @@ impl<T: DeserializeOwned + 'static> Question for Elicit<T> {
                 let content = reply
                     .content
                     .unwrap_or_else(|| Value::Object(Default::default()));
-                T::deserialize(content)
-                    .map(Elicited::Accept)
-                    .map_err(|e| format!("the form content does not fit: {e}"))
+                let answer = T::deserialize(&content)
+                    .map_err(|e| format!("the form content does not fit: {e}"))?;
+                with_form_schema::<T, _>(|schema| crate::answer_fits::fits(schema, &content))
+                    .map_err(|e| e.to_string())??;
+                Ok(Elicited::Accept(answer))
             }
             ElicitationAction::Decline => Ok(Elicited::Decline(refused(Refusal::Decline))),
             ElicitationAction::Cancel => Ok(Elicited::Cancel(refused(Refusal::Cancel))),
@@ -438,6 +446,16 @@ mod tests {
         ] {
             assert!(read(wrong.clone()).is_err(), "{wrong}");
         }
+        // Deserializes, but breaks `format: email`: asked again.
+        let not_an_email =
+            json!({"action": "accept", "content": {"name": "Ada", "plan": "pro", "email": "ada"}});
+        assert_eq!(
+            read(not_an_email),
+            Err(format!(
+                "{}`email` is not an email address",
+                crate::answer_fits::BROKEN
+            ))
+        );
     }
 
     #[test]

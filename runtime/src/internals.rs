@@ -109,21 +109,24 @@ pub fn resume_plaintext(plaintext: &[u8]) {
     let _ = saved.finish();
 }
 
-/// A form as a tool would declare it.
-#[derive(Debug, serde::Serialize, Deserialize)]
+/// A form as a tool would declare it, with constraints its answers are checked against.
+#[derive(Debug, serde::Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Profile {
     /// Free text.
+    #[schemars(length(min = 1, max = 40))]
     pub name: String,
     /// A number.
+    #[schemars(range(min = 18, max = 130))]
     pub age: u32,
     /// A choice.
     pub plan: Plan,
     /// Optional.
+    #[schemars(email)]
     pub note: Option<String>,
 }
 
 /// A choice in a form.
-#[derive(Debug, serde::Serialize, Deserialize)]
+#[derive(Debug, serde::Serialize, Deserialize, schemars::JsonSchema)]
 pub enum Plan {
     /// One.
     Free,

@@ -67,6 +67,7 @@
 // Lets `#[derive(Form)]` and `#[mrtr_tool]` expand inside this crate's own tests.
 extern crate self as mrtr;
 
+mod answer_fits;
 mod args_digest;
 mod bridge;
 mod capabilities;

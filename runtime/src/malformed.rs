@@ -9,7 +9,7 @@ use rmcp::model::{
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::log::Escaped;
+use crate::log::{Escaped, redacted};
 
 /// The methods a client sends whose params rmcp reads into a type of its own.
 const METHODS: &[&str] = &[
@@ -65,31 +65,13 @@ pub(crate) fn refusal(request: &CustomRequest) -> Option<ErrorData> {
     ))
 }
 
-/// Where the params fail to parse, and how, without the values the client sent: serde names
-/// them in quotes or backticks, and an answer may be a secret.
+/// Where the params fail to parse, and how, without the values the client sent: an answer may
+/// be a secret.
 fn why<T: DeserializeOwned>(params: Value) -> Option<String> {
     let error = serde_path_to_error::deserialize::<_, T>(params).err()?;
     let path = error.path().to_string();
-    let message = without_values(&error.into_inner().to_string());
+    let message = redacted(&error.into_inner());
     Some(format!("at `{path}`: {message}"))
-}
-
-/// `message` with each span in quotes or backticks replaced by `..`.
-fn without_values(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut open: Option<char> = None;
-    for c in message.chars() {
-        match open {
-            Some(quote) if c == quote => open = None,
-            Some(_) => {}
-            None if c == '"' || c == '`' => {
-                open = Some(c);
-                out.push_str("..");
-            }
-            None => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -137,7 +119,7 @@ mod tests {
             ));
         });
         assert!(
-            logged.contains("at `requestState`: invalid type: integer .., expected a string"),
+            logged.contains("at `requestState`: invalid type, expected a string"),
             "{logged}"
         );
         assert!(!logged.contains("12345"), "{logged}");

@@ -407,7 +407,7 @@ mod tests {
             assert_eq!(locals.take::<T>().unwrap(), answer);
             locals.finish().unwrap();
         }
-        #[derive(Debug, PartialEq, Serialize, Deserialize)]
+        #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
         struct Name {
             name: String,
         }

@@ -1,0 +1,202 @@
+//! Whether a form's answer keeps the constraints its `requestedSchema` states: lengths, formats,
+//! ranges and item counts (`#[schemars(length(..), range(..), email, url)]`). Clients should
+//! check them, but the server cannot count on it, so an answer that breaks one is asked again.
+//! Types, required fields and choices are checked by deserializing the answer.
+
+use rmcp::model::{
+    ElicitationSchema, EnumSchema, MultiSelectEnumSchema, PrimitiveSchemaDefinition, StringFormat,
+    StringSchema,
+};
+use serde_json::Value;
+
+/// How an `Err` of [`fits`] begins.
+pub(crate) const BROKEN: &str = "the answer breaks its schema: ";
+
+/// `Err` names the property and the constraint it breaks, never the value.
+pub(crate) fn fits(schema: &ElicitationSchema, content: &Value) -> Result<(), String> {
+    let Value::Object(content) = content else {
+        return Ok(());
+    };
+    for (name, property) in &schema.properties {
+        let Some(value) = content.get(name).filter(|value| !value.is_null()) else {
+            continue;
+        };
+        property_fits(property, value).map_err(|broken| format!("{BROKEN}`{name}` {broken}"))?;
+    }
+    Ok(())
+}
+
+fn property_fits(property: &PrimitiveSchemaDefinition, value: &Value) -> Result<(), String> {
+    match property {
+        PrimitiveSchemaDefinition::String(schema) => match value.as_str() {
+            Some(text) => string_fits(schema, text),
+            None => Ok(()),
+        },
+        PrimitiveSchemaDefinition::Number(schema) => {
+            within(value.as_f64(), schema.minimum, schema.maximum)
+        }
+        PrimitiveSchemaDefinition::Integer(schema) => within(
+            value.as_f64(),
+            schema.minimum.map(|min| min as f64),
+            schema.maximum.map(|max| max as f64),
+        ),
+        PrimitiveSchemaDefinition::Enum(EnumSchema::Multi(multi)) => {
+            let (min, max) = match multi {
+                MultiSelectEnumSchema::Untitled(schema) => (schema.min_items, schema.max_items),
+                MultiSelectEnumSchema::Titled(schema) => (schema.min_items, schema.max_items),
+                _ => (None, None),
+            };
+            let count = value.as_array().map_or(0, Vec::len) as u64;
+            if min.is_some_and(|min| count < min) {
+                return Err(format!(
+                    "has fewer than {} choices",
+                    min.unwrap_or_default()
+                ));
+            }
+            if max.is_some_and(|max| count > max) {
+                return Err(format!("has more than {} choices", max.unwrap_or_default()));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn string_fits(schema: &StringSchema, text: &str) -> Result<(), String> {
+    let length = text.chars().count() as u64;
+    if let Some(min) = schema.min_length
+        && length < u64::from(min)
+    {
+        return Err(format!("is shorter than {min} characters"));
+    }
+    if let Some(max) = schema.max_length
+        && length > u64::from(max)
+    {
+        return Err(format!("is longer than {max} characters"));
+    }
+    let formed = match schema.format {
+        Some(StringFormat::Email) => email_address::EmailAddress::is_valid(text),
+        Some(StringFormat::Uri) => url::Url::parse(text).is_ok(),
+        Some(StringFormat::Date) => chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok(),
+        Some(StringFormat::DateTime) => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
+        _ => true,
+    };
+    match (formed, schema.format) {
+        (false, Some(format)) => Err(format!(
+            "is not {}",
+            match format {
+                StringFormat::Email => "an email address",
+                StringFormat::Uri => "a URI",
+                StringFormat::Date => "a date (YYYY-MM-DD)",
+                StringFormat::DateTime => "a date and time (RFC 3339)",
+                _ => "in its format",
+            }
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn within(number: Option<f64>, min: Option<f64>, max: Option<f64>) -> Result<(), String> {
+    let Some(number) = number else {
+        return Ok(());
+    };
+    if let Some(min) = min
+        && number < min
+    {
+        return Err(format!("is below its minimum, {min}"));
+    }
+    if let Some(max) = max
+        && number > max
+    {
+        return Err(format!("is above its maximum, {max}"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Booking {
+        #[schemars(length(min = 2, max = 5))]
+        name: String,
+        #[schemars(email)]
+        email: Option<String>,
+        #[schemars(url)]
+        site: Option<String>,
+        #[schemars(range(min = 1, max = 10))]
+        seats: u32,
+        #[schemars(range(min = 0.5))]
+        weight: Option<f64>,
+        day: Option<chrono::NaiveDate>,
+        at: Option<chrono::DateTime<chrono::Utc>>,
+    }
+
+    fn check(content: Value) -> Result<(), String> {
+        let schema = crate::elicit::form_schema::<Booking>().expect("a flat schema");
+        fits(&schema, &content)
+    }
+
+    #[test]
+    fn an_answer_within_every_constraint_fits() {
+        let answer = json!({
+            "name": "Ada", "email": "ada@example.com", "site": "https://example.com/x",
+            "seats": 10, "weight": 0.5, "day": "2026-12-02", "at": "2026-12-02T10:00:00Z",
+        });
+        assert_eq!(check(answer), Ok(()));
+        assert_eq!(
+            check(json!({"name": "Ada", "seats": 1, "email": null})),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn each_broken_constraint_is_named_without_the_value() {
+        let base = json!({"name": "Ada", "seats": 3});
+        let cases = [
+            ("name", json!("A"), "`name` is shorter than 2 characters"),
+            (
+                "name",
+                json!("Adelaide"),
+                "`name` is longer than 5 characters",
+            ),
+            ("name", json!("Ådå"), ""),
+            (
+                "email",
+                json!("not-an-email"),
+                "`email` is not an email address",
+            ),
+            ("site", json!("no scheme"), "`site` is not a URI"),
+            ("seats", json!(0), "`seats` is below its minimum, 1"),
+            ("seats", json!(11), "`seats` is above its maximum, 10"),
+            ("weight", json!(0.25), "`weight` is below its minimum, 0.5"),
+            (
+                "day",
+                json!("2026-02-30"),
+                "`day` is not a date (YYYY-MM-DD)",
+            ),
+            (
+                "at",
+                json!("yesterday"),
+                "`at` is not a date and time (RFC 3339)",
+            ),
+        ];
+        for (field, value, broken) in cases {
+            let mut answer = base.clone();
+            answer[field] = value.clone();
+            let checked = check(answer);
+            if broken.is_empty() {
+                assert_eq!(checked, Ok(()), "{field} = {value}");
+                continue;
+            }
+            let message = checked.expect_err(broken);
+            assert_eq!(message, format!("{BROKEN}{broken}"));
+            assert_eq!(crate::log::redacted(&message), message, "kept in the log");
+        }
+    }
+}
