@@ -528,6 +528,25 @@ async fn a_tool_can_branch_on_capabilities_before_asking() {
     .await;
 }
 
+/// `state` with its eleventh byte changed.
+fn one_byte_changed(state: String) -> String {
+    let mut bytes = state.into_bytes();
+    bytes[10] = if bytes[10] == b'A' { b'B' } else { b'A' };
+    String::from_utf8(bytes).unwrap()
+}
+
+/// A refused state's `-32602`, whose message says what to do `again`.
+fn assert_refused(error: ServiceError, again: &str) {
+    let ServiceError::McpError(error) = error else {
+        panic!("expected a JSON-RPC error, got {error:?}")
+    };
+    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+    assert_eq!(
+        error.message,
+        format!("requestState is invalid or expired; {again} without requestState")
+    );
+}
+
 #[tokio::test]
 async fn prompts_get_resumes_like_a_tool() {
     timed(async {
@@ -569,19 +588,9 @@ async fn prompts_get_resumes_like_a_tool() {
 
         // A prompt's state does not open for a tool of the same name, nor with a changed byte.
         let mut tampered = params.clone();
-        let state = tampered.request_state.take().unwrap();
-        let mut bytes = state.into_bytes();
-        bytes[10] = if bytes[10] == b'A' { b'B' } else { b'A' };
-        tampered.request_state = Some(String::from_utf8(bytes).unwrap());
-        let ServiceError::McpError(error) = client.get_prompt_once(tampered).await.unwrap_err()
-        else {
-            panic!("expected a JSON-RPC error")
-        };
-        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
-        assert_eq!(
-            error.message,
-            "requestState is invalid or expired; get the prompt again without requestState"
-        );
+        tampered.request_state = tampered.request_state.map(one_byte_changed);
+        let refused = client.get_prompt_once(tampered).await.unwrap_err();
+        assert_refused(refused, "get the prompt again");
     })
     .await;
 }
@@ -627,18 +636,9 @@ async fn resources_read_resumes_and_is_bound_to_its_uri() {
 
         // A changed byte does not open.
         let mut tampered = params.clone();
-        let mut bytes = tampered.request_state.take().unwrap().into_bytes();
-        bytes[10] = if bytes[10] == b'A' { b'B' } else { b'A' };
-        tampered.request_state = Some(String::from_utf8(bytes).unwrap());
-        let ServiceError::McpError(error) = client.read_resource_once(tampered).await.unwrap_err()
-        else {
-            panic!("expected a JSON-RPC error")
-        };
-        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
-        assert_eq!(
-            error.message,
-            "requestState is invalid or expired; read the resource again without requestState"
-        );
+        tampered.request_state = tampered.request_state.map(one_byte_changed);
+        let refused = client.read_resource_once(tampered).await.unwrap_err();
+        assert_refused(refused, "read the resource again");
     })
     .await;
 }
