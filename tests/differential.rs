@@ -207,7 +207,16 @@ corpus! {
             }
             _ => note!(args, "none"),
         }
-        Ok(format!("{opt:?}"))
+        let mut slot = opt.clone();
+        while let Some(ref mut v) = slot {
+            v.push(1);
+            let len = v.len() as i64;
+            let more = ask!(grow = elicit::<Num>(format!("Grow {len}?"))).accepted().map_err(refuse)?.num;
+            if len + more > 4 {
+                slot = None;
+            }
+        }
+        Ok(format!("{opt:?} {slot:?}"))
     }
 
     a_value_that_starts_with_a_block(args) => {
@@ -1735,8 +1744,8 @@ fn cases(name: &str) -> Vec<Run> {
     match name {
         "ref_mut_bindings_in_arms_that_ask" => vec![
             run(0, vec![]),
-            run(1, vec![num(3), yes(true)]),
-            run(2, vec![num(4), decline.clone()]),
+            run(1, vec![num(3), yes(true), num(0), num(5)]),
+            run(2, vec![num(4), decline.clone(), num(1)]),
             run(2, vec![decline.clone()]),
         ],
         "match_on_a_local_enum_without_serde" => vec![
