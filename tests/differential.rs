@@ -45,8 +45,11 @@ pub struct Yes {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema, Form)]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
+    /// Warm. (Documented variants make schemars write a titled choice.)
     Red,
+    /// Calm.
     Green,
+    /// Cool.
     Blue,
 }
 

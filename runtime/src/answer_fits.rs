@@ -9,6 +9,52 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
+/// Reads an answer as a form UI may write it: a whole number written as a float (`2.0`) for an
+/// integer, and an optional field left empty (`""`) where the empty string would break the
+/// field's constraints (an email, a length, a choice) as not answered.
+pub(crate) fn tidy(schema: &ElicitationSchema, content: &mut Value) {
+    let Value::Object(content) = content else {
+        return;
+    };
+    let required = schema.required.as_deref().unwrap_or_default();
+    for (name, property) in &schema.properties {
+        let Some(value) = content.get_mut(name) else {
+            continue;
+        };
+        if let PrimitiveSchemaDefinition::Integer(_) = property
+            && let Some(whole) = value
+                .as_f64()
+                .filter(|n| n.fract() == 0.0 && n.abs() < 2f64.powi(53))
+            && value.is_f64()
+        {
+            *value = Value::from(whole as i64);
+        }
+        let empty = value.as_str() == Some("");
+        if empty && !required.contains(name) && !empty_fits(property) {
+            content.remove(name);
+        }
+    }
+}
+
+/// Whether `""` is an answer `property` takes: a string with no length or format to keep, or
+/// a choice of `""`.
+fn empty_fits(property: &PrimitiveSchemaDefinition) -> bool {
+    match property {
+        PrimitiveSchemaDefinition::String(_) => property_fits(property, &Value::from("")).is_ok(),
+        PrimitiveSchemaDefinition::Enum(choice) => {
+            let choice = serde_json::to_value(choice).unwrap_or_default();
+            let listed = choice["enum"].as_array().into_iter().flatten();
+            let titled = choice["oneOf"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| &c["const"]);
+            listed.chain(titled).any(|value| value == "")
+        }
+        _ => false,
+    }
+}
+
 /// How an `Err` of [`fits`] begins.
 pub(crate) const BROKEN: &str = "the answer breaks its schema: ";
 
@@ -138,7 +184,7 @@ mod tests {
     }
 
     fn check(content: Value) -> Result<(), String> {
-        let schema = crate::elicit::form_schema::<Booking>().expect("a flat schema");
+        let schema = crate::form_schema::form_schema::<Booking>().expect("a flat schema");
         fits(&schema, &content)
     }
 
@@ -198,5 +244,22 @@ mod tests {
             assert_eq!(message, format!("{BROKEN}{broken}"));
             assert_eq!(crate::log::redacted(&message), message, "kept in the log");
         }
+    }
+
+    #[test]
+    fn a_whole_float_reads_as_an_integer_and_an_empty_optional_field_as_unanswered() {
+        let schema = crate::form_schema::form_schema::<Booking>().expect("a flat schema");
+        let mut answer = json!({
+            "name": "", "email": "", "site": "", "seats": 2.0, "weight": 1.0, "day": "",
+        });
+        tidy(&schema, &mut answer);
+        assert_eq!(
+            answer,
+            json!({"name": "", "seats": 2, "weight": 1.0}),
+            "a required field stays as sent, to be asked again"
+        );
+        let mut fraction = json!({"seats": 2.5});
+        tidy(&schema, &mut fraction);
+        assert_eq!(fraction, json!({"seats": 2.5}));
     }
 }

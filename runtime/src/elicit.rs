@@ -142,7 +142,7 @@ fn with_form_schema<T: FormParts + 'static, R>(
     {
         return Ok(read(schema));
     }
-    let schema = form_schema::<T>()?;
+    let schema = crate::form_schema::form_schema::<T>()?;
     let result = read(&schema);
     if let Ok(mut cache) = CACHE.write() {
         cache
@@ -150,29 +150,6 @@ fn with_form_schema<T: FormParts + 'static, R>(
             .insert(TypeId::of::<T>(), schema);
     }
     Ok(result)
-}
-
-/// The `requestedSchema` of `T`: schemars' schema with enums and other definitions inlined, as
-/// forms have no `$ref`, and `Option` fields written as not required. The root `title` and
-/// `description` (the Rust type's name and docs) are dropped: the question's message speaks
-/// to the user. Field docs stay, as the descriptions of the fields.
-pub(crate) fn form_schema<T: FormParts>() -> Result<ElicitationSchema, serde_json::Error> {
-    let mut settings = schemars::generate::SchemaSettings::draft07();
-    settings.inline_subschemas = true;
-    settings.transforms = vec![Box::new(schemars::transform::AddNullable::default())];
-    let schema = settings.into_generator().into_root_schema_for::<T>();
-    let mut object = match serde_json::to_value(schema)? {
-        Value::Object(object) => object,
-        other => {
-            return Err(serde::de::Error::custom(format!(
-                "a form schema must be an object, not {other}"
-            )));
-        }
-    };
-    for key in ["$schema", "definitions", "title", "description"] {
-        object.remove(key);
-    }
-    ElicitationSchema::from_json_schema(object)
 }
 
 impl<T: FormParts + 'static> Question for Elicit<T> {
@@ -224,14 +201,17 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
         };
         match reply.action {
             ElicitationAction::Accept => {
-                let content = reply
+                let mut content = reply
                     .content
                     .unwrap_or_else(|| Value::Object(Default::default()));
-                let answer = T::deserialize(&content)
-                    .map_err(|e| format!("the form content does not fit: {e}"))?;
-                with_form_schema::<T, _>(|schema| crate::answer_fits::fits(schema, &content))
-                    .map_err(|e| e.to_string())??;
-                Ok(Elicited::Accept(answer))
+                with_form_schema::<T, _>(|schema| {
+                    crate::answer_fits::tidy(schema, &mut content);
+                    let answer = T::deserialize(&content)
+                        .map_err(|e| format!("the form content does not fit: {e}"))?;
+                    crate::answer_fits::fits(schema, &content)?;
+                    Ok(Elicited::Accept(answer))
+                })
+                .map_err(|e| e.to_string())?
             }
             ElicitationAction::Decline => Ok(Elicited::Decline(refused(Refusal::Decline))),
             ElicitationAction::Cancel => Ok(Elicited::Cancel(refused(Refusal::Cancel))),

@@ -79,6 +79,7 @@ mod engine;
 mod envelope;
 mod for_items;
 mod form;
+mod form_schema;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod internals;

@@ -1,0 +1,186 @@
+//! The `requestedSchema` of a form type: schemars' JSON Schema, rewritten into the flat shapes
+//! MCP's elicitation allows (a string, number, integer, boolean, or a choice of strings).
+
+use rmcp::model::ElicitationSchema;
+use serde_json::{Map, Value};
+
+use crate::FormParts;
+
+/// The `requestedSchema` of `T`: schemars' schema with enums and other definitions inlined, as
+/// forms have no `$ref`, and `Option` fields written as not required. The root `title` and
+/// `description` (the Rust type's name and docs) are dropped: the question's message speaks
+/// to the user. Field docs stay, as the descriptions of the fields; a choice whose variants
+/// have docs (or titles) shows them as the choices' titles.
+pub(crate) fn form_schema<T: FormParts>() -> Result<ElicitationSchema, serde_json::Error> {
+    let mut settings = schemars::generate::SchemaSettings::draft07();
+    settings.inline_subschemas = true;
+    settings.transforms = vec![Box::new(schemars::transform::AddNullable::default())];
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut object = match serde_json::to_value(schema)? {
+        Value::Object(object) => object,
+        other => {
+            return Err(serde::de::Error::custom(format!(
+                "a form schema must be an object, not {other}"
+            )));
+        }
+    };
+    for key in ["$schema", "definitions", "title", "description"] {
+        object.remove(key);
+    }
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        properties.values_mut().for_each(flatten_property);
+    }
+    ElicitationSchema::from_json_schema(object)
+}
+
+/// One property as MCP writes it: an `Option`'s null alternative dropped (the field is simply
+/// not required), and a choice whose variants schemars wrote one by one (`oneOf` of `const`s,
+/// as it does when they have docs) as a titled choice.
+fn flatten_property(property: &mut Value) {
+    let Value::Object(object) = property else {
+        return;
+    };
+    without_null(object);
+    if let Some(choices) = titled_choices(object.get("oneOf")) {
+        object.remove("oneOf");
+        object.insert("type".into(), "string".into());
+        object.insert("oneOf".into(), Value::Array(choices));
+    }
+    if let Some(Value::Object(items)) = object.get_mut("items") {
+        without_null(items);
+        if let Some(choices) = titled_choices(items.get("oneOf")) {
+            items.clear();
+            items.insert("anyOf".into(), Value::Array(choices));
+        }
+    }
+}
+
+/// Removes what `Option` adds: `nullable`, a `null` in `enum` or `type`, and a null
+/// alternative beside the one real one in `anyOf` (whose keys join the property's).
+fn without_null(object: &mut Map<String, Value>) {
+    object.remove("nullable");
+    if let Some(Value::Array(values)) = object.get_mut("enum") {
+        values.retain(|value| !value.is_null());
+    }
+    if let Some(Value::Array(types)) = object.get("type") {
+        let types: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        if let [one] = types.as_slice() {
+            object.insert("type".into(), one.clone());
+        }
+    }
+    let Some(Value::Array(alternatives)) = object.get("anyOf") else {
+        return;
+    };
+    let real: Vec<&Value> = alternatives
+        .iter()
+        .filter(|alternative| !is_null_schema(alternative))
+        .collect();
+    let [Value::Object(real)] = real.as_slice() else {
+        return;
+    };
+    let real = real.clone();
+    object.remove("anyOf");
+    for (key, value) in real {
+        object.entry(key).or_insert(value);
+    }
+    without_null(object);
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    schema.get("const").is_some_and(Value::is_null) || schema.get("type") == Some(&"null".into())
+}
+
+/// `oneOf: [{const: "free", description: ".."}, ..]` as `[{const: "free", title: ".."}, ..]`;
+/// `None` unless every alternative is one string.
+fn titled_choices(one_of: Option<&Value>) -> Option<Vec<Value>> {
+    let Value::Array(alternatives) = one_of? else {
+        return None;
+    };
+    alternatives
+        .iter()
+        .map(|alternative| {
+            let value = alternative.get("const")?.as_str()?;
+            let title = ["title", "description"]
+                .iter()
+                .find_map(|key| alternative.get(*key)?.as_str())
+                .unwrap_or(value);
+            Some(serde_json::json!({"const": value, "title": title}))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    #[allow(dead_code)]
+    enum Tier {
+        /// The free tier.
+        Free,
+        /// Paid, per seat.
+        Pro,
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    #[allow(dead_code)]
+    enum Size {
+        Small,
+        Large,
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Choices {
+        /// Which tier.
+        tier: Tier,
+        rush_tier: Option<Tier>,
+        tiers: Vec<Tier>,
+        /// Rush size, if any.
+        rush: Option<Size>,
+        sizes: Vec<Size>,
+        size: Size,
+        #[schemars(range(min = 1))]
+        count: Option<u32>,
+    }
+
+    #[test]
+    fn choices_keep_their_values_and_titles_in_every_shape() {
+        let schema =
+            serde_json::to_value(form_schema::<Choices>().expect("a flat schema")).unwrap();
+        let properties = &schema["properties"];
+        let titled = json!([
+            {"const": "free", "title": "The free tier."},
+            {"const": "pro", "title": "Paid, per seat."},
+        ]);
+        assert_eq!(properties["tier"]["oneOf"], titled);
+        assert_eq!(properties["tier"]["type"], "string");
+        assert_eq!(properties["tier"]["description"], "Which tier.");
+        assert_eq!(properties["rush_tier"]["oneOf"], titled, "{schema}");
+        assert_eq!(properties["tiers"]["items"]["anyOf"], titled, "{schema}");
+        assert_eq!(
+            properties["rush"]["enum"],
+            json!(["small", "large"]),
+            "{schema}"
+        );
+        assert_eq!(properties["rush"]["description"], "Rush size, if any.");
+        assert_eq!(
+            properties["sizes"]["items"]["enum"],
+            json!(["small", "large"])
+        );
+        assert_eq!(properties["size"]["enum"], json!(["small", "large"]));
+        assert_eq!(properties["count"]["minimum"], 1);
+        let mut required: Vec<&str> = schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        required.sort();
+        assert_eq!(required, ["size", "sizes", "tier", "tiers"]);
+    }
+}
