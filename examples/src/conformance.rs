@@ -23,10 +23,10 @@ use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     handler::server::router::{prompt::PromptRouter, tool::ToolRouter},
     model::{
-        CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
-        Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-        PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-        ServerCapabilities, ServerConfig,
+        CacheScope, CompleteRequestParams, CompleteResult, GetPromptRequestParams,
+        GetPromptResponse, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+        ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
     },
     service::RequestContext,
     tool_handler,
@@ -83,6 +83,32 @@ impl ServerHandler for Conformance {
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
         Cow::Borrowed(&[ProtocolVersion::V_2026_07_28])
+    }
+
+    /// In name order, the tasks extension's fixtures last: a client that calls the first tool
+    /// listed with no arguments and no capabilities (as the suite's header scenarios do) gets
+    /// one any client can call, not `confirm_delete`, which needs the tasks extension.
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let task_fixtures: Vec<_> = Self::task_tools()
+            .list_all()
+            .into_iter()
+            .map(|tool| tool.name)
+            .collect();
+        let mut tools = self.tool_router.list_all();
+        tools.sort_by_key(|tool| task_fixtures.contains(&tool.name));
+        let mut listed = ListToolsResult::with_all_items(tools);
+        if context
+            .protocol_version()
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28)
+        {
+            listed.ttl_ms = Some(0);
+            listed.cache_scope = Some(CacheScope::Public);
+        }
+        Ok(listed)
     }
 
     async fn get_prompt(
