@@ -263,6 +263,25 @@ async fn signup_fails<C: ClientHandler>(
     }
 }
 
+/// rmcp closes an idle session after 5 minutes by default, and a session whose user is still
+/// filling a form is idle: the examples keep it as long as the question may wait.
+#[test]
+fn the_examples_keep_a_session_while_its_question_may_wait() -> anyhow::Result<()> {
+    for ttl in [
+        mrtr::Engine::DEFAULT_TTL,
+        std::time::Duration::from_secs(3600),
+    ] {
+        let engine = engine().ttl(ttl).build()?;
+        let sessions = mrtr_examples::serve::session_manager(&engine);
+        let kept = sessions.session_config.keep_alive;
+        assert!(
+            kept.is_some_and(|kept| kept > ttl),
+            "{kept:?} for a TTL of {ttl:?}"
+        );
+    }
+    Ok(())
+}
+
 #[tokio::test]
 async fn a_question_left_unanswered_times_out_after_the_state_ttl() -> anyhow::Result<()> {
     bounded(async {

@@ -37,16 +37,26 @@ pub fn http_service_for<S>(server: S, cancel: CancellationToken, clients: Client
 where
     S: ServerHandler + MrtrServer + Clone + Send + Sync + 'static,
 {
+    let sessions = session_manager(server.mrtr_engine());
     let service: StreamableHttpService<Bridged<S>, LocalSessionManager> =
         StreamableHttpService::new(
             move || Ok(Bridged::new(server.clone())),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(sessions),
             StreamableHttpServerConfig::default()
                 .with_legacy_session_mode(clients == Clients::EveryEra)
                 .with_json_response(true)
                 .with_cancellation_token(cancel),
         );
     axum::Router::new().nest_service("/mcp", service)
+}
+
+/// The sessions of pre-2026 clients, each kept while its client is idle for as long as one of
+/// its questions may wait for an answer (rmcp's default, 5 minutes, is shorter than the state
+/// TTL's 10).
+pub fn session_manager(engine: &mrtr::Engine) -> LocalSessionManager {
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(engine.session_keep_alive());
+    sessions
 }
 
 /// Binds `addr` and serves `server` at `http://ADDR/mcp` until `cancel` fires.

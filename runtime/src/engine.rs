@@ -169,6 +169,16 @@ impl Engine {
         &self.inner.tasks.store
     }
 
+    /// How long an HTTP session of a pre-2026 client must be kept while the client sends
+    /// nothing: a question on a session waits up to the state TTL for its answer, and rmcp's
+    /// `LocalSessionManager` closes a session after 5 idle minutes by default, which would end
+    /// the call with no response. This is the TTL and a minute more, so that the client hears
+    /// "the client did not answer within .." first:
+    /// `sessions.session_config.keep_alive = Some(engine.session_keep_alive());`
+    pub fn session_keep_alive(&self) -> Duration {
+        self.inner.ttl + Duration::from_secs(60)
+    }
+
     /// How many tasks run on this instance now (between asks, a task runs nowhere).
     pub fn running_tasks(&self) -> usize {
         self.inner.tasks.running.len()
