@@ -163,7 +163,12 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
         };
         (!form_allowed).then(|| {
             let mut needed = ClientCapabilities::default();
-            needed.elicitation = Some(ElicitationCapability::default());
+            let mut elicitation = ElicitationCapability::default();
+            // A client with URL mode alone lacks form mode, which `{}` would not say.
+            if declared.elicitation.is_some() {
+                elicitation.form = Some(Default::default());
+            }
+            needed.elicitation = Some(elicitation);
             needed
         })
     }
@@ -459,10 +464,12 @@ mod tests {
             serde_json::to_value(missing).unwrap(),
             json!({"elicitation": {}})
         );
-        assert!(
-            question
-                .missing_capability(&caps(json!({"elicitation": {"url": {}}})))
-                .is_some()
+        let missing = question
+            .missing_capability(&caps(json!({"elicitation": {"url": {}}})))
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(missing).unwrap(),
+            json!({"elicitation": {"form": {}}})
         );
     }
 }
