@@ -108,9 +108,13 @@ async fn on_a_pipe<C: ClientHandler + Clone>(
 }
 
 async fn sign_up(client: &RunningService<RoleClient, LegacyUser>, user: &LegacyUser) {
-    assert_eq!(
-        client.peer_info().map(|info| info.protocol_version.clone()),
-        Some(ProtocolVersion::V_2025_11_25)
+    let info = client.peer_info().expect("initialized");
+    assert_eq!(info.protocol_version, ProtocolVersion::V_2025_11_25);
+    // A session runs calls in process: the tasks extension is for 2026-07-28 clients.
+    assert!(
+        !info.capabilities.supports_tasks(),
+        "{:?}",
+        info.capabilities.extensions
     );
     let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"})).unwrap();
     let result = client

@@ -290,6 +290,24 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         Cow::Owned(versions)
     }
 
+    /// rmcp's own negotiation, without the tasks extension: a pre-2026 session runs each call
+    /// in process, never as a task (SEP-2663 tasks are a 2026-07-28 extension).
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        if let Some(extensions) = result.capabilities.extensions.as_mut() {
+            extensions.remove(TASKS_EXTENSION_ID);
+            if extensions.is_empty() {
+                result.capabilities.extensions = None;
+            }
+        }
+        Ok(result)
+    }
+
     fn get_info(&self) -> ServerConfig {
         let mut info = self.server.get_info();
         info.capabilities
