@@ -681,6 +681,35 @@ async fn an_answer_after_the_state_expired_fails_the_task_in_words_its_client_kn
     .await;
 }
 
+/// Past the state's TTL no answer can resume the task: `tasks/get` says so at once, rather
+/// than show a question whose answer would be thrown away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_that_waited_past_its_state_ttl_shows_failed_before_any_answer() {
+    within_time(async {
+        let clock = mrtr_tests::clock::TestClock::default();
+        let (served, tools) = serve(clock.engine()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = client.start("steps", json!({"times": 1})).await;
+        client.wait_for(&task, "input_required").await;
+        clock.advance(Engine::DEFAULT_TTL - Duration::from_secs(1));
+        assert_eq!(client.get(&task).await["status"], "input_required");
+        clock.advance(Duration::from_secs(2));
+        let failed = client.get(&task).await;
+        assert_eq!(failed["status"], "failed", "{failed}");
+        assert_eq!(failed["error"]["code"], -32602);
+        let message = failed["error"]["message"].as_str().unwrap();
+        assert!(message.contains("waited for input longer"), "{message}");
+        assert!(failed.get("inputRequests").is_none(), "{failed}");
+        // A late answer changes nothing.
+        client
+            .update(&task, json!({"1.word": accept(json!({"word": "late"}))}))
+            .await;
+        assert_eq!(client.get(&task).await["status"], "failed");
+        assert_eq!(tools.effects.all(), ["before 0"]);
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_cancelled_before_its_task_starts_stops_there() {
     within_time(async {

@@ -36,7 +36,7 @@ use tokio::sync::{oneshot, watch};
 use crate::{
     Engine, MrtrServer,
     log::Escaped,
-    task::record::{Asked, TaskRecord, millis, task_key, timestamp},
+    task::record::{Asked, TaskRecord, millis, task_key, timestamp, unix_ms},
 };
 
 /// Handed to a round through its request's extensions: the round runs in the task channel.
@@ -385,6 +385,7 @@ async fn create(
         state,
         runner: String::new(),
         lease_until_ms: 0,
+        answer_by_ms: 0,
         result: None,
         error: None,
     };
@@ -507,13 +508,18 @@ async fn drive<S: ServerHandler>(
 /// state that no longer opens (it outlived its TTL while the task waited) is said plainly.
 fn in_task(error: ErrorData) -> ErrorData {
     if error.code == ErrorCode::INVALID_PARAMS && error.message.starts_with("requestState") {
-        return ErrorData::invalid_params(
-            "the task waited for input longer than its progress is kept (the engine's state \
-             TTL); call the tool again",
-            None,
-        );
+        return input_expired();
     }
     error
+}
+
+/// Why a task that waited for input past its state's TTL failed.
+fn input_expired() -> ErrorData {
+    ErrorData::invalid_params(
+        "the task waited for input longer than its progress is kept (the engine's state TTL); \
+         call the tool again",
+        None,
+    )
 }
 
 fn as_object(value: &impl serde::Serialize) -> JsonObject {
@@ -554,6 +560,7 @@ async fn settle(engine: &Engine, held: &Holding, outcome: Outcome) {
                 record.answers = InputResponses::new();
                 record.state = state.clone();
                 record.status = TaskStatus::InputRequired;
+                record.answer_by_ms = unix_ms(now).saturating_add(millis(engine.inner.ttl));
             }
             Outcome::Completed(result) => {
                 record.result = Some(result.clone());
@@ -678,6 +685,18 @@ where
     let engine = server.mrtr_engine();
     let id = request.task_id;
     let mut record = owned(engine, &id, &context).await?;
+    let expired = as_object(&input_expired());
+    if record.clone().expire_input(engine.now(), expired.clone()) {
+        let now = engine.now();
+        if let Some(Changed { record: failed, .. }) = modify(engine, &id, |record| {
+            record.expire_input(now, expired.clone())
+        })
+        .await?
+        {
+            tracing::info!(task = %id, "mrtr: a task waited for input past its state's TTL");
+            record = failed;
+        }
+    }
     let lease = engine.inner.lease;
     if engine.inner.tasks.store.is_shared() && record.abandoned(engine.now(), lease) {
         let runner = random_id()?;
@@ -718,9 +737,16 @@ where
     let (caller, mut foreign) = (engine.principal(&context), false);
     let now = engine.now();
     let runner = random_id()?;
+    let expired = as_object(&input_expired());
     let changed = modify(&engine, &id, |record| {
         foreign = !record.is_for(&caller);
-        if foreign || record.status != TaskStatus::InputRequired {
+        if foreign {
+            return false;
+        }
+        if record.expire_input(now, expired.clone()) {
+            return true;
+        }
+        if record.status != TaskStatus::InputRequired {
             return false;
         }
         let mut answered = false;

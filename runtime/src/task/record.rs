@@ -41,6 +41,10 @@ pub(crate) struct TaskRecord {
     pub(crate) runner: String,
     #[serde(default)]
     pub(crate) lease_until_ms: u64,
+    /// While `input_required`: until when (Unix ms) the state of the round that asked opens.
+    /// Past it, no answer can resume the task, so it fails (`expire_input`).
+    #[serde(default)]
+    pub(crate) answer_by_ms: u64,
     pub(crate) result: Option<JsonObject>,
     pub(crate) error: Option<JsonObject>,
 }
@@ -99,6 +103,23 @@ impl TaskRecord {
     }
 
     /// Marks the record changed at `now`.
+    /// Fails a task that waits for input its state no longer lets it take, with `error`.
+    /// Whether it did.
+    pub(crate) fn expire_input(&mut self, now: SystemTime, error: JsonObject) -> bool {
+        let expired = self.status == TaskStatus::InputRequired
+            && self.answer_by_ms != 0
+            && unix_ms(now) > self.answer_by_ms;
+        if expired {
+            self.status = TaskStatus::Failed;
+            self.error = Some(error);
+            self.asked.clear();
+            self.answers = InputResponses::new();
+            self.state = None;
+            self.touch(now);
+        }
+        expired
+    }
+
     pub(crate) fn touch(&mut self, now: SystemTime) {
         self.updated_at = timestamp(now);
     }
