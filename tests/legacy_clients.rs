@@ -304,6 +304,8 @@ async fn a_question_left_unanswered_times_out_after_the_state_ttl() -> anyhow::R
 enum Unanswering {
     Silent,
     Failing,
+    /// Answers every form with an email that is not one.
+    Unfitting,
 }
 
 impl ClientHandler for Unanswering {
@@ -323,6 +325,8 @@ impl ClientHandler for Unanswering {
                 "no elicitation handler",
                 None,
             )),
+            Unanswering::Unfitting => Ok(ElicitResult::new(ElicitationAction::Accept)
+                .with_content(json!({"name": "Ada", "email": "ada at example"}))),
         }
     }
 }
@@ -365,6 +369,24 @@ async fn the_round_cap_applies_on_a_session() -> anyhow::Result<()> {
         assert!(error.message.contains("more than 2 rounds"), "{error:?}");
         // Two rounds were asked; the third is past the cap.
         assert_eq!(user.asked.lock().unwrap().len(), 2);
+        Ok(())
+    })
+    .await
+}
+
+/// A client whose answer never fits is asked again until the round cap, which says why.
+#[tokio::test]
+async fn the_round_cap_says_why_the_answers_were_asked_again() -> anyhow::Result<()> {
+    bounded(async {
+        let engine = engine().max_rounds(3).build()?;
+        let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &Unanswering::Unfitting).await?;
+        let error = signup_fails(&client).await?;
+        assert_eq!(
+            error.message,
+            "this call took more than 3 rounds (the last answers did not fit: [\"profile\"]: the \
+             answer breaks its schema: `email` is not an email address); call the tool again"
+        );
+        assert!(!error.message.contains("ada at example"));
         Ok(())
     })
     .await

@@ -76,6 +76,8 @@ struct Cursor {
     halt: Option<Halt>,
     /// What builds the last questions asked again, for the replay store's record.
     rebuild: Option<Rebuild>,
+    /// Why this round's answers did not fit, when it asks again (redacted: no values).
+    asked_again: Option<String>,
 }
 
 enum Halt {
@@ -162,6 +164,7 @@ impl Machine {
             opened: None,
             halt: None,
             rebuild: None,
+            asked_again: None,
         };
         let mut round = round;
         cursor.answers = round.input_responses.take();
@@ -398,7 +401,9 @@ impl Machine {
         match Qs::read_answers(keys, answers, resumed) {
             Ok(read) => Some(read),
             Err(reason) => {
-                tracing::debug!(tool = %Escaped(&self.round.name), ?keys, reason = %redacted(&reason), "mrtr: asking again");
+                let reason = redacted(&reason);
+                tracing::debug!(tool = %Escaped(&self.round.name), ?keys, %reason, "mrtr: asking again");
+                self.cursor().asked_again = Some(format!("{keys:?}: {reason}"));
                 None
             }
         }
@@ -498,9 +503,15 @@ impl Machine {
             }
         };
         if round > max_rounds {
-            tracing::warn!(tool = %Escaped(&self.round.name), max_rounds, "mrtr: a call reached its round cap");
+            // A client whose answer never fits is asked again until here: say why.
+            let asked_again = self.cursor().asked_again.take();
+            let why = asked_again
+                .as_deref()
+                .map(|reason| format!(" (the last answers did not fit: {reason})"))
+                .unwrap_or_default();
+            tracing::warn!(tool = %Escaped(&self.round.name), max_rounds, asked_again, "mrtr: a call reached its round cap");
             return Err(ErrorData::internal_error(
-                format!("this call took more than {max_rounds} rounds; call the tool again"),
+                format!("this call took more than {max_rounds} rounds{why}; call the tool again"),
                 None,
             ));
         }
