@@ -109,6 +109,19 @@ fn titled_choices(one_of: Option<&Value>) -> Option<Vec<Value>> {
         .collect()
 }
 
+/// A schema's `required` names, sorted.
+#[cfg(test)]
+pub(crate) fn required(schema: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -174,13 +187,6 @@ mod tests {
         );
         assert_eq!(properties["size"]["enum"], json!(["small", "large"]));
         assert_eq!(properties["count"]["minimum"], 1);
-        let mut required: Vec<&str> = schema["required"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_str().unwrap())
-            .collect();
-        required.sort();
-        assert_eq!(required, ["size", "sizes", "tier", "tiers"]);
+        assert_eq!(required(&schema), ["size", "sizes", "tier", "tiers"]);
     }
 }
