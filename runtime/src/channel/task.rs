@@ -685,9 +685,9 @@ where
     let engine = server.mrtr_engine();
     let id = request.task_id;
     let mut record = owned(engine, &id, &context).await?;
-    let expired = as_object(&input_expired());
-    if record.clone().expire_input(engine.now(), expired.clone()) {
-        let now = engine.now();
+    let now = engine.now();
+    if record.waits_too_long(now) {
+        let expired = as_object(&input_expired());
         if let Some(Changed { record: failed, .. }) = modify(engine, &id, |record| {
             record.expire_input(now, expired.clone())
         })

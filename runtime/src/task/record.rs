@@ -103,12 +103,17 @@ impl TaskRecord {
     }
 
     /// Marks the record changed at `now`.
+    /// Whether the task waits for input its state no longer lets it take.
+    pub(crate) fn waits_too_long(&self, now: SystemTime) -> bool {
+        self.status == TaskStatus::InputRequired
+            && self.answer_by_ms != 0
+            && unix_ms(now) > self.answer_by_ms
+    }
+
     /// Fails a task that waits for input its state no longer lets it take, with `error`.
     /// Whether it did.
     pub(crate) fn expire_input(&mut self, now: SystemTime, error: JsonObject) -> bool {
-        let expired = self.status == TaskStatus::InputRequired
-            && self.answer_by_ms != 0
-            && unix_ms(now) > self.answer_by_ms;
+        let expired = self.waits_too_long(now);
         if expired {
             self.status = TaskStatus::Failed;
             self.error = Some(error);
