@@ -22,10 +22,10 @@ pub(crate) fn tidy(schema: &ElicitationSchema, content: &mut Value) {
             continue;
         };
         if let PrimitiveSchemaDefinition::Integer(_) = property
+            && value.is_f64()
             && let Some(whole) = value
                 .as_f64()
                 .filter(|n| n.fract() == 0.0 && n.abs() < 2f64.powi(53))
-            && value.is_f64()
         {
             *value = Value::from(whole as i64);
         }
@@ -93,14 +93,15 @@ fn property_fits(property: &PrimitiveSchemaDefinition, value: &Value) -> Result<
                 _ => (None, None),
             };
             let count = value.as_array().map_or(0, Vec::len) as u64;
-            if min.is_some_and(|min| count < min) {
-                return Err(format!(
-                    "has fewer than {} choices",
-                    min.unwrap_or_default()
-                ));
+            if let Some(min) = min
+                && count < min
+            {
+                return Err(format!("has fewer than {min} choices"));
             }
-            if max.is_some_and(|max| count > max) {
-                return Err(format!("has more than {} choices", max.unwrap_or_default()));
+            if let Some(max) = max
+                && count > max
+            {
+                return Err(format!("has more than {max} choices"));
             }
             Ok(())
         }
@@ -120,25 +121,26 @@ fn string_fits(schema: &StringSchema, text: &str) -> Result<(), String> {
     {
         return Err(format!("is longer than {max} characters"));
     }
-    let formed = match schema.format {
-        Some(StringFormat::Email) => email_address::EmailAddress::is_valid(text),
-        Some(StringFormat::Uri) => url::Url::parse(text).is_ok(),
-        Some(StringFormat::Date) => chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok(),
-        Some(StringFormat::DateTime) => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
-        _ => true,
+    let (formed, what) = match schema.format {
+        Some(StringFormat::Email) => (
+            email_address::EmailAddress::is_valid(text),
+            "an email address",
+        ),
+        Some(StringFormat::Uri) => (url::Url::parse(text).is_ok(), "a URI"),
+        Some(StringFormat::Date) => (
+            chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok(),
+            "a date (YYYY-MM-DD)",
+        ),
+        Some(StringFormat::DateTime) => (
+            chrono::DateTime::parse_from_rfc3339(text).is_ok(),
+            "a date and time (RFC 3339)",
+        ),
+        _ => (true, ""),
     };
-    match (formed, schema.format) {
-        (false, Some(format)) => Err(format!(
-            "is not {}",
-            match format {
-                StringFormat::Email => "an email address",
-                StringFormat::Uri => "a URI",
-                StringFormat::Date => "a date (YYYY-MM-DD)",
-                StringFormat::DateTime => "a date and time (RFC 3339)",
-                _ => "in its format",
-            }
-        )),
-        _ => Ok(()),
+    if formed {
+        Ok(())
+    } else {
+        Err(format!("is not {what}"))
     }
 }
 

@@ -20,7 +20,7 @@ use crate::{Form, FormParts, Question};
 pub fn elicit<T: Form + 'static>(message: impl Into<String>) -> Elicit<T> {
     Elicit {
         message: message.into(),
-        schema: cached_form_schema::<T>,
+        schema: crate::form_schema::cached::<T>,
         form: PhantomData,
     }
 }
@@ -124,34 +124,6 @@ impl From<Refused> for CallToolResult {
     }
 }
 
-/// [`form_schema`], made once per type.
-fn cached_form_schema<T: FormParts + 'static>() -> Result<ElicitationSchema, serde_json::Error> {
-    with_form_schema::<T, _>(ElicitationSchema::clone)
-}
-
-/// `read` of [`form_schema`], made once per type and read where it is kept.
-fn with_form_schema<T: FormParts + 'static, R>(
-    read: impl FnOnce(&ElicitationSchema) -> R,
-) -> Result<R, serde_json::Error> {
-    use std::{any::TypeId, collections::HashMap, sync::RwLock};
-    // Keyed by type id, which no client chooses: a fast hash is safe.
-    type Cache = HashMap<TypeId, ElicitationSchema, foldhash::fast::FixedState>;
-    static CACHE: RwLock<Option<Cache>> = RwLock::new(None);
-    if let Ok(cache) = CACHE.read()
-        && let Some(schema) = cache.as_ref().and_then(|c| c.get(&TypeId::of::<T>()))
-    {
-        return Ok(read(schema));
-    }
-    let schema = crate::form_schema::form_schema::<T>()?;
-    let result = read(&schema);
-    if let Ok(mut cache) = CACHE.write() {
-        cache
-            .get_or_insert_with(Cache::default)
-            .insert(TypeId::of::<T>(), schema);
-    }
-    Ok(result)
-}
-
 impl<T: FormParts + 'static> Question for Elicit<T> {
     type Answer = Elicited<T>;
 
@@ -209,7 +181,7 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
                 let mut content = reply
                     .content
                     .unwrap_or_else(|| Value::Object(Default::default()));
-                with_form_schema::<T, _>(|schema| {
+                crate::form_schema::read::<T, _>(|schema| {
                     crate::answer_fits::tidy(schema, &mut content);
                     let answer = T::deserialize(&content)
                         .map_err(|e| format!("the form content does not fit: {e}"))?;

@@ -1,5 +1,6 @@
 //! The `requestedSchema` of a form type: schemars' JSON Schema, rewritten into the flat shapes
-//! MCP's elicitation allows (a string, number, integer, boolean, or a choice of strings).
+//! MCP's elicitation allows (a string, number, integer, boolean, or a choice of strings), and
+//! made once per type.
 
 use rmcp::model::ElicitationSchema;
 use serde_json::{Map, Value};
@@ -31,6 +32,34 @@ pub(crate) fn form_schema<T: FormParts>() -> Result<ElicitationSchema, serde_jso
         properties.values_mut().for_each(flatten_property);
     }
     ElicitationSchema::from_json_schema(object)
+}
+
+/// [`form_schema`], made once per type.
+pub(crate) fn cached<T: FormParts + 'static>() -> Result<ElicitationSchema, serde_json::Error> {
+    read::<T, _>(ElicitationSchema::clone)
+}
+
+/// `read` of [`form_schema`], made once per type and read where it is kept (no copy).
+pub(crate) fn read<T: FormParts + 'static, R>(
+    read: impl FnOnce(&ElicitationSchema) -> R,
+) -> Result<R, serde_json::Error> {
+    use std::{any::TypeId, collections::HashMap, sync::RwLock};
+    // Keyed by type id, which no client chooses: a fast hash is safe.
+    type Cache = HashMap<TypeId, ElicitationSchema, foldhash::fast::FixedState>;
+    static CACHE: RwLock<Option<Cache>> = RwLock::new(None);
+    if let Ok(cache) = CACHE.read()
+        && let Some(schema) = cache.as_ref().and_then(|c| c.get(&TypeId::of::<T>()))
+    {
+        return Ok(read(schema));
+    }
+    let schema = form_schema::<T>()?;
+    let result = read(&schema);
+    if let Ok(mut cache) = CACHE.write() {
+        cache
+            .get_or_insert_with(Cache::default)
+            .insert(TypeId::of::<T>(), schema);
+    }
+    Ok(result)
 }
 
 /// One property as MCP writes it: an `Option`'s null alternative dropped (the field is simply

@@ -11,41 +11,33 @@ use serde_json::Value;
 
 use crate::log::{Escaped, redacted};
 
-/// The methods of MCP 2026-07-28 whose params rmcp reads into a type of its own. The methods it
-/// removed (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`, ..) stay unknown
-/// to a native client, `-32601`, whatever their params.
-const METHODS: &[&str] = &[
+/// The other methods of MCP 2026-07-28 whose params rmcp reads into a type of its own. The
+/// methods it removed (`initialize`, `ping`, `logging/setLevel`, `resources/subscribe`, ..) stay
+/// unknown to a native client, `-32601`, whatever their params.
+const OTHER_METHODS: &[&str] = &[
     "server/discover",
     "completion/complete",
     "prompts/list",
-    "prompts/get",
     "resources/list",
     "resources/templates/list",
-    "resources/read",
     "subscriptions/listen",
     "tools/list",
-    "tools/call",
-    "tasks/get",
-    "tasks/update",
-    "tasks/cancel",
 ];
 
 /// `-32602` for a request of one of MCP's own methods that reached the server as a custom
 /// request, because its params did not parse; `None` for a method of the server's own.
 pub(crate) fn refusal(request: &CustomRequest) -> Option<ErrorData> {
     let method = request.method.as_str();
-    if !METHODS.contains(&method) {
-        return None;
-    }
-    let params = request.params.clone().unwrap_or(Value::Null);
+    let params = || request.params.clone().unwrap_or(Value::Null);
     let reason = match method {
-        "tools/call" => why::<CallToolRequestParams>(params),
-        "prompts/get" => why::<GetPromptRequestParams>(params),
-        "resources/read" => why::<ReadResourceRequestParams>(params),
-        "tasks/get" => why::<GetTaskParams>(params),
-        "tasks/update" => why::<UpdateTaskParams>(params),
-        "tasks/cancel" => why::<CancelTaskParams>(params),
-        _ => None,
+        "tools/call" => why::<CallToolRequestParams>(params()),
+        "prompts/get" => why::<GetPromptRequestParams>(params()),
+        "resources/read" => why::<ReadResourceRequestParams>(params()),
+        "tasks/get" => why::<GetTaskParams>(params()),
+        "tasks/update" => why::<UpdateTaskParams>(params()),
+        "tasks/cancel" => why::<CancelTaskParams>(params()),
+        other if OTHER_METHODS.contains(&other) => None,
+        _ => return None,
     };
     let reason = reason.unwrap_or_else(|| "they do not have the method's shape".to_owned());
     tracing::info!(

@@ -167,39 +167,49 @@ fn operand_first(stmt: &Stmt, diagnostics: &mut Diagnostics) -> Option<Stmt> {
 
 /// An assignment inside `expr`, such as the `i += 1` of `v[{ i += 1; i }]`.
 fn change_in(expr: &Expr) -> Option<&Expr> {
-    struct Find<'e>(Option<&'e Expr>);
-    impl<'e> syn::visit::Visit<'e> for Find<'e> {
-        fn visit_expr(&mut self, expr: &'e Expr) {
-            if self.0.is_none() && assigned_place(expr).is_some() {
-                self.0 = Some(expr);
-            }
-            syn::visit::visit_expr(self, expr);
-        }
-    }
-    let mut find = Find(None);
-    syn::visit::Visit::visit_expr(&mut find, expr);
-    find.0
+    first_in(expr, true, |e| assigned_place(e).is_some())
 }
 
 /// A `?`, `return`, `break` or `continue` inside `expr`, outside closures.
 fn exit_in(expr: &Expr) -> Option<&Expr> {
-    struct Find<'e>(Option<&'e Expr>);
+    first_in(expr, false, |e| {
+        matches!(
+            e,
+            Expr::Try(_) | Expr::Return(_) | Expr::Break(_) | Expr::Continue(_)
+        )
+    })
+}
+
+/// The first expression in `expr`, itself included, that `hit` picks. Closures and async blocks
+/// are looked into only `into_closures`.
+fn first_in(expr: &Expr, into_closures: bool, hit: fn(&Expr) -> bool) -> Option<&Expr> {
+    struct Find<'e> {
+        into_closures: bool,
+        hit: fn(&Expr) -> bool,
+        found: Option<&'e Expr>,
+    }
     impl<'e> syn::visit::Visit<'e> for Find<'e> {
         fn visit_expr(&mut self, expr: &'e Expr) {
-            match expr {
-                Expr::Closure(_) | Expr::Async(_) => {}
-                Expr::Try(_) | Expr::Return(_) | Expr::Break(_) | Expr::Continue(_)
-                    if self.0.is_none() =>
-                {
-                    self.0 = Some(expr)
-                }
-                _ => syn::visit::visit_expr(self, expr),
+            if self.found.is_some() {
+                return;
             }
+            if !self.into_closures && matches!(expr, Expr::Closure(_) | Expr::Async(_)) {
+                return;
+            }
+            if (self.hit)(expr) {
+                self.found = Some(expr);
+                return;
+            }
+            syn::visit::visit_expr(self, expr);
         }
     }
-    let mut find = Find(None);
+    let mut find = Find {
+        into_closures,
+        hit,
+        found: None,
+    };
     syn::visit::Visit::visit_expr(&mut find, expr);
-    find.0
+    find.found
 }
 
 /// `x`, `x.field`, `x.0`: a place Rust can borrow for `op=` after evaluating the operand.

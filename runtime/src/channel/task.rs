@@ -698,9 +698,8 @@ where
         }
     }
     let lease = engine.inner.lease;
-    if engine.inner.tasks.store.is_shared() && record.abandoned(engine.now(), lease) {
+    if engine.inner.tasks.store.is_shared() && record.abandoned(now, lease) {
         let runner = random_id()?;
-        let now = engine.now();
         let taken = modify(engine, &id, |record| {
             let abandoned = record.abandoned(now, lease);
             if abandoned {
