@@ -9,13 +9,16 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
-/// Reads an answer as a form UI may write it: a whole number written as a float (`2.0`) for an
-/// integer, and an optional field left empty (`""`) where the empty string would break the
-/// field's constraints (an email, a length, a choice) as not answered.
+/// Reads an answer as a form UI may write it: keys the form does not ask for dropped, a whole
+/// number written as a float (`2.0`) for an integer, and an optional field left empty (`""`)
+/// where the empty string would break the field's constraints (an email, a length, a choice) as
+/// not answered.
 pub(crate) fn tidy(schema: &ElicitationSchema, content: &mut Value) {
     let Value::Object(content) = content else {
         return;
     };
+    // Keys the form does not ask for are ignored, even by a `deny_unknown_fields` form.
+    content.retain(|name, _| schema.properties.contains_key(name));
     let required = schema.required.as_deref().unwrap_or_default();
     for (name, property) in &schema.properties {
         let Some(value) = content.get_mut(name) else {

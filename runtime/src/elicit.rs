@@ -263,6 +263,57 @@ mod tests {
         Pro,
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, crate::Form)]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        name: String,
+        tone: Tone,
+    }
+
+    /// Only the first variant has a doc.
+    #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, crate::Form)]
+    #[serde(rename_all = "lowercase")]
+    enum Tone {
+        /// Plain words.
+        Plain,
+        Pirate,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, crate::Form)]
+    struct Confirm {}
+
+    #[test]
+    fn strict_partly_documented_and_empty_forms_are_asked_and_read() {
+        for request in [
+            elicit::<Strict>("Name and tone?").into_input_request(),
+            elicit::<Confirm>("Go ahead?").into_input_request(),
+        ] {
+            assert!(matches!(request, Ok(Some(_))), "{request:?}");
+        }
+        let strict = <Elicit<Strict> as Question>::read_answer(
+            "strict",
+            &json!({"action": "accept", "content": {"name": "Ada", "tone": "pirate", "extra": 1}}),
+        );
+        assert_eq!(
+            strict,
+            Ok(Elicited::Accept(Strict {
+                name: "Ada".into(),
+                tone: Tone::Pirate
+            }))
+        );
+        let confirm = |content: Value| {
+            <Elicit<Confirm> as Question>::read_answer(
+                "confirm",
+                &json!({"action": "accept", "content": content}),
+            )
+        };
+        assert_eq!(confirm(json!({})), Ok(Elicited::Accept(Confirm {})));
+        assert_eq!(
+            confirm(json!({"ok": true})),
+            Ok(Elicited::Accept(Confirm {}))
+        );
+    }
+
     /// Duplicates of a single-use round get its questions built again from what the replay
     /// store kept; they must be the very requests first sent.
     #[test]

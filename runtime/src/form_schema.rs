@@ -28,7 +28,11 @@ pub(crate) fn form_schema<T: FormParts>() -> Result<ElicitationSchema, serde_jso
     for key in ["$schema", "definitions", "title", "description"] {
         object.remove(key);
     }
-    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+    // A form with no fields (a plain confirmation) still has `properties`, which MCP requires.
+    let properties = object
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(properties) = properties {
         properties.values_mut().for_each(flatten_property);
     }
     ElicitationSchema::from_json_schema(object)
@@ -120,22 +124,29 @@ fn is_null_schema(schema: &Value) -> bool {
 }
 
 /// `oneOf: [{const: "free", description: ".."}, ..]` as `[{const: "free", title: ".."}, ..]`;
-/// `None` unless every alternative is one string.
+/// the variants schemars groups as `{type: "string", enum: [..]}` (those with no docs, beside
+/// documented ones) are titled by their values. `None` unless every alternative is strings.
 fn titled_choices(one_of: Option<&Value>) -> Option<Vec<Value>> {
     let Value::Array(alternatives) = one_of? else {
         return None;
     };
-    alternatives
-        .iter()
-        .map(|alternative| {
-            let value = alternative.get("const")?.as_str()?;
-            let title = ["title", "description"]
-                .iter()
-                .find_map(|key| alternative.get(*key)?.as_str())
-                .unwrap_or(value);
-            Some(serde_json::json!({"const": value, "title": title}))
-        })
-        .collect()
+    let mut choices = Vec::new();
+    for alternative in alternatives {
+        if let Some(Value::Array(values)) = alternative.get("enum") {
+            for value in values {
+                let value = value.as_str()?;
+                choices.push(serde_json::json!({"const": value, "title": value}));
+            }
+            continue;
+        }
+        let value = alternative.get("const")?.as_str()?;
+        let title = ["title", "description"]
+            .iter()
+            .find_map(|key| alternative.get(*key)?.as_str())
+            .unwrap_or(value);
+        choices.push(serde_json::json!({"const": value, "title": title}));
+    }
+    Some(choices)
 }
 
 /// A schema's `required` names, sorted.
@@ -176,6 +187,16 @@ mod tests {
     }
 
     #[derive(serde::Deserialize, schemars::JsonSchema)]
+    #[serde(rename_all = "lowercase")]
+    #[allow(dead_code)]
+    enum PartlyDocumented {
+        /// The first one.
+        First,
+        Second,
+        Third,
+    }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
     #[allow(dead_code)]
     struct Choices {
         /// Which tier.
@@ -188,7 +209,12 @@ mod tests {
         size: Size,
         #[schemars(range(min = 1))]
         count: Option<u32>,
+        partly: PartlyDocumented,
+        partly_many: Vec<PartlyDocumented>,
     }
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Confirmation {}
 
     #[test]
     fn choices_keep_their_values_and_titles_in_every_shape() {
@@ -216,6 +242,24 @@ mod tests {
         );
         assert_eq!(properties["size"]["enum"], json!(["small", "large"]));
         assert_eq!(properties["count"]["minimum"], 1);
-        assert_eq!(required(&schema), ["size", "sizes", "tier", "tiers"]);
+        // schemars lists the variants with no docs first.
+        let partly = json!([
+            {"const": "second", "title": "second"},
+            {"const": "third", "title": "third"},
+            {"const": "first", "title": "The first one."},
+        ]);
+        assert_eq!(properties["partly"]["oneOf"], partly, "{schema}");
+        assert_eq!(properties["partly_many"]["items"]["anyOf"], partly);
+        assert_eq!(
+            required(&schema),
+            ["partly", "partly_many", "size", "sizes", "tier", "tiers"]
+        );
+    }
+
+    #[test]
+    fn a_form_with_no_fields_has_empty_properties() {
+        let schema =
+            serde_json::to_value(form_schema::<Confirmation>().expect("a flat schema")).unwrap();
+        assert_eq!(schema["properties"], json!({}), "{schema}");
     }
 }
