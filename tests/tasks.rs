@@ -136,6 +136,19 @@ impl TaskTools {
     }
 
     #[mrtr_tool(task = "required")]
+    #[tool(description = "Reports what it may ask, before and after a question")]
+    async fn what_it_may_ask(
+        &self,
+        _meta: rmcp::model::RequestMetaObject,
+        caps: mrtr::Capabilities,
+    ) -> String {
+        let before = (caps.elicitation_form(), caps.sampling());
+        ask!(confirm = elicit::<Confirm>("Go on?"));
+        let after = (caps.elicitation_form(), caps.sampling());
+        format!("before {before:?}, after {after:?}")
+    }
+
+    #[mrtr_tool(task = "required")]
     #[tool(description = "Breaks after a question")]
     async fn breaks(&self) -> String {
         let go = ask!(confirm = elicit::<Confirm>("Break?"))
@@ -495,6 +508,35 @@ async fn a_question_the_creating_call_did_not_declare_fails_the_task() {
             json!({"sampling": {}})
         );
         assert!(failed.get("result").is_none());
+    })
+    .await;
+}
+
+/// `Capabilities` reads what the task's questions may use, the creating call's, whatever
+/// the `tasks/update` that resumes it declares, and wherever it stands among the parameters.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn capabilities_inside_a_task_are_the_creating_calls() {
+    within_time(async {
+        let (served, _) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = client.start("what_it_may_ask", json!({})).await;
+        client.wait_for(&task, "input_required").await;
+        let other = TaskClient::new(
+            &served.url,
+            json!({"sampling": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}),
+        );
+        other
+            .update(
+                &task,
+                json!({"1.confirm": accept(json!({"confirm": true}))}),
+            )
+            .await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(
+            text(&done["result"]),
+            "before (true, false), after (true, false)",
+            "{done}"
+        );
     })
     .await;
 }

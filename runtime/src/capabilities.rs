@@ -1,10 +1,13 @@
 //! What the client of this request declared it can answer, for tools that branch on it.
 
 use rmcp::{
-    ErrorData,
+    ErrorData, RoleServer,
     handler::server::{common::FromContextPart, prompt::PromptContext, tool::ToolCallContext},
     model::ClientCapabilities,
+    service::RequestContext,
 };
+
+use crate::round::Declared;
 
 /// The request's declared client capabilities, as a tool parameter:
 ///
@@ -14,9 +17,11 @@ use rmcp::{
 /// }
 /// ```
 ///
-/// Each round reads its own request's capabilities: a retry may declare fewer. Works in
-/// `#[mrtr_tool]` and `#[mrtr_prompt]` methods. Put it before any `RequestMetaObject`
-/// parameter: rmcp's extractor for that one takes the request's `_meta` away.
+/// Each round reads its own request's capabilities: a retry may declare fewer. Inside a task
+/// they are those of the call that created it, which its questions must keep to. Works in
+/// `#[mrtr_tool]` and `#[mrtr_prompt]` methods, in any position among the parameters; in a plain
+/// rmcp tool, put it before any `RequestMetaObject` parameter, whose extractor takes the
+/// request's `_meta` away.
 #[derive(Debug, Clone, Default)]
 pub struct Capabilities(pub ClientCapabilities);
 
@@ -52,19 +57,22 @@ impl Capabilities {
 
 impl<S> FromContextPart<ToolCallContext<'_, S>> for Capabilities {
     fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        Ok(Self(
-            context
-                .request_context
-                .client_capabilities()
-                .unwrap_or_default(),
-        ))
+        Ok(Self::of(&context.request_context))
     }
 }
 
 impl<S> FromContextPart<PromptContext<'_, S>> for Capabilities {
     fn from_context_part(context: &mut PromptContext<'_, S>) -> Result<Self, ErrorData> {
-        Ok(Self(
-            context.context.client_capabilities().unwrap_or_default(),
-        ))
+        Ok(Self::of(&context.context))
+    }
+}
+
+impl Capabilities {
+    /// What the round asks within, kept by its `Round`; else what the request declares.
+    fn of(context: &RequestContext<RoleServer>) -> Self {
+        match context.extensions.get::<Declared>() {
+            Some(Declared(declared)) => Self(declared.clone()),
+            None => Self(context.client_capabilities().unwrap_or_default()),
+        }
     }
 }

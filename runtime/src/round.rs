@@ -66,6 +66,7 @@ impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
                 .client_capabilities()
                 .unwrap_or_default(),
         };
+        remember_declared(&mut context.request_context, &capabilities);
         Ok(Self {
             method: "tools/call",
             name: context.name.clone(),
@@ -77,6 +78,16 @@ impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
             task,
         })
     }
+}
+
+/// The capabilities a round asks within, kept in the request's extensions for
+/// [`crate::Capabilities`]: the round is extracted first, so `Capabilities` reads the same
+/// (the creating call's inside a task), wherever it stands among the parameters.
+#[derive(Clone)]
+pub(crate) struct Declared(pub(crate) ClientCapabilities);
+
+fn remember_declared(context: &mut RequestContext<RoleServer>, capabilities: &ClientCapabilities) {
+    context.extensions.insert(Declared(capabilities.clone()));
 }
 
 /// What rmcp's prompt router does not pass on: stashed by [`get_prompt`] for the prompt's
@@ -131,13 +142,15 @@ impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
                 None,
             ));
         };
+        let capabilities = context.context.client_capabilities().unwrap_or_default();
+        remember_declared(&mut context.context, &capabilities);
         Ok(Self {
             method: "prompts/get",
             name: Cow::Owned(context.name.clone()),
             args_digest: args_digest(context.arguments.as_ref()),
             input_responses: retry.input_responses,
             request_state: retry.request_state,
-            capabilities: context.context.client_capabilities().unwrap_or_default(),
+            capabilities,
             principal: engine_of(context.server).principal(&context.context),
             task: None,
         })
