@@ -135,6 +135,22 @@ impl TaskTools {
         format!("{word}: {go}")
     }
 
+    #[mrtr_tool]
+    #[tool(description = "Asks for a word, waits at the gate, then asks to go on; no task")]
+    async fn word_gate_confirm(&self) -> String {
+        let word = ask!(word = elicit::<Word>("Word?"))
+            .accepted()
+            .map(|answer| answer.word)
+            .unwrap_or_default();
+        self.effects.note(format!("got {word}"));
+        drop(self.gate.acquire().await);
+        self.effects.note("past the gate");
+        let go = ask!(confirm = elicit::<Confirm>("Go on?"))
+            .accepted()
+            .is_ok_and(|answer| answer.confirm);
+        format!("{word}: {go}")
+    }
+
     #[mrtr_tool(task = "required")]
     #[tool(description = "Reports what it may ask, before and after a question")]
     async fn what_it_may_ask(
@@ -508,6 +524,57 @@ async fn a_question_the_creating_call_did_not_declare_fails_the_task() {
             json!({"sampling": {}})
         );
         assert!(failed.get("result").is_none());
+    })
+    .await;
+}
+
+/// A client of the tasks extension whose connection drops during a retry's round, before any
+/// task: the round runs to its end, as a native round does, and the client's re-issue gets its
+/// response at once, with nothing run twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_whose_client_leaves_mid_round_finishes_and_its_reissue_gets_the_response() {
+    within_time(async {
+        let (served, tools) = serve(engine().build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let first = client.call("word_gate_confirm", json!({})).await;
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        let answers = json!({"word": accept(json!({"word": "ada"}))});
+        let retry = {
+            let (client, answers, state) = (
+                client.clone(),
+                answers.clone(),
+                first["requestState"].clone(),
+            );
+            tokio::spawn(async move {
+                client
+                    .retry("word_gate_confirm", json!({}), answers, &state)
+                    .await
+            })
+        };
+        while tools.effects.all().is_empty() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        // The client leaves: its connection closes mid-round.
+        retry.abort();
+        assert!(retry.await.is_err(), "the retry was cut off");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        tools.gate.add_permits(1);
+        while tools.effects.all().len() < 2 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let reissued = tokio::time::timeout(
+            Duration::from_secs(5),
+            client.retry(
+                "word_gate_confirm",
+                json!({}),
+                answers,
+                &first["requestState"],
+            ),
+        )
+        .await
+        .expect("answered well within the 10 s lease");
+        assert_eq!(keys(&reissued), ["confirm"], "{reissued}");
+        assert_eq!(tools.effects.all(), ["got ada", "past the gate"]);
     })
     .await;
 }

@@ -241,8 +241,18 @@ where
     let (link, started) = TaskLink::starting();
     context.extensions.insert(link.clone());
     // A task outlives its request; only `tasks/cancel` cancels it. Until it starts, the
-    // request's own cancellation (or its client leaving) stops the call.
+    // request's own cancellation (or its client leaving) stops a first call. A retry's round
+    // has claimed its state, so it runs to its end and is recorded, as a native round does:
+    // the client's re-issue then gets its response, not a half-run round run again.
+    let stops_when_cancelled = request.request_state.is_none();
     let request_cancelled = context.ct.clone();
+    let request_cancelled = async move {
+        if stops_when_cancelled {
+            request_cancelled.cancelled().await
+        } else {
+            std::future::pending().await
+        }
+    };
     context.ct = Default::default();
     let cancel = context.ct.clone();
     let capabilities = context.client_capabilities().unwrap_or_default();
@@ -275,7 +285,7 @@ where
     let mut handle = tokio::spawn(run);
     let handle_abort = handle.abort_handle();
     let mut undecided = AbortOnDrop(Some(handle_abort.clone()));
-    let request_cancelled = std::pin::pin!(request_cancelled.cancelled());
+    let request_cancelled = std::pin::pin!(request_cancelled);
     let ended = select(&mut handle, request_cancelled);
     let ended = match select(started, ended).await {
         Either::Right((ended, _)) => ended,
