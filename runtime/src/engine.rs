@@ -142,6 +142,9 @@ impl Engine {
     pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(3600);
     /// How often a client should poll `tasks/get`, its `pollIntervalMs`: 1 s.
     pub const DEFAULT_TASK_POLL_INTERVAL: Duration = Duration::from_secs(1);
+    /// The shortest lease `build` accepts: 100 ms. A round renews its lease every third of it,
+    /// and a shorter one would lapse between renewals while the round still runs.
+    pub const MIN_LEASE: Duration = Duration::from_millis(100);
 
     /// Starts an engine configuration.
     pub fn builder() -> EngineBuilder {
@@ -339,7 +342,8 @@ impl EngineBuilder {
         Ok(self)
     }
 
-    /// How long a sealed state stays valid. Default: [`Engine::DEFAULT_TTL`].
+    /// How long a sealed state stays valid, in whole seconds (a fraction is rounded up; zero
+    /// fails `build`). Default: [`Engine::DEFAULT_TTL`].
     pub fn ttl(mut self, ttl: Duration) -> Self {
         self.ttl = Some(ttl);
         self
@@ -513,7 +517,8 @@ impl EngineBuilder {
     /// With a shared task store it is also the lease a task's running round holds on the task:
     /// another instance takes the task over once it lapsed for a whole lease more.
     /// The request running a round renews its lease while it runs, so a slow round keeps it.
-    /// Default: [`Engine::DEFAULT_LEASE`].
+    /// `build` fails below [`Engine::MIN_LEASE`], or below the task poll interval, at which a
+    /// task's round renews it. Default: [`Engine::DEFAULT_LEASE`].
     pub fn lease(mut self, lease: Duration) -> Self {
         self.lease = Some(lease);
         self
@@ -534,7 +539,8 @@ impl EngineBuilder {
     }
 
     /// How long a whole flow may last from its first round: no state of the flow expires after
-    /// it, however often its questions are asked again. Default: [`Engine::DEFAULT_FLOW_LIFETIME`].
+    /// it, however often its questions are asked again. In whole seconds, like
+    /// [`ttl`](Self::ttl). Default: [`Engine::DEFAULT_FLOW_LIFETIME`].
     pub fn flow_lifetime(mut self, lifetime: Duration) -> Self {
         self.flow_lifetime = Some(lifetime);
         self
@@ -592,7 +598,32 @@ impl EngineBuilder {
             ),
             _ => {}
         }
-        let ttl = self.ttl.unwrap_or(Engine::DEFAULT_TTL);
+        let ttl = whole_seconds("ttl", self.ttl.unwrap_or(Engine::DEFAULT_TTL))?;
+        let flow_lifetime = whole_seconds(
+            "flow_lifetime",
+            self.flow_lifetime.unwrap_or(Engine::DEFAULT_FLOW_LIFETIME),
+        )?;
+        let lease = self.lease.unwrap_or(Engine::DEFAULT_LEASE);
+        let poll_interval = self
+            .task_poll_interval
+            .unwrap_or(Engine::DEFAULT_TASK_POLL_INTERVAL);
+        if lease < Engine::MIN_LEASE {
+            return Err(ConfigError(format!(
+                "the lease of {lease:?} is shorter than {:?}: a round renews its lease every \
+                 third of it, so a shorter one lapses while the round runs and a duplicate runs \
+                 it again. Set `lease` to at least {:?}",
+                Engine::MIN_LEASE,
+                Engine::MIN_LEASE
+            )));
+        }
+        if poll_interval > lease {
+            return Err(ConfigError(format!(
+                "the task poll interval of {poll_interval:?} is longer than the lease of \
+                 {lease:?}: a task's running round renews its lease once per poll interval, so \
+                 another instance would take the task over and run it again while it runs. \
+                 Lower `task_poll_interval` or raise `lease`"
+            )));
+        }
         let clock_skew = self.clock_skew.unwrap_or(Engine::DEFAULT_CLOCK_SKEW);
         let max_rounds = self.max_rounds.unwrap_or(Engine::DEFAULT_MAX_ROUNDS);
         if max_rounds == 0 {
@@ -644,26 +675,37 @@ impl EngineBuilder {
                     .unwrap_or(Engine::DEFAULT_MAX_STATE_BYTES),
                 store,
                 memory,
-                lease: self.lease.unwrap_or(Engine::DEFAULT_LEASE),
+                lease,
                 duplicate_wait: self
                     .duplicate_wait
                     .unwrap_or(Engine::DEFAULT_DUPLICATE_WAIT),
                 clock_skew,
-                flow_lifetime: self.flow_lifetime.unwrap_or(Engine::DEFAULT_FLOW_LIFETIME),
+                flow_lifetime,
                 max_rounds,
                 tasks: Tasks {
                     store: self
                         .task_store
                         .unwrap_or_else(|| Arc::new(MemoryTaskStore::default())),
                     ttl: self.task_ttl.unwrap_or(Engine::DEFAULT_TASK_TTL),
-                    poll_interval: self
-                        .task_poll_interval
-                        .unwrap_or(Engine::DEFAULT_TASK_POLL_INTERVAL),
+                    poll_interval,
                     running: Default::default(),
                 },
             }),
         })
     }
+}
+
+/// `duration` rounded up to whole seconds, as states carry their times; zero is an error.
+fn whole_seconds(setting: &str, duration: Duration) -> Result<Duration, ConfigError> {
+    if duration.is_zero() {
+        return Err(ConfigError(format!(
+            "`{setting}` is zero: no state would ever open. Give it at least one second"
+        )));
+    }
+    let seconds = duration
+        .as_secs()
+        .saturating_add(u64::from(duration.subsec_nanos() > 0));
+    Ok(Duration::from_secs(seconds))
 }
 
 fn decode_key(text: &str) -> Option<[u8; 32]> {
@@ -857,6 +899,34 @@ mod tests {
         ));
         let shared: Arc<dyn ReplayStore> = Arc::new(MemoryStore::default());
         assert!(!memory(base().replay_store(shared)));
+    }
+
+    #[test]
+    fn times_that_would_break_single_use_or_expiry_fail_the_build() {
+        let base = || Engine::builder().key(1, key(KEY_A)).without_principal();
+        let error = |builder: EngineBuilder| builder.build().unwrap_err().to_string();
+        let short = error(base().lease(Duration::from_millis(5)));
+        assert!(short.contains("at least 100ms"), "{short}");
+        let slow_polls = error(
+            base()
+                .lease(Duration::from_millis(300))
+                .task_poll_interval(Duration::from_secs(1)),
+        );
+        assert!(
+            slow_polls.contains("Lower `task_poll_interval`"),
+            "{slow_polls}"
+        );
+        assert!(error(base().ttl(Duration::ZERO)).contains("`ttl` is zero"));
+        assert!(error(base().flow_lifetime(Duration::ZERO)).contains("`flow_lifetime` is zero"));
+        let built = base()
+            .ttl(Duration::from_millis(900))
+            .flow_lifetime(Duration::from_millis(1500))
+            .lease(Engine::MIN_LEASE)
+            .task_poll_interval(Engine::MIN_LEASE)
+            .build()
+            .unwrap();
+        assert_eq!(built.inner.ttl, Duration::from_secs(1), "rounded up");
+        assert_eq!(built.inner.flow_lifetime, Duration::from_secs(2));
     }
 
     #[test]
