@@ -520,6 +520,84 @@ impl ReplayStore for UserStore {
     }
 }
 
+/// A memory store, reached through the trait, whose first `failures` completions fail, as a
+/// Redis link that drops for a moment does.
+struct FlakyCompletions {
+    inner: MemoryStore,
+    failures: AtomicU32,
+}
+
+#[mrtr::replay::async_trait]
+impl ReplayStore for FlakyCompletions {
+    async fn claim(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+        expires_at: SystemTime,
+    ) -> Result<Claim, StoreError> {
+        self.inner.claim(key, holder, lease, expires_at).await
+    }
+
+    async fn renew(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
+        self.inner.renew(key, holder, lease).await
+    }
+
+    async fn complete(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        response: Recorded,
+        expires_at: SystemTime,
+    ) -> Result<bool, StoreError> {
+        let failing = self
+            .failures
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |left| {
+                left.checked_sub(1)
+            })
+            .is_ok();
+        if failing {
+            return Err(StoreError::unavailable("connection reset by 127.0.0.1:1"));
+        }
+        self.inner.complete(key, holder, response, expires_at).await
+    }
+
+    fn is_shared(&self) -> bool {
+        true
+    }
+}
+
+/// A response the store did not take at once is recorded on a later try, within the lease:
+/// a duplicate waits for it and gets it, and the round does not run again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_response_the_store_missed_once_is_recorded_on_a_later_try() -> anyhow::Result<()> {
+    bounded(async {
+        let effects = Effects::default();
+        let store = FlakyCompletions {
+            inner: MemoryStore::default(),
+            failures: AtomicU32::new(2),
+        };
+        let engine = engine()
+            .replay_store(store)
+            .lease(Duration::from_secs(1))
+            .build()?;
+        let (_served, client) = serve(Ledger::new(engine, &effects, Gate::open())).await?;
+        let first = asked(&client, pay("ada", None, json!({}))).await?;
+        let result = done(&client, pay("ada", Some(&first.state), yes())).await?;
+        assert_eq!(text_of(&result), "paid 5 to ada (payment 1)");
+        let again = done(&client, pay("ada", Some(&first.state), yes())).await?;
+        assert_eq!(text_of(&again), "paid 5 to ada (payment 1)");
+        assert_eq!(effects.all(), ["charging ada", "paid ada"]);
+        Ok(())
+    })
+    .await
+}
+
 #[tokio::test]
 async fn an_unreachable_store_fails_closed() -> anyhow::Result<()> {
     bounded(async {

@@ -193,7 +193,7 @@ pub(crate) async fn record(
 ) {
     if let Some(memory) = &engine.inner.memory {
         let stored = memory.record_now(held.key, held.holder, response, rebuild, held.expires_at);
-        return report_stored(binding, &held, stored);
+        return report_stored(binding.name, &held, stored);
     }
     let store = &engine.inner.store;
     let recorded = if store.keeps_sealed_bytes() {
@@ -213,24 +213,66 @@ pub(crate) async fn record(
     } else {
         Recorded::in_process(response, rebuild)
     };
-    let stored = store
-        .complete(held.key, held.holder, recorded, held.expires_at)
-        .await;
-    report_stored(binding, &held, stored);
+    match store
+        .complete(held.key, held.holder, recorded.clone(), held.expires_at)
+        .await
+    {
+        Err(error) => {
+            tracing::warn!(
+                tool = %Escaped(binding.name), round = %held.key, %error,
+                "mrtr: could not record a response; trying again while the lease holds"
+            );
+            let (engine, tool) = (engine.clone(), binding.name.to_owned());
+            tokio::spawn(async move { record_later(&engine, &tool, held, recorded).await });
+        }
+        stored => report_stored(binding.name, &held, stored),
+    }
+}
+
+/// Tries again, for up to a lease, to record a response the store did not take: a store that
+/// is back within that time still gives the round's duplicates its response (they wait for it
+/// meanwhile), rather than running the round again once the lease lapses.
+async fn record_later(engine: &Engine, tool: &str, held: Held, recorded: Recorded) {
+    let give_up = Instant::now() + engine.inner.lease;
+    let mut pause = Duration::from_millis(50);
+    let mut stored = Err(StoreError::unavailable("not tried"));
+    while Instant::now() + pause <= give_up {
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(Duration::from_secs(1));
+        stored = engine
+            .inner
+            .store
+            .complete(held.key, held.holder, recorded.clone(), held.expires_at)
+            .await;
+        if stored.is_ok() {
+            break;
+        }
+    }
+    match stored {
+        Ok(true) => {
+            tracing::info!(tool = %Escaped(tool), round = %held.key, "mrtr: recorded a response on a later try")
+        }
+        // The first try may have landed after all (a timeout), or the lease lapsed first.
+        Ok(false) => tracing::warn!(
+            tool = %Escaped(tool), round = %held.key,
+            "mrtr: a later try to record a response found the round recorded or taken over"
+        ),
+        Err(_) => report_stored(tool, &held, stored),
+    }
 }
 
 /// Logs a recording that did not land.
-fn report_stored(binding: &Binding<'_>, held: &Held, stored: Result<bool, StoreError>) {
+fn report_stored(tool: &str, held: &Held, stored: Result<bool, StoreError>) {
     match stored {
         Ok(true) => {}
         Ok(false) => tracing::warn!(
-            tool = %Escaped(binding.name), round = %held.key,
+            tool = %Escaped(tool), round = %held.key,
             "mrtr: a round finished after its lease lapsed and another request took it over"
         ),
         Err(error) => tracing::error!(
-            tool = %Escaped(binding.name), round = %held.key, %error,
-            "mrtr: could not record a response; a retry of this state runs the round again \
-             once the lease lapses"
+            tool = %Escaped(tool), round = %held.key, %error,
+            "mrtr: could not record a response within a lease; a retry of this state runs \
+             the round again"
         ),
     }
 }
