@@ -151,7 +151,7 @@ fn replayed(
         (None, None) => return Err(internal()),
     };
     let opened = envelope::open_record(&engine.inner.keys, binding, key, sealed).map_err(|reason| {
-        tracing::error!(tool = %Escaped(binding.name), round = %key, %reason, "mrtr: a recorded response does not open; was its key retired?");
+        tracing::error!(tool = %Escaped(binding.name), round = %key, %reason, "mrtr: a recorded response does not open; was it sealed with a key this instance does not list (retired, or not rolled out here yet)?");
         internal()
     })?;
     serde_json::from_slice(&opened).map_err(|error| {
