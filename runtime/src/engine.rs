@@ -74,6 +74,8 @@ pub(crate) struct Inner {
     pub(crate) require_principal: bool,
     pub(crate) audience: String,
     pub(crate) refusals: RefusalLog,
+    /// Calls refused while the replay store is full.
+    pub(crate) full_refusals: RefusalLog,
     pub(crate) max_state_bytes: usize,
     pub(crate) store: Arc<dyn ReplayStore>,
     /// `store` itself when it is a [`MemoryStore`], which the guard calls without a future.
@@ -654,6 +656,9 @@ impl EngineBuilder {
                  every instance the same shared store ({REDIS_URL_ENV}) to run more than one."
             );
         }
+        let refusal_log_interval = self
+            .refusal_log_interval
+            .unwrap_or(Engine::DEFAULT_REFUSAL_LOG_INTERVAL);
         Ok(Engine {
             inner: Arc::new(Inner {
                 keys: if self.sign_only {
@@ -666,10 +671,8 @@ impl EngineBuilder {
                 principal: self.principal,
                 require_principal: self.principal_choice == PrincipalChoice::Required,
                 audience: self.audience,
-                refusals: RefusalLog::new(
-                    self.refusal_log_interval
-                        .unwrap_or(Engine::DEFAULT_REFUSAL_LOG_INTERVAL),
-                ),
+                refusals: RefusalLog::new(refusal_log_interval),
+                full_refusals: RefusalLog::new(refusal_log_interval),
                 max_state_bytes: self
                     .max_state_bytes
                     .unwrap_or(Engine::DEFAULT_MAX_STATE_BYTES),

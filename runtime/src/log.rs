@@ -55,8 +55,9 @@ pub(crate) fn redacted(error: &impl fmt::Display) -> String {
     "malformed".to_owned()
 }
 
-/// Refused `requestState`s, logged at most once per interval, each line with the count of
-/// those refused since the last one. A flood of forged states cannot flood the log.
+/// Refusals (of forged `requestState`s, or of calls while the replay store is full), logged at
+/// most once per interval, each line with the count of those refused since the last one. A
+/// flood of them cannot flood the log.
 pub(crate) struct RefusalLog {
     interval: Duration,
     window: Mutex<Window>,
@@ -78,6 +79,22 @@ impl RefusalLog {
 
     /// Counts a refusal; logs it with the count if the last line is an interval old.
     pub(crate) fn refused(&self, now: SystemTime, tool: &str, reason: &dyn fmt::Display) {
+        let Some(before) = self.due(now) else {
+            return;
+        };
+        tracing::warn!(
+            tool = %Escaped(tool),
+            %reason,
+            refused_since_last_line = before,
+            interval = ?self.interval,
+            "mrtr: refused requestState"
+        );
+    }
+}
+
+impl RefusalLog {
+    /// Counts one refusal: `Some(refusals not logged since the last line)` if a line is due now.
+    pub(crate) fn due(&self, now: SystemTime) -> Option<u64> {
         let mut window = self
             .window
             .lock()
@@ -89,18 +106,10 @@ impl RefusalLog {
         });
         if !due {
             window.unlogged += 1;
-            return;
+            return None;
         }
-        let before = std::mem::take(&mut window.unlogged);
         window.last_line = Some(now);
-        drop(window);
-        tracing::warn!(
-            tool = %Escaped(tool),
-            %reason,
-            refused_since_last_line = before,
-            interval = ?self.interval,
-            "mrtr: refused requestState"
-        );
+        Some(std::mem::take(&mut window.unlogged))
     }
 }
 

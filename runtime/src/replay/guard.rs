@@ -35,14 +35,13 @@ pub(crate) enum Entered {
 const MAX_PAUSE: Duration = Duration::from_millis(100);
 
 /// The client sees this when the store fails; the reason goes to the log.
-fn store_failed(tool: &str, key: &RoundKey, error: &StoreError) -> ErrorData {
+fn store_failed(engine: &Engine, tool: &str, key: &RoundKey, error: &StoreError) -> ErrorData {
     match error.kind() {
         StoreErrorKind::Full => {
-            tracing::warn!(tool = %Escaped(tool), round = %key, %error, "mrtr: replay store full, round refused");
-            ErrorData::internal_error(
-                "the server has too many calls in progress; try again later",
-                None,
-            )
+            if let Some(before) = engine.inner.full_refusals.due(engine.now()) {
+                tracing::warn!(tool = %Escaped(tool), round = %key, %error, refused_since_last_line = before, "mrtr: replay store full, round refused");
+            }
+            too_busy()
         }
         _ => {
             tracing::error!(tool = %Escaped(tool), round = %key, %error, "mrtr: replay store unavailable, round refused");
@@ -58,12 +57,18 @@ fn internal() -> ErrorData {
 /// A new flow may start only if the store has room for it.
 pub(crate) fn admit(engine: &Engine, tool: &str) -> Result<(), ErrorData> {
     engine.inner.store.admit_flow().map_err(|error| {
-        tracing::warn!(tool = %Escaped(tool), %error, "mrtr: replay store full, new flow refused");
-        ErrorData::internal_error(
-            "the server has too many calls in progress; try again later",
-            None,
-        )
+        if let Some(before) = engine.inner.full_refusals.due(engine.now()) {
+            tracing::warn!(tool = %Escaped(tool), %error, refused_since_last_line = before, "mrtr: replay store full, new flow refused");
+        }
+        too_busy()
     })
+}
+
+fn too_busy() -> ErrorData {
+    ErrorData::internal_error(
+        "the server has too many calls in progress; try again later",
+        None,
+    )
 }
 
 /// Claims round `key`, whose state expires at `state_expires_at` (Unix seconds). Waits, up to
@@ -129,7 +134,7 @@ pub(crate) async fn enter(
                 // does not hold the round for a whole lease against the client's retry.
                 let store = inner.store.clone();
                 tokio::spawn(async move { store.release(key, holder).await });
-                return Err(store_failed(binding.name, &key, &error));
+                return Err(store_failed(engine, binding.name, &key, &error));
             }
         }
     }
@@ -274,5 +279,43 @@ fn report_stored(tool: &str, held: &Held, stored: Result<bool, StoreError>) {
             "mrtr: could not record a response within a lease; a retry of this state runs \
              the round again"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{log::captured, replay::MemoryStore};
+
+    /// A flood of calls against a full store logs one line per interval, with a count.
+    #[test]
+    fn refusals_of_a_full_store_are_logged_once_per_interval() {
+        let store = MemoryStore::with_capacity(10);
+        let engine = Engine::builder()
+            .keys_from_str("1:X2XQbUjbJfvYQXgBhUoZdeUD6eHcAwRctSvzddqmzfo=")
+            .unwrap()
+            .without_principal()
+            .replay_store(store)
+            .build()
+            .unwrap();
+        let memory = engine.inner.memory.clone().unwrap();
+        let expires = SystemTime::now() + Duration::from_secs(600);
+        for flow in 0..9u8 {
+            let key = RoundKey {
+                flow: [flow; 12],
+                round: 1,
+            };
+            let holder = Holder::new().unwrap();
+            let claim = memory.claim_now(key, holder, Duration::from_secs(10), expires);
+            assert!(matches!(claim, Ok(Claim::Won)), "{claim:?}");
+        }
+        let logs = captured(|| {
+            for _ in 0..1000 {
+                assert!(admit(&engine, "pay").is_err());
+            }
+        });
+        let lines: Vec<&str> = logs.lines().collect();
+        assert_eq!(lines.len(), 1, "{logs}");
+        assert!(lines[0].contains("new flow refused"), "{logs}");
     }
 }
