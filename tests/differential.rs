@@ -195,6 +195,26 @@ pub fn record(run: &str, text: Option<Text>) {
 }
 
 corpus! {
+    holds_rmcp_model_types_and_json_values(args) => {
+        use rmcp::model::{CallToolResult, ContentBlock, PromptMessage, Role};
+        let mut messages = vec![PromptMessage::new_text(Role::User, format!("n is {}", args.n))];
+        let mut blocks = vec![ContentBlock::text("first")];
+        let result = CallToolResult::success(vec![ContentBlock::text("kept")]);
+        let mut value = serde_json::json!({"n": args.n, "tags": []});
+        let more = ask!(more = elicit::<Num>("More?")).accepted().map_err(refuse)?.num;
+        messages.push(PromptMessage::new_text(Role::Assistant, format!("more {more}")));
+        blocks.push(ContentBlock::text(format!("more {more}")));
+        value["tags"] = serde_json::json!([more]);
+        note!(args, "got {more}");
+        let go = ask!(go = elicit::<Yes>("Go?")).ok().is_some_and(|y| y.yes);
+        Ok(format!(
+            "{} {} {} {value} {go}",
+            serde_json::to_string(&messages).unwrap_or_default(),
+            serde_json::to_string(&blocks).unwrap_or_default(),
+            serde_json::to_string(&result).unwrap_or_default(),
+        ))
+    }
+
     ref_mut_bindings_in_arms_that_ask(args) => {
         let mut opt = (args.n > 0).then(|| vec![args.n]);
         if let Some(ref mut v) = opt {
@@ -1745,6 +1765,11 @@ fn cases(name: &str) -> Vec<Run> {
     let cancel = json!({"action": "cancel"});
     let run = |n: u32, answers: Vec<Value>| Run { answers, n };
     match name {
+        "holds_rmcp_model_types_and_json_values" => vec![
+            run(0, vec![num(3), yes(true)]),
+            run(4, vec![num(1), decline.clone()]),
+            run(2, vec![decline.clone()]),
+        ],
         "ref_mut_bindings_in_arms_that_ask" => vec![
             run(0, vec![]),
             run(1, vec![num(3), yes(true), num(0), num(5)]),

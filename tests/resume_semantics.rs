@@ -138,14 +138,25 @@ impl Segments {
     }
 }
 
+/// Postcard cannot read it back (the skipped `note`), and JSON has no tuple keys.
+#[derive(Serialize, Deserialize)]
+struct Grid {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    cells: BTreeMap<(u8, u8), u8>,
+}
+
 #[tool_router(router = json_router)]
 impl Segments {
     #[mrtr_tool]
-    #[tool(description = "Holds a serde_json::Value across an ask")]
-    async fn holds_json(&self) -> String {
-        let value = json!({"tags": ["a", "b"]});
+    #[tool(description = "Holds a value that reads back from neither postcard nor JSON")]
+    async fn holds_grid(&self) -> String {
+        let grid = Grid {
+            note: None,
+            cells: [((1, 2), 3)].into(),
+        };
         let word = ask!(word = elicit::<Word>("Word?")).ok().map(|w| w.word);
-        format!("{value} {word:?}")
+        format!("{} {word:?}", grid.cells.len())
     }
 }
 
@@ -406,9 +417,9 @@ async fn a_local_that_cannot_be_read_back_fails_its_first_round_not_the_retry() 
         let loopback = Loopback::start(server).await.expect("server starts");
         let error = loopback
             .client
-            .call_tool_once(rmcp::model::CallToolRequestParams::new("holds_json"))
+            .call_tool_once(rmcp::model::CallToolRequestParams::new("holds_grid"))
             .await
-            .expect_err("postcard cannot read a serde_json::Value back");
+            .expect_err("neither postcard nor JSON reads a Grid back");
         let rmcp::ServiceError::McpError(error) = error else {
             panic!("expected a JSON-RPC error, got {error:?}")
         };

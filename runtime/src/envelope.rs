@@ -23,11 +23,12 @@ use zeroize::Zeroizing;
 
 use crate::replay::{FlowId, RoundKey};
 
-/// Encrypted and authenticated with AES-256-GCM-SIV, under a derived key. (1, 3 and 6 were
+/// Encrypted and authenticated with AES-256-GCM-SIV, under a derived key. (1, 3, 6 and 9 were
 /// earlier headers, keys or ciphers.)
-const VERSION: u8 = 9;
-/// Readable, authenticated with HMAC-SHA256 under a derived key. (2, 4 and 7 were earlier ones.)
-const VERSION_SIGNED: u8 = 10;
+const VERSION: u8 = 12;
+/// Readable, authenticated with HMAC-SHA256 under a derived key. (2, 4, 7 and 10 were earlier
+/// ones.)
+const VERSION_SIGNED: u8 = 13;
 /// A recorded response in the replay store: always encrypted. (5 and 8 were earlier ones.)
 const VERSION_RECORD: u8 = 11;
 const MAC_LEN: usize = 32;
@@ -171,13 +172,17 @@ pub(crate) struct Header {
     pub(crate) deadline: u64,
     /// The most rounds the flow may take, fixed at its first round.
     pub(crate) max_rounds: u32,
+    /// Whether some locals are saved as JSON, as the saver does for a value postcard cannot
+    /// read back; the locals then start with which ones.
+    pub(crate) json_locals: bool,
 }
 
 /// How a [`Header`] travels: the flow id is the nonce, the deadline counts from [`EPOCH`],
-/// and the expiry is how long before the deadline it falls (0 when the state lives until then).
+/// the expiry is how long before the deadline it falls (0 when the state lives until then),
+/// and the JSON flag is the low bit of the resume point (one byte for either below 64).
 #[derive(Serialize, Deserialize)]
 struct WireHeader {
-    resume: u32,
+    resume_and_json: u64,
     round: u32,
     max_rounds: u32,
     deadline: u64,
@@ -187,7 +192,7 @@ struct WireHeader {
 impl WireHeader {
     fn new(header: &Header) -> Self {
         Self {
-            resume: header.resume,
+            resume_and_json: u64::from(header.resume) << 1 | u64::from(header.json_locals),
             round: header.round,
             max_rounds: header.max_rounds,
             deadline: header.deadline.wrapping_sub(EPOCH),
@@ -195,16 +200,17 @@ impl WireHeader {
         }
     }
 
-    fn header(&self, flow: FlowId) -> Header {
+    fn header(&self, flow: FlowId) -> Option<Header> {
         let deadline = self.deadline.wrapping_add(EPOCH);
-        Header {
-            resume: self.resume,
+        Some(Header {
+            resume: u32::try_from(self.resume_and_json >> 1).ok()?,
             expires_at: deadline.saturating_sub(self.before_deadline),
             round: self.round,
             flow,
             deadline,
             max_rounds: self.max_rounds,
-        }
+            json_locals: self.resume_and_json & 1 == 1,
+        })
     }
 }
 
@@ -265,9 +271,9 @@ pub(crate) fn unix_seconds(time: SystemTime) -> u64 {
         .as_secs()
 }
 
-/// The longest wire header: `resume`, `round` and `max_rounds` (varints of up to 5 bytes),
-/// and the two times (up to 10 bytes).
-const HEADER_MAX: usize = 3 * 5 + 2 * 10;
+/// The longest wire header: `round` and `max_rounds` (varints of up to 5 bytes), and the resume
+/// point with its flag and the two times (up to 10 bytes).
+const HEADER_MAX: usize = 2 * 5 + 3 * 10;
 
 pub(crate) fn seal(
     keys: &KeyRing,
@@ -393,7 +399,7 @@ pub(crate) fn open(
     flow.copy_from_slice(&bytes[2..PREFIX_LEN]);
     let (header, rest) = postcard::take_from_bytes::<WireHeader>(&bytes[plaintext.clone()])
         .map_err(|_| OpenError::BadHeader)?;
-    let header = header.header(flow);
+    let header = header.header(flow).ok_or(OpenError::BadHeader)?;
     let locals = plaintext.end - rest.len()..plaintext.end;
     let now = unix_seconds(now);
     let expires_at = header.expires_at.min(header.deadline);
@@ -492,6 +498,7 @@ mod tests {
         flow: [9; 12],
         deadline: 2_000_000_100,
         max_rounds: 100,
+        json_locals: false,
     };
 
     fn now() -> SystemTime {
@@ -705,6 +712,7 @@ mod tests {
             flow: [1; 12],
             deadline,
             max_rounds: 100,
+            json_locals: false,
         };
         let state = seal(&ring(&[1]), &binding("t"), &header, b"", 4096).unwrap();
         assert_eq!(state.len(), 52);
@@ -775,6 +783,7 @@ mod sign_only_tests {
         flow: [3; 12],
         deadline: 2_000_000_000,
         max_rounds: 100,
+        json_locals: false,
     };
 
     fn now() -> SystemTime {

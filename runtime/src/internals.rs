@@ -45,6 +45,7 @@ const HEADER: Header = Header {
     flow: [9; 12],
     deadline: 2_000_000_100,
     max_rounds: 100,
+    json_locals: false,
 };
 
 /// Opens arbitrary bytes as a `requestState`, in both modes.
@@ -83,11 +84,13 @@ pub fn resume_plaintext(plaintext: &[u8]) {
     let Ok(state) = envelope::seal(&keys, &binding(), &header, locals, LIMIT) else {
         return;
     };
-    let Ok((_, locals)) = envelope::open(&keys, &binding(), &state, now(), LIMIT) else {
+    let Ok((header, locals)) = envelope::open(&keys, &binding(), &state, now(), LIMIT) else {
         return;
     };
     // As a resume reads them: binding by binding, then the check that all were read.
-    let mut saved = SavedLocals::new(locals);
+    let Ok(mut saved) = SavedLocals::new(locals, header.json_locals) else {
+        return;
+    };
     macro_rules! take {
         ($($ty:ty),*) => {$(
             if saved.take::<$ty>().is_err() {

@@ -160,7 +160,7 @@ impl Machine {
             resume: None,
             fresh_answers: round.request_state.is_none(),
             answers: None,
-            saved: SavedLocals::new(Default::default()),
+            saved: SavedLocals::none(),
             opened: None,
             halt: None,
             rebuild: None,
@@ -196,11 +196,14 @@ impl Machine {
                         header.round
                     )));
                 }
-                Ok((header, locals)) => {
-                    cursor.resume = Some(header.resume);
-                    cursor.opened = Some(header);
-                    cursor.saved = SavedLocals::new(locals);
-                }
+                Ok((header, locals)) => match SavedLocals::new(locals, header.json_locals) {
+                    Ok(saved) => {
+                        cursor.resume = Some(header.resume);
+                        cursor.opened = Some(header);
+                        cursor.saved = saved;
+                    }
+                    Err(reason) => return Err(refused(&reason)),
+                },
                 Err(reason) => return Err(refused(&reason)),
             }
         }
@@ -457,7 +460,10 @@ impl Machine {
             return Err(ErrorData::missing_required_client_capability(missing));
         }
         let requests = questions.into_input_requests(keys)?;
-        let header = self.next_header(id)?;
+        let header = Header {
+            json_locals: locals.json,
+            ..self.next_header(id)?
+        };
         let engine = &self.engine.inner;
         let binding = binding(
             &self.engine,
@@ -465,7 +471,7 @@ impl Machine {
             self.layout,
             self.principal.as_deref(),
         );
-        let state = envelope::seal(&engine.keys, &binding, &header, &locals, engine.max_state_bytes)
+        let state = envelope::seal(&engine.keys, &binding, &header, &locals.bytes, engine.max_state_bytes)
             .map_err(|error| {
                 match error {
                     SealError::TooLarge { bytes, limit } => tracing::error!(
@@ -522,6 +528,7 @@ impl Machine {
             flow,
             deadline,
             max_rounds,
+            json_locals: false,
         })
     }
 

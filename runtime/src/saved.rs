@@ -5,6 +5,11 @@
 //! end exactly at that check, with the same type names: a state written by another layout of
 //! the tool is refused, never misread. Every buffer that holds them is zeroized when dropped,
 //! including those left behind when a buffer grows.
+//!
+//! A value whose postcard form does not read back (postcard is not self-describing, and
+//! `skip_serializing_if`, `untagged` or `flatten` need a format that is, as rmcp's own model
+//! types do) is saved as JSON instead, as postcard bytes. The state's header then says so, and
+//! the locals start with a bitmap of which values are JSON.
 
 use serde::{Serialize, de::DeserializeOwned};
 use zeroize::Zeroizing;
@@ -111,6 +116,7 @@ impl postcard::ser_flavors::Flavor for ZeroizingBuffer {
 pub struct Snapshot {
     bytes: Result<Zeroizing<Vec<u8>>, String>,
     type_name: &'static str,
+    json: bool,
 }
 
 impl Snapshot {
@@ -118,6 +124,7 @@ impl Snapshot {
         let mut saver = Saver::new();
         saver.save(value);
         Snapshot {
+            json: saver.json.first().is_some_and(|bits| bits & 1 == 1),
             bytes: match saver.error {
                 None => Ok(saver.bytes.0),
                 Some(error) => Err(error),
@@ -127,12 +134,21 @@ impl Snapshot {
     }
 }
 
+/// A round's saved locals, ready to seal.
+pub(crate) struct Locals {
+    pub(crate) bytes: Zeroizing<Vec<u8>>,
+    /// Whether some are JSON (the bytes then start with which): the header's flag.
+    pub(crate) json: bool,
+}
+
 /// Collects the bindings alive at an ask point, in declaration order.
 pub struct Saver {
     bytes: ZeroizingBuffer,
     trail: TypeTrail,
     saved: usize,
     error: Option<String>,
+    /// Which saved values are JSON, a bit each from the first; empty while none is.
+    json: Vec<u8>,
 }
 
 impl Saver {
@@ -142,7 +158,17 @@ impl Saver {
             trail: TypeTrail::EMPTY,
             saved: 0,
             error: None,
+            json: Vec::new(),
         }
+    }
+
+    /// Marks the value about to be noted as saved in JSON.
+    fn mark_json(&mut self) {
+        let (byte, bit) = (self.saved / 8, self.saved % 8);
+        if self.json.len() <= byte {
+            self.json.resize(byte + 1, 0);
+        }
+        self.json[byte] |= 1 << bit;
     }
 
     /// Appends a binding's snapshot.
@@ -153,6 +179,9 @@ impl Saver {
         match &snapshot.bytes {
             Ok(bytes) => {
                 self.bytes.extend(bytes);
+                if snapshot.json {
+                    self.mark_json();
+                }
                 self.noted(snapshot.type_name);
             }
             Err(error) => self.error = Some(error.clone()),
@@ -178,20 +207,32 @@ impl Saver {
             }
         }
         // Postcard is not self-describing: some serde shapes write what they cannot read back.
-        // Find out now, with a message that says what to do, rather than on the retry.
-        // Reading back, not comparing bytes: a `HashMap` may write its entries in another order.
+        // Find out now, and save those as JSON, which is. Reading back, not comparing bytes:
+        // a `HashMap` may write its entries in another order.
         if let Err(error) = postcard::from_bytes::<T>(&self.bytes.0[start..]) {
-            self.error = Some(format!(
-                "`{}` does not read back from its saved form ({error}). The state is encoded \
-                 with postcard, which is not self-describing: `serde_json::Value`, \
-                 `#[serde(untagged)]`, `#[serde(flatten)]` and `skip_serializing_if` do not \
-                 survive. Hold another type across the ask (for a `Value`, its `to_string()`), \
-                 or drop the attribute",
-                std::any::type_name::<T>()
-            ));
-            return;
+            self.bytes.0.truncate(start);
+            if let Err(json_error) = self.save_json(value) {
+                self.error = Some(format!(
+                    "`{}` does not read back from its saved form, neither postcard ({error}) nor \
+                     JSON ({json_error}). Hold another type across the ask (for a \
+                     `serde_json::Value`, its `to_string()`), or build the value after the ask",
+                    std::any::type_name::<T>()
+                ));
+                return;
+            }
+            self.mark_json();
         }
         self.noted(std::any::type_name::<T>());
+    }
+
+    /// Appends `value` as JSON (postcard bytes of its JSON text), checked to read back.
+    fn save_json<T: Persist>(&mut self, value: &T) -> Result<(), serde_json::Error> {
+        let json = Zeroizing::new(serde_json::to_vec(value)?);
+        serde_json::from_slice::<T>(&json)?;
+        let buffer = std::mem::replace(&mut self.bytes, ZeroizingBuffer::new());
+        self.bytes = postcard::serialize_with_flavor(json.as_slice(), buffer)
+            .map_err(serde::ser::Error::custom)?;
+        Ok(())
     }
 
     fn noted(&mut self, type_name: &str) {
@@ -200,14 +241,28 @@ impl Saver {
     }
 
     /// The saved bytes, with their type check if anything was saved, or why saving failed.
-    pub(crate) fn finish(mut self) -> Result<Zeroizing<Vec<u8>>, String> {
+    pub(crate) fn finish(mut self) -> Result<Locals, String> {
         if let Some(error) = self.error {
             return Err(error);
         }
         if self.saved > 0 {
             self.bytes.extend(&self.trail.check());
         }
-        Ok(self.bytes.0)
+        if self.json.is_empty() {
+            return Ok(Locals {
+                bytes: self.bytes.0,
+                json: false,
+            });
+        }
+        let mut bytes = ZeroizingBuffer::new();
+        bytes.reserve(1 + self.json.len() + self.bytes.0.len());
+        bytes = postcard::serialize_with_flavor(self.json.as_slice(), bytes)
+            .map_err(|error| error.to_string())?;
+        bytes.extend(&self.bytes.0);
+        Ok(Locals {
+            bytes: bytes.0,
+            json: true,
+        })
     }
 }
 
@@ -243,16 +298,48 @@ pub(crate) struct SavedLocals {
     read: usize,
     trail: TypeTrail,
     restored: usize,
+    /// Which values are JSON, as the saver marked them.
+    json: Vec<u8>,
 }
 
 impl SavedLocals {
-    pub(crate) fn new(bytes: Zeroizing<Vec<u8>>) -> Self {
-        Self {
+    /// The locals of a state; `json` is its header's flag, when they start with the bitmap of
+    /// which values are JSON. `Err` if that bitmap does not read.
+    pub(crate) fn new(bytes: Zeroizing<Vec<u8>>, json: bool) -> Result<Self, String> {
+        let mut saved = Self {
             bytes,
             read: 0,
             trail: TypeTrail::EMPTY,
             restored: 0,
+            json: Vec::new(),
+        };
+        if json {
+            let (bitmap, rest) = postcard::take_from_bytes::<&[u8]>(&saved.bytes)
+                .map_err(|error| format!("the map of JSON locals does not decode: {error}"))?;
+            if bitmap.is_empty() {
+                return Err("the map of JSON locals is empty".to_owned());
+            }
+            saved.json = bitmap.to_vec();
+            saved.read = saved.bytes.len() - rest.len();
         }
+        Ok(saved)
+    }
+
+    /// An opened state's locals: none.
+    pub(crate) fn none() -> Self {
+        Self {
+            bytes: Zeroizing::new(Vec::new()),
+            read: 0,
+            trail: TypeTrail::EMPTY,
+            restored: 0,
+            json: Vec::new(),
+        }
+    }
+
+    fn is_json(&self, index: usize) -> bool {
+        self.json
+            .get(index / 8)
+            .is_some_and(|bits| bits & (1 << (index % 8)) != 0)
     }
 
     /// The next binding. `Err` says why it does not read, for the log.
@@ -263,10 +350,21 @@ impl SavedLocals {
             .checked_sub(CHECK_LEN)
             .filter(|end| self.read <= *end)
             .ok_or_else(|| "fewer bytes were saved than this build reads".to_owned())?;
-        let (value, rest) =
-            postcard::take_from_bytes::<T>(&self.bytes[self.read..end]).map_err(|error| {
-                format!("`{}` does not decode: {error}", std::any::type_name::<T>())
-            })?;
+        let does_not_decode = |error: &dyn std::fmt::Display| {
+            format!("`{}` does not decode: {error}", std::any::type_name::<T>())
+        };
+        let saved = &self.bytes[self.read..end];
+        let (value, rest) = match self.is_json(self.restored) {
+            false => postcard::take_from_bytes::<T>(saved).map_err(|e| does_not_decode(&e))?,
+            true => {
+                let (json, rest) =
+                    postcard::take_from_bytes::<&[u8]>(saved).map_err(|e| does_not_decode(&e))?;
+                (
+                    serde_json::from_slice::<T>(json).map_err(|e| does_not_decode(&e))?,
+                    rest,
+                )
+            }
+        };
         self.read = end - rest.len();
         self.trail = self.trail.push(std::any::type_name::<T>());
         self.restored += 1;
@@ -283,6 +381,10 @@ impl SavedLocals {
                     "{saved} saved bytes, but this build reads none at this ask"
                 )),
             };
+        }
+        let marked_unread = (self.restored..self.json.len() * 8).any(|index| self.is_json(index));
+        if marked_unread || self.json.last() == Some(&0) {
+            return Err("the map of JSON locals does not match the locals read".to_owned());
         }
         let end = self.bytes.len() - CHECK_LEN;
         if self.read != end {
@@ -306,7 +408,8 @@ mod tests {
     fn saved(save: impl FnOnce(&mut Saver)) -> SavedLocals {
         let mut saver = Saver::new();
         save(&mut saver);
-        SavedLocals::new(saver.finish().unwrap())
+        let locals = saver.finish().unwrap();
+        SavedLocals::new(locals.bytes, locals.json).unwrap()
     }
 
     #[derive(Serialize, Deserialize)]
@@ -368,7 +471,7 @@ mod tests {
         let mut locals = saved(|saver| saver.save(&1u8));
         assert_eq!(locals.take::<u8>().unwrap(), 1);
         assert!(locals.take::<u8>().is_err());
-        let mut empty = SavedLocals::new(Zeroizing::new(Vec::new()));
+        let mut empty = SavedLocals::none();
         assert!(empty.take::<u8>().is_err());
     }
 
@@ -439,7 +542,7 @@ mod tests {
         };
         let mut saver = Saver::new();
         saver.save(&Arc::new(Mutex::new(1i64)));
-        let error = saver.finish().unwrap_err();
+        let error = saver.finish().err().expect("refused");
         assert!(
             error.contains("shared with the rest of the server"),
             "{error}"
@@ -457,21 +560,97 @@ mod tests {
         saver.finish().unwrap();
     }
 
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Grid {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+        /// JSON has no tuple keys.
+        cells: std::collections::BTreeMap<(u8, u8), u8>,
+    }
+
     #[test]
-    fn shapes_postcard_cannot_read_back_are_refused_when_saved() {
-        let mut saver = Saver::new();
-        saver.save(&serde_json::json!({"tags": ["a"]}));
-        let error = saver.finish().unwrap_err();
-        assert!(error.contains("serde_json::value::Value"), "{error}");
-        assert!(error.contains("to_string()"), "{error}");
+    fn shapes_postcard_cannot_read_back_are_saved_as_json() {
+        let value = serde_json::json!({"tags": ["a"], "n": 1});
         let memo = Memo {
             title: "t".into(),
             note: None,
             tag: "x".into(),
         };
         let mut saver = Saver::new();
-        saver.save(&memo);
-        let error = saver.finish().unwrap_err();
-        assert!(error.contains("skip_serializing_if"), "{error}");
+        saver.save(&7u8);
+        saver.save(&value);
+        saver.save_snapshot(&Snapshot::of(&memo));
+        saver.save(&"after".to_owned());
+        let locals = saver.finish().unwrap();
+        assert!(locals.json, "the header must say so");
+        // Without the header's flag the bitmap is read as the first local: refused.
+        let mut unflagged = SavedLocals::new(locals.bytes.clone(), false).unwrap();
+        let misread = unflagged.take::<u8>().is_err()
+            || unflagged.take::<serde_json::Value>().is_err()
+            || unflagged.finish().is_err();
+        assert!(misread);
+        let mut locals = SavedLocals::new(locals.bytes, true).unwrap();
+        assert_eq!(locals.take::<u8>().unwrap(), 7);
+        assert_eq!(locals.take::<serde_json::Value>().unwrap(), value);
+        assert_eq!(locals.take::<Memo>().unwrap().note, None);
+        assert_eq!(locals.take::<String>().unwrap(), "after");
+        locals.finish().unwrap();
+    }
+
+    #[test]
+    fn json_locals_read_back_in_order_and_are_checked() {
+        let memo = Memo {
+            title: "t".into(),
+            note: None,
+            tag: "x".into(),
+        };
+        let mut saver = Saver::new();
+        saver.save(&1u32);
+        saver.save_snapshot(&Snapshot::of(&memo));
+        for n in 0..9u8 {
+            saver.save(&n);
+        }
+        saver.save(&serde_json::json!([1, "two"]));
+        let locals = saver.finish().unwrap();
+        let open = || SavedLocals::new(locals.bytes.clone(), true).unwrap();
+        let mut read = open();
+        assert_eq!(read.take::<u32>().unwrap(), 1);
+        let back = read.take::<Memo>().unwrap();
+        assert_eq!(
+            (back.title, back.note, back.tag),
+            ("t".into(), None, "x".into())
+        );
+        for n in 0..9u8 {
+            assert_eq!(read.take::<u8>().unwrap(), n);
+        }
+        assert_eq!(
+            read.take::<serde_json::Value>().unwrap(),
+            serde_json::json!([1, "two"])
+        );
+        read.finish().unwrap();
+        // Stopping short of a JSON local leaves it marked and unread: refused.
+        let mut short = open();
+        short.take::<u32>().unwrap();
+        assert!(short.finish().is_err());
+    }
+
+    #[test]
+    fn a_shape_neither_format_reads_back_is_refused_when_saved() {
+        let grid = Grid {
+            note: None,
+            cells: [((1, 2), 3)].into(),
+        };
+        let mut saver = Saver::new();
+        saver.save(&grid);
+        let error = saver.finish().err().expect("refused");
+        assert!(error.contains("neither postcard"), "{error}");
+        assert!(error.contains("to_string()"), "{error}");
+        // With the note, postcard reads it back: no JSON needed.
+        let mut saver = Saver::new();
+        saver.save(&Grid {
+            note: Some("n".into()),
+            ..grid
+        });
+        assert!(!saver.finish().unwrap().json);
     }
 }
