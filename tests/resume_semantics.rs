@@ -163,6 +163,20 @@ impl Segments {
 #[tool_router(router = edge_router)]
 impl Segments {
     #[mrtr_tool]
+    #[tool(
+        name = "loop",
+        description = "A raw identifier as its name and as a key"
+    )]
+    async fn r#loop(&self) -> String {
+        let r#type = ask!(elicit::<Word>("Which type?")).ok().map(|w| w.word);
+        let r#kind = ask!(r#match = elicit::<Word>("Match?"))
+            .ok()
+            .map(|w| w.word);
+        ask!(done = elicit::<Word>("Done?"));
+        format!("{type:?} {kind:?}", type = r#type)
+    }
+
+    #[mrtr_tool]
     #[tool(description = "Asks a question that a closure builds from a local changed just before")]
     async fn closure_question(&self) -> String {
         let mut count = 0u32;
@@ -425,6 +439,30 @@ async fn a_local_that_cannot_be_read_back_fails_its_first_round_not_the_retry() 
         };
         assert_eq!(error.code, rmcp::model::ErrorCode::INTERNAL_ERROR);
         assert_eq!(error.message, "the tool could not save its progress");
+    })
+    .await;
+}
+
+/// A raw identifier is its name without `r#`: the tool's flowchart const, and the key of the
+/// question a `let r#type` binds (as `r#match = ..` keys its question `match`).
+#[tokio::test]
+async fn raw_identifiers_key_their_questions_by_their_names() {
+    within_time(async {
+        let loopback = serve(TestClock::default().engine()).await;
+        let mut keys = Vec::new();
+        let answers = BTreeMap::from([
+            ("type", accept(json!({"word": "a"}))),
+            ("match", accept(json!({"word": "b"}))),
+            ("done", accept(json!({"word": "c"}))),
+        ]);
+        let result = demo::drive(&loopback.client, "loop", json!({}), &answers, |round| {
+            keys.extend(round.keys.iter().cloned())
+        })
+        .await
+        .expect("the call completes");
+        assert_eq!(keys, ["type", "match", "done"]);
+        assert_eq!(demo::text_of(&result), r#"Some("a") Some("b")"#);
+        assert!(Segments::LOOP_FLOW.contains("ask type"));
     })
     .await;
 }

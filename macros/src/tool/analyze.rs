@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::Span;
+use syn::ext::IdentExt as _;
 use syn::{
     Block, Expr, LitStr, Pat, Stmt,
     spanned::Spanned,
@@ -135,7 +136,7 @@ fn name_keys_after_lets(body: &Block, asks: &mut [AskSite]) {
                     .iter_mut()
                     .find(|site| site.id == id && !site.explicit_key && !site.several)
             {
-                site.keys = vec![LitStr::new(&ident.to_string(), ident.span())];
+                site.keys = vec![LitStr::new(&ident.unraw().to_string(), ident.span())];
             }
             syn::visit::visit_local(self, local);
         }

@@ -19,7 +19,7 @@ impl AskKey {
     /// The key in `inputRequests`.
     pub(crate) fn text(&self) -> LitStr {
         match self {
-            Self::Name(ident) => LitStr::new(&ident.to_string(), ident.span()),
+            Self::Name(ident) => LitStr::new(&ident.unraw().to_string(), ident.span()),
             Self::Text(text) => text.clone(),
         }
     }

@@ -3,6 +3,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
+use syn::ext::IdentExt as _;
 use syn::{Attribute, Block, Ident, ImplItemFn, ReturnType, Type, parse_quote, spanned::Spanned};
 
 use super::{
@@ -142,7 +143,7 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
 /// `pub const NAME_FLOW: &str`, the flowchart, with the chart in its docs.
 fn flow_const(name: &Ident, flow: &str) -> TokenStream {
     let const_name = Ident::new(
-        &format!("{}_FLOW", name.to_string().to_uppercase()),
+        &format!("{}_FLOW", name.unraw().to_string().to_uppercase()),
         name.span(),
     );
     let summary = format!(

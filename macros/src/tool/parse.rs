@@ -144,7 +144,7 @@ pub(crate) fn parse(
         diagnostics.push(error);
     }
 
-    let item = match syn::parse2::<ImplItemFn>(item) {
+    let item = match syn::parse2::<ImplItemFn>(without_needless_raw(item)) {
         Ok(item) => item,
         Err(error) => {
             diagnostics.push(syn::Error::new(
@@ -428,4 +428,31 @@ fn mutable_binding(pat: &Pat) -> Option<proc_macro2::Span> {
             Pat::Ident(p) => p.mutability.map(|m| m.span()),
             _ => None,
         })
+}
+
+/// `r#name` as `name` wherever `name` is no keyword, so that the later stages, which compare
+/// names as text, see one name where Rust sees one (`let r#kind = ..; kind`). A keyword's raw
+/// form (`r#type`) is the only way to write it, so it stays.
+fn without_needless_raw(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    use quote::ToTokens as _;
+    use syn::ext::IdentExt as _;
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            TokenTree::Group(group) => {
+                let mut plain = Group::new(group.delimiter(), without_needless_raw(group.stream()));
+                plain.set_span(group.span());
+                TokenTree::Group(plain)
+            }
+            TokenTree::Ident(ident) if ident.to_string().starts_with("r#") => {
+                let name = ident.unraw();
+                match syn::parse2::<syn::Ident>(name.to_token_stream()) {
+                    Ok(_) => TokenTree::Ident(name),
+                    Err(_) => TokenTree::Ident(ident),
+                }
+            }
+            other => other,
+        })
+        .collect()
 }
