@@ -124,6 +124,22 @@ pub(crate) fn parse(
                 }
             });
             Ok(())
+        } else if meta.path.is_ident("name") || meta.path.is_ident("description") {
+            let what = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            let home = match kind.rmcp_attribute() {
+                Some(rmcp) => format!("set it in `#[{rmcp}({what} = \"..\")]`"),
+                None => {
+                    "the resource's listing (`ServerHandler::list_resources`) says it".to_owned()
+                }
+            };
+            Err(meta.error(format!(
+                "`{what}` belongs to rmcp, not to `{}`: {home}; {ARGUMENTS}",
+                kind.attribute()
+            )))
         } else {
             Err(meta.error(format!(
                 "unknown `{}` argument; {ARGUMENTS}",
@@ -353,7 +369,7 @@ fn check_signature(kind: Kind, item: &ImplItemFn, diagnostics: &mut Diagnostics)
     }
 }
 
-/// A resource reader takes the request and its context, by those names.
+/// A resource reader takes the request and its context, by exactly those names.
 fn check_resource_params(item: &ImplItemFn, diagnostics: &mut Diagnostics) {
     let names: Vec<String> = item
         .sig
@@ -371,7 +387,8 @@ fn check_resource_params(item: &ImplItemFn, diagnostics: &mut Diagnostics) {
         diagnostics.error(
             &item.sig.inputs,
             "a `#[mrtr_resource]` method takes `(&self, request: ReadResourceRequestParams, \
-             context: RequestContext<RoleServer>)`, the arguments of `ServerHandler::read_resource`",
+             context: RequestContext<RoleServer>)`, the arguments of \
+             `ServerHandler::read_resource`, named exactly `request` and `context`",
         );
     }
 }

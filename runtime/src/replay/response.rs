@@ -87,8 +87,9 @@ impl<R: IntoGetPromptResult> PromptResult for R {}
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a result a resource can send",
-    label = "a `#[mrtr_resource]` returns what `ServerHandler::read_resource` does",
-    note = "return `Result<ReadResourceResult, ErrorData>`"
+    label = "a `#[mrtr_resource]` returns its finished result, and mrtr makes the \
+             `ReadResourceResponse` of each round",
+    note = "return `Result<ReadResourceResult, ErrorData>` (or `ReadResourceResult`)"
 )]
 pub trait ResourceResult: IntoReadResourceResult {}
 
