@@ -114,8 +114,20 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         let #record = <::mrtr::__private::#wire as ::mrtr::__private::Wire<_>>::record;
         #machine_here.run(#record, #body_here).await #finish
     };
-    // At the return type too: rustc's "should return `Result`" for a `?` points there.
-    let body_future = quote_spanned! {result_type.span()=> async move { #(#statements)* } };
+    // Typed as the function returns, so that a tail of another type is rustc's plain "expected
+    // `Result`, found `String`" there (with its `Ok(..)` hint), and `?` works meanwhile. An
+    // `impl Trait` cannot type a `let`: then rustc's "should return `Result`" for a `?` points
+    // at the return type.
+    let returned = idents::returned();
+    let body_future = match names_impl_trait(&result_type) {
+        false => quote_spanned! {result_type.span()=>
+            async move {
+                let #returned: #result_type = { #(#statements)* };
+                #returned
+            }
+        },
+        true => quote_spanned! {result_type.span()=> async move { #(#statements)* } },
+    };
     let new_body: Block = parse_quote! {{
         const #layout: ::mrtr::__private::Layout = ::mrtr::__private::Layout {
             fingerprint: #fingerprint,
@@ -138,6 +150,18 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
     item.block = new_body;
     let flow_const = flow_const(&item.sig.ident, &flow);
     quote!(#flow_const #item)
+}
+
+/// Whether `ty` has an `impl Trait` in it, which a `let` cannot be typed with.
+fn names_impl_trait(ty: &Type) -> bool {
+    fn has_impl(tokens: TokenStream) -> bool {
+        tokens.into_iter().any(|tree| match tree {
+            proc_macro2::TokenTree::Ident(ident) => ident == "impl",
+            proc_macro2::TokenTree::Group(group) => has_impl(group.stream()),
+            _ => false,
+        })
+    }
+    has_impl(quote!(#ty))
 }
 
 /// `pub const NAME_FLOW: &str`, the flowchart, with the chart in its docs.

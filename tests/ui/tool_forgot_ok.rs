@@ -1,0 +1,32 @@
+// A tool declared to return `Result<String, String>` whose last expression is a plain `String`.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> Result<String, String> {
+        let name = ask!(name = elicit::<Name>("Name?")).accepted()?.name;
+        format!("Hello {name}")
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
