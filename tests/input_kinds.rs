@@ -595,6 +595,44 @@ async fn prompts_get_resumes_like_a_tool() {
     .await;
 }
 
+/// `mrtr::testing` scripts prompts and resources as it does tools.
+#[tokio::test]
+async fn the_test_harness_drives_prompts_and_resources() {
+    use mrtr::testing::{Answer, Harness};
+    timed(async {
+        let harness = Harness::start(kinds()).await;
+        let brief = harness
+            .prompt("brief")
+            .answer("topic", Answer::accept(json!({"topic": "otters"})))
+            .run()
+            .await
+            .unwrap();
+        assert_eq!(brief.keys(), ["topic"]);
+        assert_eq!(brief.text(), "Write a brief about otters.");
+        assert_eq!(brief.result().messages.len(), 1);
+
+        let secret = harness
+            .resource("secret://plans")
+            .answer("reader", Answer::accept(json!({"name": "Ada"})))
+            .run()
+            .await
+            .unwrap();
+        assert_eq!(secret.asked("reader").message, "Who reads secret://plans?");
+        assert_eq!(secret.text(), "for Ada only");
+
+        let declined = harness
+            .prompt("brief")
+            .answer("topic", Answer::decline())
+            .run()
+            .await
+            .unwrap_err();
+        let error = declined.protocol_error().expect("a JSON-RPC error");
+        assert_eq!(error.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+        assert_eq!(error.message, "the user declined `topic`");
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn resources_read_resumes_and_is_bound_to_its_uri() {
     timed(async {

@@ -1,5 +1,6 @@
-//! Test your tools: drive one tool call through its rounds in process, answering each question
-//! from a script, then assert on the questions, the rounds and the result.
+//! Test your tools, prompts and resources: drive one call through its rounds in process,
+//! answering each question from a script, then assert on the questions, the rounds and the
+//! result. [`Harness::prompt`] and [`Harness::resource`] script the other two methods.
 //!
 //! Enable with `mrtr = { version = "..", features = ["testing"] }` under `[dev-dependencies]`.
 //!
@@ -86,11 +87,14 @@ use std::{
     fmt,
 };
 
+use private::Done;
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt, ErrorData, ServerHandler, ServiceError, ServiceExt,
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ClientConfig,
-        Implementation, InputRequiredResult, InputResponses, JsonObject, ProtocolVersion,
+        GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+        InputRequiredResult, InputResponses, JsonObject, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
     },
     service::{RoleClient, RunningService},
 };
@@ -162,11 +166,28 @@ impl Harness {
 
     /// Starts scripting a call of the tool `name`.
     pub fn call(&self, name: impl Into<String>) -> Call<'_> {
+        self.script(Request::Tool(CallToolRequestParams::new(name.into())))
+    }
+
+    /// Starts scripting a `prompts/get` of the prompt `name` (a `#[mrtr_prompt]`).
+    pub fn prompt(&self, name: impl Into<String>) -> Call<'_, GetPromptResult> {
+        self.script(Request::Prompt(GetPromptRequestParams::new(name.into())))
+    }
+
+    /// Starts scripting a `resources/read` of `uri` (a `#[mrtr_resource]`).
+    pub fn resource(&self, uri: impl Into<String>) -> Call<'_, ReadResourceResult> {
+        self.script(Request::Resource(ReadResourceRequestParams::new(
+            uri.into(),
+        )))
+    }
+
+    fn script<R: Finished>(&self, request: Request) -> Call<'_, R> {
         Call {
             client: &self.client,
-            params: CallToolRequestParams::new(name.into()),
+            request,
             answers: BTreeMap::new(),
             max_rounds: DEFAULT_MAX_ROUNDS,
+            finished: std::marker::PhantomData,
         }
     }
 
@@ -245,17 +266,157 @@ impl Answer {
     }
 }
 
-/// One scripted call: arguments, answers per key, and a bound on its rounds.
+/// One scripted call of a tool (or `prompts/get` of a prompt, or `resources/read` of a
+/// resource): arguments, answers per key, and a bound on its rounds. `R` is what it returns.
 #[must_use = "a call is sent by `.run().await`"]
-pub struct Call<'a> {
+pub struct Call<'a, R = CallToolResult> {
     client: &'a Client,
-    params: CallToolRequestParams,
+    request: Request,
     answers: BTreeMap<String, VecDeque<Answer>>,
     max_rounds: usize,
+    finished: std::marker::PhantomData<fn() -> R>,
 }
 
-impl Call<'_> {
-    /// The tool's arguments, sent with every round.
+/// The request a [`Call`] sends, round after round.
+#[derive(Clone)]
+enum Request {
+    Tool(CallToolRequestParams),
+    Prompt(GetPromptRequestParams),
+    Resource(ReadResourceRequestParams),
+}
+
+/// One response to a [`Request`].
+enum Reply {
+    Done(Done),
+    Input(InputRequiredResult),
+    Other(String),
+}
+
+impl Request {
+    async fn send(&self, client: &Client) -> Result<Reply, ServiceError> {
+        Ok(match self {
+            Request::Tool(params) => match client.call_tool_once(params.clone()).await? {
+                CallToolResponse::Complete(result) => Reply::Done(Done::Tool(result)),
+                CallToolResponse::InputRequired(input) => Reply::Input(input),
+                other => Reply::Other(format!("{other:?}")),
+            },
+            Request::Prompt(params) => match client.get_prompt_once(params.clone()).await? {
+                GetPromptResponse::Complete(result) => Reply::Done(Done::Prompt(result)),
+                GetPromptResponse::InputRequired(input) => Reply::Input(input),
+                other => Reply::Other(format!("{other:?}")),
+            },
+            Request::Resource(params) => match client.read_resource_once(params.clone()).await? {
+                ReadResourceResponse::Complete(result) => Reply::Done(Done::Resource(result)),
+                ReadResourceResponse::InputRequired(input) => Reply::Input(input),
+                other => Reply::Other(format!("{other:?}")),
+            },
+        })
+    }
+
+    fn arguments(&mut self, arguments: JsonObject) {
+        match self {
+            Request::Tool(params) => params.arguments = Some(arguments),
+            Request::Prompt(params) => params.arguments = Some(arguments),
+            Request::Resource(_) => {}
+        }
+    }
+
+    fn retry(&mut self, responses: Option<InputResponses>, state: String) {
+        let (input_responses, request_state) = match self {
+            Request::Tool(p) => (&mut p.input_responses, &mut p.request_state),
+            Request::Prompt(p) => (&mut p.input_responses, &mut p.request_state),
+            Request::Resource(p) => (&mut p.input_responses, &mut p.request_state),
+        };
+        *input_responses = responses;
+        *request_state = Some(state);
+    }
+}
+
+/// What a [`Call`] ends with: `CallToolResult`, `GetPromptResult` or `ReadResourceResult`.
+pub trait Finished: Sized + private::Sealed {
+    #[doc(hidden)]
+    fn from_done(done: Done) -> Option<Self>;
+    /// Its text: a tool's text blocks, a prompt's text messages, a resource's text contents,
+    /// joined with newlines.
+    fn text(&self) -> String;
+}
+
+mod private {
+    /// A finished response of any of the three methods.
+    pub enum Done {
+        Tool(rmcp::model::CallToolResult),
+        Prompt(rmcp::model::GetPromptResult),
+        Resource(rmcp::model::ReadResourceResult),
+    }
+
+    pub trait Sealed {}
+    impl Sealed for rmcp::model::CallToolResult {}
+    impl Sealed for rmcp::model::GetPromptResult {}
+    impl Sealed for rmcp::model::ReadResourceResult {}
+}
+
+impl Finished for CallToolResult {
+    fn from_done(done: Done) -> Option<Self> {
+        match done {
+            Done::Tool(result) => Some(result),
+            _ => None,
+        }
+    }
+
+    fn text(&self) -> String {
+        let texts: Vec<&str> = self
+            .content
+            .iter()
+            .filter_map(|content| content.as_text())
+            .map(|text| text.text.as_str())
+            .collect();
+        texts.join("\n")
+    }
+}
+
+impl Finished for GetPromptResult {
+    fn from_done(done: Done) -> Option<Self> {
+        match done {
+            Done::Prompt(result) => Some(result),
+            _ => None,
+        }
+    }
+
+    fn text(&self) -> String {
+        let texts: Vec<&str> = self
+            .messages
+            .iter()
+            .filter_map(|message| message.content.as_text())
+            .map(|text| text.text.as_str())
+            .collect();
+        texts.join("\n")
+    }
+}
+
+impl Finished for ReadResourceResult {
+    fn from_done(done: Done) -> Option<Self> {
+        match done {
+            Done::Resource(result) => Some(result),
+            _ => None,
+        }
+    }
+
+    fn text(&self) -> String {
+        let texts: Vec<&str> = self
+            .contents
+            .iter()
+            .filter_map(|contents| match contents {
+                ResourceContents::TextResourceContents { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        texts.join("\n")
+    }
+}
+
+impl<R> Call<'_, R> {
+    /// The tool's (or prompt's) arguments, sent with every round. A resource has none: its
+    /// URI says what to read.
     ///
     /// # Panics
     /// If they do not serialize to a JSON object.
@@ -263,7 +424,7 @@ impl Call<'_> {
         let arguments: JsonObject = serde_json::to_value(arguments)
             .and_then(serde_json::from_value)
             .unwrap_or_else(|error| panic!("mrtr::testing: arguments must be an object: {error}"));
-        self.params.arguments = Some(arguments);
+        self.request.arguments(arguments);
         self
     }
 
@@ -293,15 +454,17 @@ impl Call<'_> {
         self.max_rounds = rounds;
         self
     }
+}
 
-    /// Sends the first call, then one retry per round with the scripted answers and the
-    /// round's `requestState`, until the tool returns.
-    pub async fn run(mut self) -> Result<Run, HarnessError> {
+impl<R: Finished> Call<'_, R> {
+    /// Sends the first request, then one retry per round with the scripted answers and the
+    /// round's `requestState`, until the tool (prompt, resource) returns.
+    pub async fn run(mut self) -> Result<Run<R>, HarnessError> {
         let mut rounds: Vec<Round> = Vec::new();
-        let mut params = self.params.clone();
+        let mut request = self.request.clone();
         loop {
-            let response = match self.client.call_tool_once(params.clone()).await {
-                Ok(response) => response,
+            let reply = match request.send(self.client).await {
+                Ok(reply) => reply,
                 Err(ServiceError::McpError(error)) => {
                     return Err(HarnessError::Protocol { error, rounds });
                 }
@@ -312,8 +475,14 @@ impl Call<'_> {
                     });
                 }
             };
-            let input = match response {
-                CallToolResponse::Complete(result) => {
+            let input = match reply {
+                Reply::Done(done) => {
+                    let Some(result) = R::from_done(done) else {
+                        return Err(HarnessError::Unexpected {
+                            response: "a result of another method".to_owned(),
+                            rounds,
+                        });
+                    };
                     let unused = self
                         .answers
                         .into_iter()
@@ -326,12 +495,9 @@ impl Call<'_> {
                         unused,
                     });
                 }
-                CallToolResponse::InputRequired(input) => input,
-                other => {
-                    return Err(HarnessError::Unexpected {
-                        response: format!("{other:?}"),
-                        rounds,
-                    });
+                Reply::Input(input) => input,
+                Reply::Other(response) => {
+                    return Err(HarnessError::Unexpected { response, rounds });
                 }
             };
             rounds.push(Round::from_input(input));
@@ -356,8 +522,8 @@ impl Call<'_> {
                 };
                 responses.insert(question.key.clone(), answer.0);
             }
-            params.input_responses = (!responses.is_empty()).then_some(responses);
-            params.request_state = Some(round.state.clone());
+            let state = round.state.clone();
+            request.retry((!responses.is_empty()).then_some(responses), state);
         }
     }
 }
@@ -464,13 +630,13 @@ impl Round {
 
 /// A call that returned a result, and the rounds it took.
 #[derive(Debug, Clone)]
-pub struct Run {
+pub struct Run<R = CallToolResult> {
     rounds: Vec<Round>,
-    result: CallToolResult,
+    result: R,
     unused: Vec<String>,
 }
 
-impl Run {
+impl<R: Finished> Run<R> {
     /// Every round that asked for input, in order.
     pub fn rounds(&self) -> &[Round] {
         &self.rounds
@@ -511,31 +677,27 @@ impl Run {
             .unwrap_or(0)
     }
 
-    /// The tool's result.
-    pub fn result(&self) -> &CallToolResult {
+    /// The tool's (prompt's, resource's) result.
+    pub fn result(&self) -> &R {
         &self.result
     }
 
-    /// The result's text blocks, joined with newlines.
+    /// The result's text: a tool's text blocks, a prompt's text messages or a resource's text
+    /// contents, joined with newlines.
     pub fn text(&self) -> String {
-        let texts: Vec<&str> = self
-            .result
-            .content
-            .iter()
-            .filter_map(|content| content.as_text())
-            .map(|text| text.text.as_str())
-            .collect();
-        texts.join("\n")
-    }
-
-    /// Whether the result is a tool error (`isError: true`).
-    pub fn is_error(&self) -> bool {
-        self.result.is_error == Some(true)
+        self.result.text()
     }
 
     /// The keys that still had scripted answers when the call returned.
     pub fn unused_answers(&self) -> &[String] {
         &self.unused
+    }
+}
+
+impl Run<CallToolResult> {
+    /// Whether the result is a tool error (`isError: true`).
+    pub fn is_error(&self) -> bool {
+        self.result.is_error == Some(true)
     }
 }
 
