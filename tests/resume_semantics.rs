@@ -138,6 +138,14 @@ impl Segments {
     }
 }
 
+struct Dice;
+
+impl Dice {
+    fn r#gen(&self) -> u8 {
+        4
+    }
+}
+
 /// Postcard cannot read it back (the skipped `note`), and JSON has no tuple keys.
 #[derive(Serialize, Deserialize)]
 struct Grid {
@@ -168,12 +176,14 @@ impl Segments {
         description = "A raw identifier as its name and as a key"
     )]
     async fn r#loop(&self) -> String {
+        // `gen` is reserved in edition 2024, where only `r#gen` names it.
+        let roll = Dice.r#gen();
         let r#type = ask!(elicit::<Word>("Which type?")).ok().map(|w| w.word);
         let r#kind = ask!(r#match = elicit::<Word>("Match?"))
             .ok()
             .map(|w| w.word);
         ask!(done = elicit::<Word>("Done?"));
-        format!("{type:?} {kind:?}", type = r#type)
+        format!("{type:?} {kind:?} {roll}", type = r#type)
     }
 
     #[mrtr_tool]
@@ -461,7 +471,7 @@ async fn raw_identifiers_key_their_questions_by_their_names() {
         .await
         .expect("the call completes");
         assert_eq!(keys, ["type", "match", "done"]);
-        assert_eq!(demo::text_of(&result), r#"Some("a") Some("b")"#);
+        assert_eq!(demo::text_of(&result), r#"Some("a") Some("b") 4"#);
         assert!(Segments::LOOP_FLOW.contains("ask type"));
     })
     .await;

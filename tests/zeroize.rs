@@ -1,7 +1,8 @@
 //! The buffers mrtr fills with saved locals are zeroized before their memory is given back,
 //! including those left behind when a buffer grows. A global allocator scans every block as it
 //! is freed for the saved form of a secret local; mrtr's own buffers are the only place that
-//! form exists (postcard writes a string's length before its bytes).
+//! form exists (postcard writes a string's length before its bytes; a value saved as JSON
+//! writes it in quotes).
 
 use std::{
     alloc::{GlobalAlloc, Layout, System},
@@ -26,6 +27,9 @@ use serde_json::json;
 
 /// 31 bytes, so that postcard writes the length as the byte 0x1f, which no text contains.
 const SECRET: &str = "ZEROIZE-ME-PLEASE-0123456789ABC";
+/// Held inside a value saved as JSON, where it is written in quotes; made by the tool, so no
+/// request carries it.
+const JSON_SECRET: &str = "ZEROIZE-ME-PLEASE-0123456789ABC-JSON";
 
 struct Scanning;
 
@@ -40,10 +44,15 @@ impl Scanning {
         }
         // SAFETY: `ptr` is a live block of `size` bytes, about to be freed.
         let block = unsafe { std::slice::from_raw_parts(ptr, size) };
-        let found = block
+        let postcard = block
             .windows(SECRET.len() + 1)
             .any(|window| window[0] == SECRET.len() as u8 && &window[1..] == SECRET.as_bytes());
-        if found {
+        let json = block.windows(JSON_SECRET.len() + 2).any(|window| {
+            window[0] == b'"'
+                && window[JSON_SECRET.len() + 1] == b'"'
+                && &window[1..=JSON_SECRET.len()] == JSON_SECRET.as_bytes()
+        });
+        if postcard || json {
             FOUND.fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -89,6 +98,16 @@ struct Go {
     go: bool,
 }
 
+/// Postcard cannot read it back (the skipped `note`), so it is saved as JSON.
+#[derive(Serialize, Deserialize)]
+struct Memo {
+    text: String,
+    /// Long enough that the JSON text outgrows its first block with the secret in it.
+    filler: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+}
+
 #[derive(Clone)]
 struct Holder {
     tool_router: ToolRouter<Self>,
@@ -101,12 +120,23 @@ impl Holder {
     #[tool(description = "Holds a secret and more across two asks")]
     async fn hold(&self, Parameters(args): Parameters<Args>) -> String {
         let secret = args.secret;
+        let memo = Memo {
+            text: format!("{secret}-JSON"),
+            filler: "x".repeat(300),
+            note: None,
+        };
         // Saved after the secret, so the buffer grows with the secret already in it.
         let padding: Vec<u64> = (0..200).map(|n| n * 1_000_003).collect();
         ask!(first = elicit::<Go>("Go?"));
         let more: Vec<String> = (0..50).map(|n| format!("item {n}")).collect();
         ask!(second = elicit::<Go>("Go on?"));
-        format!("{} {} {}", secret.len(), padding.len(), more.len())
+        format!(
+            "{} {} {} {}",
+            secret.len(),
+            memo.text.len(),
+            padding.len(),
+            more.len()
+        )
     }
 }
 
@@ -187,9 +217,11 @@ fn the_scan_finds_an_unzeroized_saved_form() {
     SCANNING.store(true, Ordering::SeqCst);
     let saved = postcard_like(SECRET);
     drop(std::hint::black_box(saved));
+    let json = format!("{{\"text\":\"{JSON_SECRET}\"}}");
+    drop(std::hint::black_box(json));
     SCANNING.store(false, Ordering::SeqCst);
     assert!(
-        FOUND.load(Ordering::SeqCst) >= 1,
+        FOUND.load(Ordering::SeqCst) >= 2,
         "the scan missed a saved form"
     );
 }

@@ -618,11 +618,15 @@ impl EngineBuilder {
                 Engine::MIN_LEASE
             )));
         }
-        if poll_interval > lease {
+        let task_store = self
+            .task_store
+            .unwrap_or_else(|| Arc::new(MemoryTaskStore::default()));
+        if task_store.is_shared() && poll_interval > lease {
             return Err(ConfigError(format!(
                 "the task poll interval of {poll_interval:?} is longer than the lease of \
-                 {lease:?}: a task's running round renews its lease once per poll interval, so \
-                 another instance would take the task over and run it again while it runs. \
+                 {lease:?}: with a shared task store, a task's running round renews its lease \
+                 once per poll interval, and another instance takes over a task whose lease \
+                 lapsed for a whole lease more, so it would run the task again while it runs. \
                  Lower `task_poll_interval` or raise `lease`"
             )));
         }
@@ -686,9 +690,7 @@ impl EngineBuilder {
                 flow_lifetime,
                 max_rounds,
                 tasks: Tasks {
-                    store: self
-                        .task_store
-                        .unwrap_or_else(|| Arc::new(MemoryTaskStore::default())),
+                    store: task_store,
                     ttl: self.task_ttl.unwrap_or(Engine::DEFAULT_TASK_TTL),
                     poll_interval,
                     running: Default::default(),
@@ -904,21 +906,50 @@ mod tests {
         assert!(!memory(base().replay_store(shared)));
     }
 
+    use crate::replay::StoreError;
+
+    /// A memory task store that says it is shared, as Redis's is.
+    struct SharedTasks(MemoryTaskStore);
+
+    #[async_trait::async_trait]
+    impl TaskStore for SharedTasks {
+        async fn create(&self, id: &str, record: &[u8], ttl: Duration) -> Result<(), StoreError> {
+            self.0.create(id, record, ttl).await
+        }
+
+        async fn get(&self, id: &str) -> Result<Option<Vec<u8>>, StoreError> {
+            self.0.get(id).await
+        }
+
+        async fn replace(
+            &self,
+            id: &str,
+            expected: &[u8],
+            record: &[u8],
+        ) -> Result<bool, StoreError> {
+            self.0.replace(id, expected, record).await
+        }
+
+        fn is_shared(&self) -> bool {
+            true
+        }
+    }
+
     #[test]
     fn times_that_would_break_single_use_or_expiry_fail_the_build() {
         let base = || Engine::builder().key(1, key(KEY_A)).without_principal();
         let error = |builder: EngineBuilder| builder.build().unwrap_err().to_string();
         let short = error(base().lease(Duration::from_millis(5)));
         assert!(short.contains("at least 100ms"), "{short}");
-        let slow_polls = error(
+        let slow_polls = || {
             base()
                 .lease(Duration::from_millis(300))
-                .task_poll_interval(Duration::from_secs(1)),
-        );
-        assert!(
-            slow_polls.contains("Lower `task_poll_interval`"),
-            "{slow_polls}"
-        );
+                .task_poll_interval(Duration::from_secs(1))
+        };
+        // Only a shared task store takes tasks over.
+        assert!(slow_polls().build().is_ok());
+        let shared = error(slow_polls().task_store(SharedTasks(MemoryTaskStore::default())));
+        assert!(shared.contains("Lower `task_poll_interval`"), "{shared}");
         assert!(error(base().ttl(Duration::ZERO)).contains("`ttl` is zero"));
         assert!(error(base().flow_lifetime(Duration::ZERO)).contains("`flow_lifetime` is zero"));
         let built = base()

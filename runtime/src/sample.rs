@@ -98,8 +98,8 @@ pub struct Sampled {
     pub model: String,
     /// Why the model stopped: `endTurn`, `stopSequence`, `maxTokens`, `toolUse`, or another.
     pub stop_reason: Option<String>,
-    /// The whole `CreateMessageResult` as JSON text: a `Value` would not survive being saved
-    /// (postcard is not self-describing).
+    /// The whole `CreateMessageResult` as JSON text, which postcard saves as it is (a `Value`
+    /// would be saved as JSON anyway, at a cost: see `saved`).
     result_json: String,
 }
 

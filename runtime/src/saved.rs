@@ -93,21 +93,37 @@ impl ZeroizingBuffer {
     }
 }
 
-impl postcard::ser_flavors::Flavor for ZeroizingBuffer {
-    type Output = Self;
+/// Postcard appending to a buffer it borrows, so that a value that fails to serialize leaves
+/// what was saved before it in place.
+struct Appending<'a>(&'a mut ZeroizingBuffer);
+
+impl postcard::ser_flavors::Flavor for Appending<'_> {
+    type Output = ();
 
     fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
-        self.extend(data);
+        self.0.extend(data);
         Ok(())
     }
 
     fn try_push(&mut self, data: u8) -> postcard::Result<()> {
-        self.extend(&[data]);
+        self.0.extend(&[data]);
         Ok(())
     }
 
-    fn finalize(self) -> postcard::Result<Self> {
-        Ok(self)
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
+    }
+}
+
+/// For `serde_json::to_writer`: JSON text grows in the buffer with every old block zeroized.
+impl std::io::Write for ZeroizingBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.extend(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -198,25 +214,27 @@ impl Saver {
             return;
         }
         let start = self.bytes.0.len();
-        let buffer = std::mem::replace(&mut self.bytes, ZeroizingBuffer::new());
-        match postcard::serialize_with_flavor(value, buffer) {
-            Ok(bytes) => self.bytes = bytes,
-            Err(error) => {
-                self.error = Some(format!("`{}`: {error}", std::any::type_name::<T>()));
-                return;
-            }
-        }
-        // Postcard is not self-describing: some serde shapes write what they cannot read back.
-        // Find out now, and save those as JSON, which is. Reading back, not comparing bytes:
-        // a `HashMap` may write its entries in another order.
-        if let Err(error) = postcard::from_bytes::<T>(&self.bytes.0[start..]) {
+        // Postcard is not self-describing: some serde shapes write what they cannot read back
+        // (`skip_serializing_if`, `untagged`), or cannot write at all (`flatten`, a map of
+        // unknown length). Find out now, and save those as JSON, which is self-describing.
+        // Reading back, not comparing bytes: a `HashMap` may write its entries in another order.
+        let postcard = postcard::serialize_with_flavor(value, Appending(&mut self.bytes))
+            .map_err(|error| error.to_string())
+            .and_then(|()| {
+                postcard::from_bytes::<T>(&self.bytes.0[start..])
+                    .map(drop)
+                    .map_err(|error| error.to_string())
+            });
+        if let Err(error) = postcard {
             self.bytes.0.truncate(start);
             if let Err(json_error) = self.save_json(value) {
+                self.bytes.0.truncate(start);
                 self.error = Some(format!(
                     "`{}` does not read back from its saved form, neither postcard ({error}) nor \
-                     JSON ({json_error}). Hold another type across the ask (for a \
-                     `serde_json::Value`, its `to_string()`), or build the value after the ask",
-                    std::any::type_name::<T>()
+                     JSON ({}). Hold another type across the ask (for a `serde_json::Value`, \
+                     its `to_string()`), or build the value after the ask",
+                    std::any::type_name::<T>(),
+                    crate::log::redacted(&json_error),
                 ));
                 return;
             }
@@ -227,12 +245,11 @@ impl Saver {
 
     /// Appends `value` as JSON (postcard bytes of its JSON text), checked to read back.
     fn save_json<T: Persist>(&mut self, value: &T) -> Result<(), serde_json::Error> {
-        let json = Zeroizing::new(serde_json::to_vec(value)?);
-        serde_json::from_slice::<T>(&json)?;
-        let buffer = std::mem::replace(&mut self.bytes, ZeroizingBuffer::new());
-        self.bytes = postcard::serialize_with_flavor(json.as_slice(), buffer)
-            .map_err(serde::ser::Error::custom)?;
-        Ok(())
+        let mut json = ZeroizingBuffer::new();
+        serde_json::to_writer(&mut json, value)?;
+        serde_json::from_slice::<T>(&json.0)?;
+        postcard::serialize_with_flavor(json.0.as_slice(), Appending(&mut self.bytes))
+            .map_err(serde::ser::Error::custom)
     }
 
     fn noted(&mut self, type_name: &str) {
@@ -256,7 +273,7 @@ impl Saver {
         }
         let mut bytes = ZeroizingBuffer::new();
         bytes.reserve(1 + self.json.len() + self.bytes.0.len());
-        bytes = postcard::serialize_with_flavor(self.json.as_slice(), bytes)
+        postcard::serialize_with_flavor(self.json.as_slice(), Appending(&mut bytes))
             .map_err(|error| error.to_string())?;
         bytes.extend(&self.bytes.0);
         Ok(Locals {
@@ -325,7 +342,7 @@ impl SavedLocals {
         Ok(saved)
     }
 
-    /// An opened state's locals: none.
+    /// No locals: a call with no state yet.
     pub(crate) fn none() -> Self {
         Self {
             bytes: Zeroizing::new(Vec::new()),
@@ -359,10 +376,9 @@ impl SavedLocals {
             true => {
                 let (json, rest) =
                     postcard::take_from_bytes::<&[u8]>(saved).map_err(|e| does_not_decode(&e))?;
-                (
-                    serde_json::from_slice::<T>(json).map_err(|e| does_not_decode(&e))?,
-                    rest,
-                )
+                let value = serde_json::from_slice::<T>(json)
+                    .map_err(|e| does_not_decode(&crate::log::redacted(&e)))?;
+                (value, rest)
             }
         };
         self.read = end - rest.len();
@@ -576,25 +592,61 @@ mod tests {
             note: None,
             tag: "x".into(),
         };
+        let flat = Flat {
+            id: 3,
+            rest: [("k".to_owned(), 9)].into(),
+        };
         let mut saver = Saver::new();
         saver.save(&7u8);
         saver.save(&value);
         saver.save_snapshot(&Snapshot::of(&memo));
+        saver.save(&flat);
         saver.save(&"after".to_owned());
         let locals = saver.finish().unwrap();
         assert!(locals.json, "the header must say so");
-        // Without the header's flag the bitmap is read as the first local: refused.
-        let mut unflagged = SavedLocals::new(locals.bytes.clone(), false).unwrap();
-        let misread = unflagged.take::<u8>().is_err()
-            || unflagged.take::<serde_json::Value>().is_err()
-            || unflagged.finish().is_err();
-        assert!(misread);
         let mut locals = SavedLocals::new(locals.bytes, true).unwrap();
         assert_eq!(locals.take::<u8>().unwrap(), 7);
         assert_eq!(locals.take::<serde_json::Value>().unwrap(), value);
         assert_eq!(locals.take::<Memo>().unwrap().note, None);
+        assert_eq!(locals.take::<Flat>().unwrap(), flat);
         assert_eq!(locals.take::<String>().unwrap(), "after");
         locals.finish().unwrap();
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Flat {
+        id: u8,
+        /// postcard cannot even write this: a map of unknown length.
+        #[serde(flatten)]
+        rest: std::collections::BTreeMap<String, u8>,
+    }
+
+    /// Locals whose bitmap is read as a local (no header flag), or marks one that is never
+    /// read, are refused.
+    #[test]
+    fn a_map_of_json_locals_that_does_not_match_is_refused() {
+        let mut saver = Saver::new();
+        saver.save(&7u8);
+        let plain = saver.finish().unwrap();
+        assert!(!plain.json);
+        let flagged = |bitmap: &[u8]| {
+            let mut bytes = vec![bitmap.len() as u8];
+            bytes.extend_from_slice(bitmap);
+            bytes.extend_from_slice(&plain.bytes);
+            Zeroizing::new(bytes)
+        };
+        // Every byte read, the types right, but the map marks a second local.
+        let mut marked_past = SavedLocals::new(flagged(&[0b10]), true).unwrap();
+        assert_eq!(marked_past.take::<u8>().unwrap(), 7);
+        assert!(marked_past.finish().is_err());
+        // A map whose last byte marks nothing is not one the saver writes.
+        let mut empty_tail = SavedLocals::new(flagged(&[0b0]), true).unwrap();
+        assert_eq!(empty_tail.take::<u8>().unwrap(), 7);
+        assert!(empty_tail.finish().is_err());
+        // Read without the flag, the map's length is taken for the local.
+        let mut unflagged = SavedLocals::new(flagged(&[0b1]), false).unwrap();
+        assert_eq!(unflagged.take::<u8>().unwrap(), 1);
+        assert!(unflagged.finish().is_err(), "bytes left unread");
     }
 
     #[test]

@@ -313,11 +313,12 @@ impl Request {
         })
     }
 
+    /// A tool's or a prompt's arguments; a resource has none (its URI says what to read).
     fn arguments(&mut self, arguments: JsonObject) {
         match self {
             Request::Tool(params) => params.arguments = Some(arguments),
             Request::Prompt(params) => params.arguments = Some(arguments),
-            Request::Resource(_) => {}
+            Request::Resource(_) => unreachable!("a resource call has no `arguments`"),
         }
     }
 
@@ -414,20 +415,35 @@ impl Finished for ReadResourceResult {
     }
 }
 
-impl<R> Call<'_, R> {
-    /// The tool's (or prompt's) arguments, sent with every round. A resource has none: its
-    /// URI says what to read.
+impl Call<'_, CallToolResult> {
+    /// The tool's arguments, sent with every round.
     ///
     /// # Panics
     /// If they do not serialize to a JSON object.
     pub fn arguments(mut self, arguments: impl Serialize) -> Self {
-        let arguments: JsonObject = serde_json::to_value(arguments)
-            .and_then(serde_json::from_value)
-            .unwrap_or_else(|error| panic!("mrtr::testing: arguments must be an object: {error}"));
-        self.request.arguments(arguments);
+        self.request.arguments(object(arguments));
         self
     }
+}
 
+impl Call<'_, GetPromptResult> {
+    /// The prompt's arguments, sent with every round.
+    ///
+    /// # Panics
+    /// If they do not serialize to a JSON object.
+    pub fn arguments(mut self, arguments: impl Serialize) -> Self {
+        self.request.arguments(object(arguments));
+        self
+    }
+}
+
+fn object(arguments: impl Serialize) -> JsonObject {
+    serde_json::to_value(arguments)
+        .and_then(serde_json::from_value)
+        .unwrap_or_else(|error| panic!("mrtr::testing: arguments must be an object: {error}"))
+}
+
+impl<R> Call<'_, R> {
     /// Answers `key` with `answer` the next time it is asked. Called again for the same key,
     /// it queues another answer for the time after.
     pub fn answer(mut self, key: impl Into<String>, answer: Answer) -> Self {

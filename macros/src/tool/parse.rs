@@ -447,6 +447,16 @@ fn mutable_binding(pat: &Pat) -> Option<proc_macro2::Span> {
         })
 }
 
+/// Every keyword and reserved word of any edition, `gen` (2024) included, which syn's own list
+/// leaves out: their raw forms stay raw.
+const KEYWORDS: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "Self", "static", "struct", "super", "trait", "true", "try", "type",
+    "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
 /// `r#name` as `name` wherever `name` is no keyword, so that the later stages, which compare
 /// names as text, see one name where Rust sees one (`let r#kind = ..; kind`). A keyword's raw
 /// form (`r#type`) is the only way to write it, so it stays.
@@ -464,9 +474,10 @@ fn without_needless_raw(tokens: TokenStream) -> TokenStream {
             }
             TokenTree::Ident(ident) if ident.to_string().starts_with("r#") => {
                 let name = ident.unraw();
-                match syn::parse2::<syn::Ident>(name.to_token_stream()) {
-                    Ok(_) => TokenTree::Ident(name),
-                    Err(_) => TokenTree::Ident(ident),
+                let keyword = KEYWORDS.contains(&name.to_string().as_str());
+                match keyword || syn::parse2::<syn::Ident>(name.to_token_stream()).is_err() {
+                    true => TokenTree::Ident(ident),
+                    false => TokenTree::Ident(name),
                 }
             }
             other => other,

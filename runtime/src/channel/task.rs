@@ -242,8 +242,9 @@ where
     context.extensions.insert(link.clone());
     // A task outlives its request; only `tasks/cancel` cancels it. Until it starts, the
     // request's own cancellation (or its client leaving) stops a first call. A retry's round
-    // has claimed its state, so it runs to its end and is recorded, as a native round does:
-    // the client's re-issue then gets its response, not a half-run round run again.
+    // runs to its end and is recorded (under single use it has claimed its state), as a
+    // native round does: the client's re-issue then gets its response, not a half-run round
+    // run again.
     let stops_when_cancelled = request.request_state.is_none();
     let request_cancelled = context.ct.clone();
     let request_cancelled = async move {
@@ -284,7 +285,8 @@ where
     };
     let mut handle = tokio::spawn(run);
     let handle_abort = handle.abort_handle();
-    let mut undecided = AbortOnDrop(Some(handle_abort.clone()));
+    // Dropped before the task is decided, this call stops the run, unless it is a retry's.
+    let mut undecided = AbortOnDrop(stops_when_cancelled.then(|| handle_abort.clone()));
     let request_cancelled = std::pin::pin!(request_cancelled);
     let ended = select(&mut handle, request_cancelled);
     let ended = match select(started, ended).await {

@@ -317,5 +317,18 @@ mod tests {
         let lines: Vec<&str> = logs.lines().collect();
         assert_eq!(lines.len(), 1, "{logs}");
         assert!(lines[0].contains("new flow refused"), "{logs}");
+        // Rounds refused while full share the count: no line until the interval is over.
+        let full = StoreError::full("no room");
+        let key = RoundKey {
+            flow: [0; 12],
+            round: 2,
+        };
+        let logs = captured(|| {
+            for _ in 0..1000 {
+                let error = store_failed(&engine, "pay", &key, &full);
+                assert!(error.message.contains("too many calls"));
+            }
+        });
+        assert_eq!(logs, "", "{logs}");
     }
 }
