@@ -129,8 +129,30 @@ impl Kinds {
     }
 }
 
+/// Reads back from neither postcard (the skipped `note`) nor JSON (tuple keys).
+#[derive(Serialize, Deserialize)]
+struct Grid {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    cells: std::collections::BTreeMap<(u8, u8), u8>,
+}
+
 #[prompt_router]
 impl Kinds {
+    #[mrtr_prompt]
+    #[prompt(description = "Holds what cannot be saved across its question")]
+    async fn unsaveable(&self) -> Result<GetPromptResult, ErrorData> {
+        let grid = Grid {
+            note: None,
+            cells: [((1, 2), 3)].into(),
+        };
+        ask!(topic = elicit::<Topic>("Topic?"));
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            format!("{} cells", grid.cells.len()),
+        )]))
+    }
+
     #[mrtr_prompt]
     #[prompt(description = "A prompt that first asks what about")]
     async fn brief(&self) -> Result<GetPromptResult, ErrorData> {
@@ -629,6 +651,11 @@ async fn the_test_harness_drives_prompts_and_resources() {
         let error = declined.protocol_error().expect("a JSON-RPC error");
         assert_eq!(error.code, rmcp::model::ErrorCode::INVALID_PARAMS);
         assert_eq!(error.message, "the user declined `topic`");
+
+        // Errors name what failed: the prompt, not a tool.
+        let failed = harness.prompt("unsaveable").run().await.unwrap_err();
+        let error = failed.protocol_error().expect("a JSON-RPC error");
+        assert_eq!(error.message, "the prompt could not save its progress");
     })
     .await;
 }

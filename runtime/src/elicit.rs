@@ -152,7 +152,7 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
                 %error,
                 "mrtr: the form's JSON schema is not a flat elicitation schema"
             );
-            ErrorData::internal_error("the tool's form schema is invalid", None)
+            ErrorData::internal_error("the question's form schema is invalid", None)
         })?;
         Ok(Some(InputRequest::Elicitation(ElicitRequest::new(
             ElicitRequestParams::FormElicitationParams {

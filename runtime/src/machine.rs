@@ -115,15 +115,31 @@ impl<T> Future for Asked<T> {
 
 /// The client is told only this; the reason goes to the log.
 fn invalid_state(method: &str) -> ErrorData {
-    let again = match method {
+    ErrorData::invalid_params(
+        format!(
+            "requestState is invalid or expired; {} without requestState",
+            again(method)
+        ),
+        None,
+    )
+}
+
+/// What a client of `method` does to start over.
+fn again(method: &str) -> &'static str {
+    match method {
         "prompts/get" => "get the prompt again",
         "resources/read" => "read the resource again",
         _ => "call the tool again",
-    };
-    ErrorData::invalid_params(
-        format!("requestState is invalid or expired; {again} without requestState"),
-        None,
-    )
+    }
+}
+
+/// What a round of `method` runs, as its errors name it.
+fn subject(method: &str) -> &'static str {
+    match method {
+        "prompts/get" => "prompt",
+        "resources/read" => "resource",
+        _ => "tool",
+    }
 }
 
 impl Machine {
@@ -242,7 +258,10 @@ impl Machine {
             Err(endless) => {
                 tracing::error!(tool = %Escaped(&self.round.name), "mrtr: {endless}");
                 self.cursor().halt = Some(Halt::Fail(ErrorData::internal_error(
-                    "the tool's loop has no end it could save",
+                    format!(
+                        "the {}'s loop has no end it could save",
+                        subject(self.round.method)
+                    ),
                     None,
                 )));
                 None
@@ -453,7 +472,13 @@ impl Machine {
         let tool = Escaped(&self.round.name);
         let locals = saver.finish().map_err(|error| {
             tracing::error!(%tool, ?keys, %error, "mrtr: a local held across an ask failed to serialize");
-            ErrorData::internal_error("the tool could not save its progress", None)
+            ErrorData::internal_error(
+                format!(
+                    "the {} could not save its progress",
+                    subject(self.round.method)
+                ),
+                None,
+            )
         })?;
         if let Some(missing) = questions.missing_capabilities(&self.round.capabilities) {
             tracing::info!(%tool, ?keys, "mrtr: the client lacks a capability this ask needs");
@@ -480,7 +505,13 @@ impl Machine {
                     ),
                     SealError::Random => tracing::error!(%tool, "mrtr: sealing failed"),
                 }
-                ErrorData::internal_error("the tool's progress is too large to hand back", None)
+                ErrorData::internal_error(
+                    format!(
+                        "the {}'s progress is too large to hand back",
+                        subject(self.round.method)
+                    ),
+                    None,
+                )
             })?;
         Ok(InputRequiredResult::new(keyed(requests), Some(state)))
     }
@@ -517,7 +548,10 @@ impl Machine {
                 .unwrap_or_default();
             tracing::warn!(tool = %Escaped(&self.round.name), max_rounds, asked_again, "mrtr: a call reached its round cap");
             return Err(ErrorData::internal_error(
-                format!("this call took more than {max_rounds} rounds{why}; call the tool again"),
+                format!(
+                    "this call took more than {max_rounds} rounds{why}; {}",
+                    again(self.round.method)
+                ),
                 None,
             ));
         }
@@ -652,7 +686,7 @@ impl Machine {
                     "mrtr: the tool panicked; its round fails with -32603"
                 );
                 return Poll::Ready(Outcome::Failed(ErrorData::internal_error(
-                    "the tool failed",
+                    format!("the {} failed", subject(self.round.method)),
                     None,
                 )));
             };
