@@ -234,7 +234,7 @@ impl Saver {
                      JSON ({}). Hold another type across the ask (for a `serde_json::Value`, \
                      its `to_string()`), or build the value after the ask",
                     std::any::type_name::<T>(),
-                    crate::log::redacted(&json_error),
+                    json_error,
                 ));
                 return;
             }
@@ -243,13 +243,17 @@ impl Saver {
         self.noted(std::any::type_name::<T>());
     }
 
-    /// Appends `value` as JSON (postcard bytes of its JSON text), checked to read back.
-    fn save_json<T: Persist>(&mut self, value: &T) -> Result<(), serde_json::Error> {
+    /// Appends `value` as JSON (postcard bytes of its JSON text), checked to read back. Floats
+    /// read back exactly (serde_json's `float_roundtrip`); what JSON itself cannot tell apart
+    /// (an untagged enum's variants of one shape, `Some(None)` and `None`) comes back as JSON
+    /// reads it. `Err` says why not, with no value in it.
+    fn save_json<T: Persist>(&mut self, value: &T) -> Result<(), String> {
+        let redacted = |error: serde_json::Error| crate::log::redacted(&error);
         let mut json = ZeroizingBuffer::new();
-        serde_json::to_writer(&mut json, value)?;
-        serde_json::from_slice::<T>(&json.0)?;
+        serde_json::to_writer(&mut json, value).map_err(redacted)?;
+        serde_json::from_slice::<T>(&json.0).map_err(redacted)?;
         postcard::serialize_with_flavor(json.0.as_slice(), Appending(&mut self.bytes))
-            .map_err(serde::ser::Error::custom)
+            .map_err(|error| error.to_string())
     }
 
     fn noted(&mut self, type_name: &str) {
@@ -611,6 +615,27 @@ mod tests {
         assert_eq!(locals.take::<Flat>().unwrap(), flat);
         assert_eq!(locals.take::<String>().unwrap(), "after");
         locals.finish().unwrap();
+    }
+
+    /// Floats in a value saved as JSON come back bit for bit (serde_json's `float_roundtrip`).
+    #[test]
+    fn floats_saved_as_json_read_back_exactly() {
+        let floats: Vec<f64> = (1..2000)
+            .flat_map(|i| {
+                let i = f64::from(i);
+                [i / 3.0, i.sqrt(), i * 0.01, i.ln(), 1.0 / i]
+            })
+            .collect();
+        let value = serde_json::json!({ "floats": floats });
+        let mut saver = Saver::new();
+        saver.save(&value);
+        let locals = saver.finish().unwrap();
+        assert!(locals.json);
+        let mut read = SavedLocals::new(locals.bytes, true).unwrap();
+        let back = read.take::<serde_json::Value>().unwrap();
+        let back: Vec<f64> = serde_json::from_value(back["floats"].clone()).unwrap();
+        let bits = |v: &[f64]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back), bits(&floats));
     }
 
     #[derive(Debug, PartialEq, Serialize, Deserialize)]
