@@ -356,6 +356,11 @@ mod private {
     impl Sealed for rmcp::model::ReadResourceResult {}
 }
 
+/// Texts, one per line.
+fn joined<'a>(texts: impl Iterator<Item = &'a str>) -> String {
+    texts.collect::<Vec<_>>().join("\n")
+}
+
 impl Finished for CallToolResult {
     fn from_done(done: Done) -> Option<Self> {
         match done {
@@ -365,13 +370,12 @@ impl Finished for CallToolResult {
     }
 
     fn text(&self) -> String {
-        let texts: Vec<&str> = self
-            .content
-            .iter()
-            .filter_map(|content| content.as_text())
-            .map(|text| text.text.as_str())
-            .collect();
-        texts.join("\n")
+        joined(
+            self.content
+                .iter()
+                .filter_map(|content| content.as_text())
+                .map(|text| text.text.as_str()),
+        )
     }
 }
 
@@ -384,13 +388,12 @@ impl Finished for GetPromptResult {
     }
 
     fn text(&self) -> String {
-        let texts: Vec<&str> = self
-            .messages
-            .iter()
-            .filter_map(|message| message.content.as_text())
-            .map(|text| text.text.as_str())
-            .collect();
-        texts.join("\n")
+        joined(
+            self.messages
+                .iter()
+                .filter_map(|message| message.content.as_text())
+                .map(|text| text.text.as_str()),
+        )
     }
 }
 
@@ -403,15 +406,10 @@ impl Finished for ReadResourceResult {
     }
 
     fn text(&self) -> String {
-        let texts: Vec<&str> = self
-            .contents
-            .iter()
-            .filter_map(|contents| match contents {
-                ResourceContents::TextResourceContents { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        texts.join("\n")
+        joined(self.contents.iter().filter_map(|contents| match contents {
+            ResourceContents::TextResourceContents { text, .. } => Some(text.as_str()),
+            _ => None,
+        }))
     }
 }
 
