@@ -71,7 +71,7 @@ impl Capabilities {
     /// What the round asks within, kept by its `Round`; else what the request declares.
     fn of(context: &RequestContext<RoleServer>) -> Self {
         match context.extensions.get::<Declared>() {
-            Some(Declared(declared)) => Self(declared.clone()),
+            Some(Declared(declared)) => Self(ClientCapabilities::clone(declared)),
             None => Self(context.client_capabilities().unwrap_or_default()),
         }
     }

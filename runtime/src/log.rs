@@ -90,9 +90,7 @@ impl RefusalLog {
             "mrtr: refused requestState"
         );
     }
-}
 
-impl RefusalLog {
     /// Counts one refusal: `Some(refusals not logged since the last line)` if a line is due now.
     pub(crate) fn due(&self, now: SystemTime) -> Option<u64> {
         let mut window = self

@@ -2,7 +2,7 @@
 //! the answers and state of the retry, and its client capabilities. Extracted from rmcp's tool
 //! and prompt contexts, or built from a `resources/read` request.
 
-use std::borrow::Cow;
+use std::{borrow::Cow, sync::Arc};
 
 use rmcp::{
     ErrorData, RoleServer,
@@ -32,7 +32,8 @@ pub struct Round {
     pub(crate) args_digest: [u8; 32],
     pub(crate) input_responses: Option<InputResponses>,
     pub(crate) request_state: Option<String>,
-    pub(crate) capabilities: ClientCapabilities,
+    /// Shared with the request's extensions, for [`crate::Capabilities`].
+    pub(crate) capabilities: Arc<ClientCapabilities>,
     /// Who is calling, from the engine's principal hook, asked while the request's context is
     /// at hand (so the context need not be copied).
     pub(crate) principal: Option<String>,
@@ -66,7 +67,7 @@ impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
                 .client_capabilities()
                 .unwrap_or_default(),
         };
-        remember_declared(&mut context.request_context, &capabilities);
+        let capabilities = remember_declared(&mut context.request_context, capabilities);
         Ok(Self {
             method: "tools/call",
             name: context.name.clone(),
@@ -84,10 +85,15 @@ impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
 /// [`crate::Capabilities`]: the round is extracted first, so `Capabilities` reads the same
 /// (the creating call's inside a task), wherever it stands among the parameters.
 #[derive(Clone)]
-pub(crate) struct Declared(pub(crate) ClientCapabilities);
+pub(crate) struct Declared(pub(crate) Arc<ClientCapabilities>);
 
-fn remember_declared(context: &mut RequestContext<RoleServer>, capabilities: &ClientCapabilities) {
+fn remember_declared(
+    context: &mut RequestContext<RoleServer>,
+    capabilities: ClientCapabilities,
+) -> Arc<ClientCapabilities> {
+    let capabilities = Arc::new(capabilities);
     context.extensions.insert(Declared(capabilities.clone()));
+    capabilities
 }
 
 /// What rmcp's prompt router does not pass on: stashed by [`get_prompt`] for the prompt's
@@ -142,8 +148,8 @@ impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
                 None,
             ));
         };
-        let capabilities = context.context.client_capabilities().unwrap_or_default();
-        remember_declared(&mut context.context, &capabilities);
+        let declared = context.context.client_capabilities().unwrap_or_default();
+        let capabilities = remember_declared(&mut context.context, declared);
         Ok(Self {
             method: "prompts/get",
             name: Cow::Owned(context.name.clone()),
@@ -170,7 +176,7 @@ impl Round {
             args_digest: args_digest(None),
             input_responses: request.input_responses.clone(),
             request_state: request.request_state.clone(),
-            capabilities: context.client_capabilities().unwrap_or_default(),
+            capabilities: Arc::new(context.client_capabilities().unwrap_or_default()),
             principal: engine.principal(context),
             task: None,
         }

@@ -228,7 +228,6 @@ impl Saver {
         if let Err(error) = postcard {
             self.bytes.0.truncate(start);
             if let Err(json_error) = self.save_json(value) {
-                self.bytes.0.truncate(start);
                 self.error = Some(format!(
                     "`{}` does not read back from its saved form, neither postcard ({error}) nor \
                      JSON ({}). Hold another type across the ask (for a `serde_json::Value`, \
@@ -329,10 +328,7 @@ impl SavedLocals {
     pub(crate) fn new(bytes: Zeroizing<Vec<u8>>, json: bool) -> Result<Self, String> {
         let mut saved = Self {
             bytes,
-            read: 0,
-            trail: TypeTrail::EMPTY,
-            restored: 0,
-            json: Vec::new(),
+            ..Self::none()
         };
         if json {
             let (bitmap, rest) = postcard::take_from_bytes::<&[u8]>(&saved.bytes)

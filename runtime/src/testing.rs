@@ -87,7 +87,6 @@ use std::{
     fmt,
 };
 
-use private::Done;
 use rmcp::{
     ClientLifecycleMode, ClientServiceExt, ErrorData, ServerHandler, ServiceError, ServiceExt,
     model::{
@@ -166,28 +165,25 @@ impl Harness {
 
     /// Starts scripting a call of the tool `name`.
     pub fn call(&self, name: impl Into<String>) -> Call<'_> {
-        self.script(Request::Tool(CallToolRequestParams::new(name.into())))
+        self.script(CallToolRequestParams::new(name.into()))
     }
 
     /// Starts scripting a `prompts/get` of the prompt `name` (a `#[mrtr_prompt]`).
     pub fn prompt(&self, name: impl Into<String>) -> Call<'_, GetPromptResult> {
-        self.script(Request::Prompt(GetPromptRequestParams::new(name.into())))
+        self.script(GetPromptRequestParams::new(name.into()))
     }
 
     /// Starts scripting a `resources/read` of `uri` (a `#[mrtr_resource]`).
     pub fn resource(&self, uri: impl Into<String>) -> Call<'_, ReadResourceResult> {
-        self.script(Request::Resource(ReadResourceRequestParams::new(
-            uri.into(),
-        )))
+        self.script(ReadResourceRequestParams::new(uri.into()))
     }
 
-    fn script<R: Finished>(&self, request: Request) -> Call<'_, R> {
+    fn script<R: Finished>(&self, params: R::Params) -> Call<'_, R> {
         Call {
             client: &self.client,
-            request,
+            params,
             answers: BTreeMap::new(),
             max_rounds: DEFAULT_MAX_ROUNDS,
-            finished: std::marker::PhantomData,
         }
     }
 
@@ -269,147 +265,126 @@ impl Answer {
 /// One scripted call of a tool (or `prompts/get` of a prompt, or `resources/read` of a
 /// resource): arguments, answers per key, and a bound on its rounds. `R` is what it returns.
 #[must_use = "a call is sent by `.run().await`"]
-pub struct Call<'a, R = CallToolResult> {
+pub struct Call<'a, R: Finished = CallToolResult> {
     client: &'a Client,
-    request: Request,
+    params: R::Params,
     answers: BTreeMap<String, VecDeque<Answer>>,
     max_rounds: usize,
-    finished: std::marker::PhantomData<fn() -> R>,
-}
-
-/// The request a [`Call`] sends, round after round.
-#[derive(Clone)]
-enum Request {
-    Tool(CallToolRequestParams),
-    Prompt(GetPromptRequestParams),
-    Resource(ReadResourceRequestParams),
-}
-
-/// One response to a [`Request`].
-enum Reply {
-    Done(Done),
-    Input(InputRequiredResult),
-    Other(String),
-}
-
-impl Request {
-    async fn send(&self, client: &Client) -> Result<Reply, ServiceError> {
-        Ok(match self {
-            Request::Tool(params) => match client.call_tool_once(params.clone()).await? {
-                CallToolResponse::Complete(result) => Reply::Done(Done::Tool(result)),
-                CallToolResponse::InputRequired(input) => Reply::Input(input),
-                other => Reply::Other(format!("{other:?}")),
-            },
-            Request::Prompt(params) => match client.get_prompt_once(params.clone()).await? {
-                GetPromptResponse::Complete(result) => Reply::Done(Done::Prompt(result)),
-                GetPromptResponse::InputRequired(input) => Reply::Input(input),
-                other => Reply::Other(format!("{other:?}")),
-            },
-            Request::Resource(params) => match client.read_resource_once(params.clone()).await? {
-                ReadResourceResponse::Complete(result) => Reply::Done(Done::Resource(result)),
-                ReadResourceResponse::InputRequired(input) => Reply::Input(input),
-                other => Reply::Other(format!("{other:?}")),
-            },
-        })
-    }
-
-    /// A tool's or a prompt's arguments; a resource has none (its URI says what to read).
-    fn arguments(&mut self, arguments: JsonObject) {
-        match self {
-            Request::Tool(params) => params.arguments = Some(arguments),
-            Request::Prompt(params) => params.arguments = Some(arguments),
-            Request::Resource(_) => unreachable!("a resource call has no `arguments`"),
-        }
-    }
-
-    fn retry(&mut self, responses: Option<InputResponses>, state: String) {
-        let (input_responses, request_state) = match self {
-            Request::Tool(p) => (&mut p.input_responses, &mut p.request_state),
-            Request::Prompt(p) => (&mut p.input_responses, &mut p.request_state),
-            Request::Resource(p) => (&mut p.input_responses, &mut p.request_state),
-        };
-        *input_responses = responses;
-        *request_state = Some(state);
-    }
 }
 
 /// What a [`Call`] ends with: `CallToolResult`, `GetPromptResult` or `ReadResourceResult`.
-pub trait Finished: Sized + private::Sealed {
-    #[doc(hidden)]
-    fn from_done(done: Done) -> Option<Self>;
-    /// Its text: a tool's text blocks, a prompt's text messages, a resource's text contents,
-    /// joined with newlines.
-    fn text(&self) -> String;
-}
+pub trait Finished: private::Method {}
+
+impl<R: private::Method> Finished for R {}
 
 mod private {
-    /// A finished response of any of the three methods.
-    pub enum Done {
-        Tool(rmcp::model::CallToolResult),
-        Prompt(rmcp::model::GetPromptResult),
-        Resource(rmcp::model::ReadResourceResult),
+    use rmcp::{
+        ServiceError,
+        model::{InputRequiredResult, InputResponses},
+    };
+
+    use super::Client;
+
+    /// One response to a request of the method.
+    pub enum Reply<R> {
+        Done(R),
+        Input(InputRequiredResult),
+        Other(String),
     }
 
-    pub trait Sealed {}
-    impl Sealed for rmcp::model::CallToolResult {}
-    impl Sealed for rmcp::model::GetPromptResult {}
-    impl Sealed for rmcp::model::ReadResourceResult {}
-}
+    /// A method a [`super::Call`] drives: its request, one round of it, and its result's text.
+    pub trait Method: Sized {
+        type Params: Clone + Send;
 
-/// Texts, one per line.
-fn joined<'a>(texts: impl Iterator<Item = &'a str>) -> String {
-    texts.collect::<Vec<_>>().join("\n")
-}
+        fn once(
+            client: &Client,
+            params: Self::Params,
+        ) -> impl Future<Output = Result<Reply<Self>, ServiceError>> + Send;
 
-impl Finished for CallToolResult {
-    fn from_done(done: Done) -> Option<Self> {
-        match done {
-            Done::Tool(result) => Some(result),
-            _ => None,
-        }
-    }
+        /// The retry of `params` with these answers and the round's state.
+        fn retry(params: &mut Self::Params, answers: Option<InputResponses>, state: String);
 
-    fn text(&self) -> String {
-        joined(
-            self.content
-                .iter()
-                .filter_map(|content| content.as_text())
-                .map(|text| text.text.as_str()),
-        )
+        /// A tool's text blocks, a prompt's text messages, a resource's text contents.
+        fn texts(&self) -> Vec<&str>;
     }
 }
 
-impl Finished for GetPromptResult {
-    fn from_done(done: Done) -> Option<Self> {
-        match done {
-            Done::Prompt(result) => Some(result),
-            _ => None,
-        }
+use private::{Method, Reply};
+
+impl Method for CallToolResult {
+    type Params = CallToolRequestParams;
+
+    async fn once(client: &Client, params: Self::Params) -> Result<Reply<Self>, ServiceError> {
+        Ok(match client.call_tool_once(params).await? {
+            CallToolResponse::Complete(result) => Reply::Done(result),
+            CallToolResponse::InputRequired(input) => Reply::Input(input),
+            other => Reply::Other(format!("{other:?}")),
+        })
     }
 
-    fn text(&self) -> String {
-        joined(
-            self.messages
-                .iter()
-                .filter_map(|message| message.content.as_text())
-                .map(|text| text.text.as_str()),
-        )
+    fn retry(params: &mut Self::Params, answers: Option<InputResponses>, state: String) {
+        params.input_responses = answers;
+        params.request_state = Some(state);
+    }
+
+    fn texts(&self) -> Vec<&str> {
+        self.content
+            .iter()
+            .filter_map(|content| content.as_text())
+            .map(|text| text.text.as_str())
+            .collect()
     }
 }
 
-impl Finished for ReadResourceResult {
-    fn from_done(done: Done) -> Option<Self> {
-        match done {
-            Done::Resource(result) => Some(result),
-            _ => None,
-        }
+impl Method for GetPromptResult {
+    type Params = GetPromptRequestParams;
+
+    async fn once(client: &Client, params: Self::Params) -> Result<Reply<Self>, ServiceError> {
+        Ok(match client.get_prompt_once(params).await? {
+            GetPromptResponse::Complete(result) => Reply::Done(result),
+            GetPromptResponse::InputRequired(input) => Reply::Input(input),
+            other => Reply::Other(format!("{other:?}")),
+        })
     }
 
-    fn text(&self) -> String {
-        joined(self.contents.iter().filter_map(|contents| match contents {
-            ResourceContents::TextResourceContents { text, .. } => Some(text.as_str()),
-            _ => None,
-        }))
+    fn retry(params: &mut Self::Params, answers: Option<InputResponses>, state: String) {
+        params.input_responses = answers;
+        params.request_state = Some(state);
+    }
+
+    fn texts(&self) -> Vec<&str> {
+        self.messages
+            .iter()
+            .filter_map(|message| message.content.as_text())
+            .map(|text| text.text.as_str())
+            .collect()
+    }
+}
+
+impl Method for ReadResourceResult {
+    type Params = ReadResourceRequestParams;
+
+    async fn once(client: &Client, params: Self::Params) -> Result<Reply<Self>, ServiceError> {
+        Ok(match client.read_resource_once(params).await? {
+            ReadResourceResponse::Complete(result) => Reply::Done(result),
+            ReadResourceResponse::InputRequired(input) => Reply::Input(input),
+            other => Reply::Other(format!("{other:?}")),
+        })
+    }
+
+    fn retry(params: &mut Self::Params, answers: Option<InputResponses>, state: String) {
+        params.input_responses = answers;
+        params.request_state = Some(state);
+    }
+
+    fn texts(&self) -> Vec<&str> {
+        self.contents
+            .iter()
+            .filter_map(|contents| match contents {
+                ResourceContents::TextResourceContents { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
     }
 }
 
@@ -419,7 +394,7 @@ impl Call<'_, CallToolResult> {
     /// # Panics
     /// If they do not serialize to a JSON object.
     pub fn arguments(mut self, arguments: impl Serialize) -> Self {
-        self.request.arguments(object(arguments));
+        self.params.arguments = Some(object(arguments));
         self
     }
 }
@@ -430,7 +405,7 @@ impl Call<'_, GetPromptResult> {
     /// # Panics
     /// If they do not serialize to a JSON object.
     pub fn arguments(mut self, arguments: impl Serialize) -> Self {
-        self.request.arguments(object(arguments));
+        self.params.arguments = Some(object(arguments));
         self
     }
 }
@@ -441,7 +416,7 @@ fn object(arguments: impl Serialize) -> JsonObject {
         .unwrap_or_else(|error| panic!("mrtr::testing: arguments must be an object: {error}"))
 }
 
-impl<R> Call<'_, R> {
+impl<R: Finished> Call<'_, R> {
     /// Answers `key` with `answer` the next time it is asked. Called again for the same key,
     /// it queues another answer for the time after.
     pub fn answer(mut self, key: impl Into<String>, answer: Answer) -> Self {
@@ -475,9 +450,9 @@ impl<R: Finished> Call<'_, R> {
     /// round's `requestState`, until the tool (prompt, resource) returns.
     pub async fn run(mut self) -> Result<Run<R>, HarnessError> {
         let mut rounds: Vec<Round> = Vec::new();
-        let mut request = self.request.clone();
+        let mut params = self.params.clone();
         loop {
-            let reply = match request.send(self.client).await {
+            let reply = match R::once(self.client, params.clone()).await {
                 Ok(reply) => reply,
                 Err(ServiceError::McpError(error)) => {
                     return Err(HarnessError::Protocol { error, rounds });
@@ -490,13 +465,7 @@ impl<R: Finished> Call<'_, R> {
                 }
             };
             let input = match reply {
-                Reply::Done(done) => {
-                    let Some(result) = R::from_done(done) else {
-                        return Err(HarnessError::Unexpected {
-                            response: "a result of another method".to_owned(),
-                            rounds,
-                        });
-                    };
+                Reply::Done(result) => {
                     let unused = self
                         .answers
                         .into_iter()
@@ -537,7 +506,11 @@ impl<R: Finished> Call<'_, R> {
                 responses.insert(question.key.clone(), answer.0);
             }
             let state = round.state.clone();
-            request.retry((!responses.is_empty()).then_some(responses), state);
+            R::retry(
+                &mut params,
+                (!responses.is_empty()).then_some(responses),
+                state,
+            );
         }
     }
 }
@@ -699,7 +672,7 @@ impl<R: Finished> Run<R> {
     /// The result's text: a tool's text blocks, a prompt's text messages or a resource's text
     /// contents, joined with newlines.
     pub fn text(&self) -> String {
-        self.result.text()
+        self.result.texts().join("\n")
     }
 
     /// The keys that still had scripted answers when the call returned.

@@ -447,8 +447,8 @@ fn mutable_binding(pat: &Pat) -> Option<proc_macro2::Span> {
         })
 }
 
-/// Every keyword and reserved word of any edition, `gen` (2024) included, which syn's own list
-/// leaves out: their raw forms stay raw.
+/// Every keyword and reserved word of any edition (syn's list, and `gen` of 2024, which syn's
+/// leaves out): their raw forms stay raw.
 const KEYWORDS: &[&str] = &[
     "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
     "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
@@ -462,7 +462,6 @@ const KEYWORDS: &[&str] = &[
 /// form (`r#type`) is the only way to write it, so it stays.
 fn without_needless_raw(tokens: TokenStream) -> TokenStream {
     use proc_macro2::{Group, TokenTree};
-    use quote::ToTokens as _;
     use syn::ext::IdentExt as _;
     tokens
         .into_iter()
@@ -474,8 +473,7 @@ fn without_needless_raw(tokens: TokenStream) -> TokenStream {
             }
             TokenTree::Ident(ident) if ident.to_string().starts_with("r#") => {
                 let name = ident.unraw();
-                let keyword = KEYWORDS.contains(&name.to_string().as_str());
-                match keyword || syn::parse2::<syn::Ident>(name.to_token_stream()).is_err() {
+                match KEYWORDS.contains(&name.to_string().as_str()) {
                     true => TokenTree::Ident(ident),
                     false => TokenTree::Ident(name),
                 }
