@@ -1724,6 +1724,58 @@ corpus! {
         Ok(out)
     }
 
+    // A `let` that asks while binding again the name of the local it unwraps: the old binding,
+    // partly moved by the pattern, is not the one read after (sweep 25).
+    rebinds_the_local_it_unwraps_while_asking(args) => {
+        let city = (args.n % 2 == 1).then(|| format!("c{}", args.n));
+        let city = match city {
+            Some(city) => city,
+            None => ask!(city = elicit::<Text>("City?")).accepted().map_err(refuse)?.text,
+        };
+        let zone = (args.n > 2).then(|| format!("z{}", args.n));
+        let zone = if let Some(zone) = zone { zone } else {
+            ask!(zone = elicit::<Text>(format!("Zone in {city}?"))).accepted().map_err(refuse)?.text
+        };
+        let street = (args.n > 4).then(|| format!("s{}", args.n));
+        let Some(street) = street else {
+            let fallback = ask!(street = elicit::<Text>("Street?")).accepted().map_err(refuse)?.text;
+            return Ok(format!("{city} {zone} {fallback}"));
+        };
+        let later = Some(street.clone());
+        let again = match later {
+            Some(later) if later.len() > 9 => later,
+            other => {
+                let extra = ask!(extra = elicit::<Num>("Extra?")).accepted().map(|n| n.num).unwrap_or(0);
+                format!("{other:?}+{extra}")
+            }
+        };
+        let again = again;
+        Ok(format!("{city} {zone} {street} {again}"))
+    }
+
+    // `#[cfg]` on statements around an ask: a value chosen with `cfg!`, a `let` used up before
+    // the ask, and an ask compiled out (sweep 25; a `#[cfg]` `let` held across an ask is an
+    // error, tests/ui/cfg_let_held_across_an_ask.rs).
+    cfg_on_statements_around_an_ask(args) => {
+        let mode = if cfg!(debug_assertions) { format!("debug{}", args.n) } else { format!("release{}", args.n) };
+        #[cfg(debug_assertions)]
+        let checked = args.n + 1;
+        #[cfg(debug_assertions)]
+        note!(args, "checked {checked}");
+        #[cfg(any())]
+        ask!(never = elicit::<Text>("Never asked?"));
+        #[cfg(any())]
+        ask!(never_either = elicit::<Text>("Never asked either?")).ok();
+        #[cfg(any())]
+        {
+            ask!(nor = elicit::<Text>("Nor this?"));
+        }
+        #[cfg(debug_assertions)]
+        ask!(asked = elicit::<Yes>("Asked in a debug build?"));
+        let n = ask!(n = elicit::<Num>(format!("n for {mode}?"))).accepted().map_err(refuse)?.num;
+        Ok(format!("{mode} {n}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -1765,6 +1817,17 @@ fn cases(name: &str) -> Vec<Run> {
     let cancel = json!({"action": "cancel"});
     let run = |n: u32, answers: Vec<Value>| Run { answers, n };
     match name {
+        "rebinds_the_local_it_unwraps_while_asking" => vec![
+            run(5, vec![num(2)]),
+            run(0, vec![text("a"), text("b"), text("c")]),
+            run(3, vec![text("x")]),
+            run(6, vec![text("y"), num(4)]),
+            run(2, vec![decline.clone()]),
+        ],
+        "cfg_on_statements_around_an_ask" => vec![
+            run(1, vec![yes(true), num(2)]),
+            run(2, vec![yes(false), decline.clone()]),
+        ],
         "holds_rmcp_model_types_and_json_values" => vec![
             run(0, vec![num(3), yes(true)]),
             run(4, vec![num(1), decline.clone()]),

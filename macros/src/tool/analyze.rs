@@ -410,10 +410,26 @@ impl VisitMut for Numbering<'_> {
             && is_ask_macro(&mac.mac.path)
         {
             let expr = Expr::Macro(syn::ExprMacro {
-                attrs: mac.attrs.clone(),
+                attrs: Vec::new(),
                 mac: mac.mac.clone(),
             });
-            *stmt = Stmt::Expr(expr, mac.semi_token);
+            *stmt = if mac.attrs.is_empty() {
+                Stmt::Expr(expr, mac.semi_token)
+            } else {
+                // The ask becomes a marker, which has no place for attributes: a block around
+                // it keeps them (`#[cfg(..)] ask!(..);`).
+                Stmt::Expr(
+                    Expr::Block(syn::ExprBlock {
+                        attrs: mac.attrs.clone(),
+                        label: None,
+                        block: syn::Block {
+                            brace_token: Default::default(),
+                            stmts: vec![Stmt::Expr(expr, Some(Default::default()))],
+                        },
+                    }),
+                    None,
+                )
+            };
         }
         visit_mut::visit_stmt_mut(self, stmt);
     }

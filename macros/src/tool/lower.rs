@@ -78,15 +78,26 @@ impl<'a> Lowering<'a> {
         let scope_len = self.scope.len();
         let stmts = std::mem::take(&mut block.stmts);
         let asks: Vec<Vec<u32>> = stmts.iter().map(asks_in_stmt).collect();
-        // The names each statement's successors read, for the snapshots below.
+        // The bindings each statement's successors read, for the snapshots below. A name read
+        // after a `let` that binds it again is the new binding's, unless a closure made
+        // earlier reads it.
         let mut read_later = vec![BTreeSet::new(); stmts.len()];
+        let mut captured_later = vec![BTreeSet::new(); stmts.len()];
         for index in (1..stmts.len()).rev() {
+            let direct = super::syntax::names_in_stmt(&stmts[index]);
+            let mut captured = captured_later[index].clone();
+            captured.extend(
+                with_captures(direct.clone(), &self.captures)
+                    .into_iter()
+                    .filter(|name| !direct.contains(name)),
+            );
             let mut names = read_later[index].clone();
-            names.extend(with_captures(
-                super::syntax::names_in_stmt(&stmts[index]),
-                &self.captures,
-            ));
+            for name in rebound_by(&stmts[index]) {
+                names.remove(&name);
+            }
+            names.extend(direct);
             read_later[index - 1] = names;
+            captured_later[index - 1] = captured;
         }
         let mut aliased = Vec::new();
         for (index, stmt) in stmts.into_iter().enumerate() {
@@ -104,9 +115,14 @@ impl<'a> Lowering<'a> {
             }
             let mut renewed = Vec::new();
             if !asks[index].is_empty() {
+                let mut later = std::mem::take(&mut read_later[index]);
+                for name in rebound_by(&stmt) {
+                    later.remove(&name);
+                }
+                later.append(&mut captured_later[index]);
                 block
                     .stmts
-                    .extend(self.snapshot_dead(&stmt, scope_len, &read_later[index]));
+                    .extend(self.snapshot_dead(&stmt, scope_len, &later));
                 block.stmts.extend(self.snapshot_again(
                     &stmt,
                     &asks[index],
@@ -366,6 +382,23 @@ impl<'a> Lowering<'a> {
     }
 
     fn check_saveable(&mut self, local: &Local, bindings: &[Binding]) {
+        if let Some(cfg) = local.attrs.iter().find(|attr| attr.path().is_ident("cfg")) {
+            let names = bindings
+                .iter()
+                .map(|binding| format!("`{}`", binding.ident))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.diagnostics.error(
+                cfg,
+                format!(
+                    "{names} {is} held across an `ask!`, and `#[mrtr_tool]` sees the body before \
+                     `#[cfg]` is applied, so it cannot tell whether this `let` exists. Choose the \
+                     value with `cfg!` instead: `let {0} = if cfg!(..) {{ .. }} else {{ .. }};`",
+                    bindings[0].ident,
+                    is = if bindings.len() > 1 { "are" } else { "is" },
+                ),
+            );
+        }
         if local.init.is_none() && bindings.len() > 1 {
             self.diagnostics.error(
                 &local.pat,
@@ -630,4 +663,15 @@ fn parse_stmt(tokens: TokenStream) -> Stmt {
         let message = format!("internal error in mrtr: a rewritten statement does not parse ({error}); please report it");
         syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
     })
+}
+
+/// The names a `let` binds again, which the statements after it read instead of the old ones.
+fn rebound_by(stmt: &Stmt) -> Vec<String> {
+    match stmt {
+        Stmt::Local(local) => pattern_bindings(&local.pat)
+            .into_iter()
+            .map(|binding| binding.ident.to_string())
+            .collect(),
+        _ => Vec::new(),
+    }
 }
