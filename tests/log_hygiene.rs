@@ -1,5 +1,6 @@
 //! What reaches the server log through real rounds: never an answer or a saved local, at any
-//! level; client-chosen strings escaped; refused states summarized at a bounded rate.
+//! level; client-chosen strings escaped; refused states and states over the size limit
+//! summarized at a bounded rate.
 //!
 //! One test per binary: it installs the process-wide log subscriber that captures every line.
 
@@ -39,6 +40,11 @@ struct Unlock {
     code: u32,
 }
 
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Said {
+    text: String,
+}
+
 #[derive(Clone)]
 struct Vault {
     tool_router: ToolRouter<Self>,
@@ -64,6 +70,22 @@ impl Vault {
             unlock.pin.len(),
             unlock.code
         ))
+    }
+}
+
+#[tool_router(router = hoard_router)]
+impl Vault {
+    #[mrtr_tool]
+    #[tool(description = "Holds what it is told across a second ask")]
+    async fn hoard(&self) -> Result<String, String> {
+        let said = ask!(said = elicit::<Said>("Say something"))
+            .accepted()
+            .map_err(|refused| refused.to_string())?
+            .text;
+        let sure = ask!(sure = elicit::<Unlock>("Sure?"))
+            .accepted()
+            .map_err(|refused| refused.to_string())?;
+        Ok(format!("{} {}", said.len(), sure.code))
     }
 }
 
@@ -167,10 +189,11 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
         .key(1, mrtr_tests::keys::test_key(21))
         .without_principal()
         .refusal_log_interval(Duration::from_secs(3600))
+        .max_state_bytes(2048)
         .build()
         .unwrap();
     let vault = Vault {
-        tool_router: Vault::tool_router(),
+        tool_router: Vault::tool_router() + Vault::hoard_router(),
         engine,
     };
     let (addr, _) =
@@ -214,6 +237,24 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
             ReadResourceRequestParams::new("vault://x\n2026-11-30T00:00:00Z  WARN forged");
         read.request_state = Some(first.clone());
         assert!(client.read_resource_once(read).await.is_err());
+
+        // Answers long enough to make each flow's next state too large: the round fails with
+        // a generic error, and the log says so once per interval.
+        for _ in 0..5 {
+            let hoard = CallToolRequestParams::new("hoard");
+            let first = state_of(client.call_tool_once(hoard.clone()).await.unwrap());
+            let mut retry = hoard;
+            retry.request_state = Some(first);
+            let long = json!({"action": "accept", "content": {"text": "x".repeat(3000)}});
+            retry.input_responses = Some(InputResponses::from([("said".to_owned(), long)]));
+            let failed = client.call_tool_once(retry).await.unwrap_err();
+            assert!(
+                failed
+                    .to_string()
+                    .contains("progress is too large to hand back"),
+                "{failed}"
+            );
+        }
 
         // A flood of tampered states.
         for index in 0..50 {
@@ -265,5 +306,13 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
     assert_eq!(
         refusals, 1,
         "51 refused states, one line per interval:\n{logs}"
+    );
+    let oversized = logs
+        .lines()
+        .filter(|line| line.contains("requestState would exceed the size limit"))
+        .count();
+    assert_eq!(
+        oversized, 1,
+        "5 states over the limit, one line per interval:\n{logs}"
     );
 }

@@ -76,6 +76,8 @@ pub(crate) struct Inner {
     pub(crate) refusals: RefusalLog,
     /// Calls refused while the replay store is full.
     pub(crate) full_refusals: RefusalLog,
+    /// Rounds whose next state would pass `max_state_bytes`: answers a client chose can do it.
+    pub(crate) oversized_states: RefusalLog,
     pub(crate) max_state_bytes: usize,
     pub(crate) store: Arc<dyn ReplayStore>,
     /// `store` itself when it is a [`MemoryStore`], which the guard calls without a future.
@@ -677,6 +679,7 @@ impl EngineBuilder {
                 audience: self.audience,
                 refusals: RefusalLog::new(refusal_log_interval),
                 full_refusals: RefusalLog::new(refusal_log_interval),
+                oversized_states: RefusalLog::new(refusal_log_interval),
                 max_state_bytes: self
                     .max_state_bytes
                     .unwrap_or(Engine::DEFAULT_MAX_STATE_BYTES),

@@ -35,9 +35,24 @@ impl fmt::Display for Escaped<'_> {
 /// found (`invalid type: string "hunter2", expected u32`), so only their shape is kept.
 pub(crate) fn redacted(error: &impl fmt::Display) -> String {
     let message = error.to_string();
+    // What the question kinds put before serde's message when an answer does not read.
+    for prefix in [
+        "the form content does not fit: ",
+        "not an ElicitResult: ",
+        "not a CreateMessageResult: ",
+        "not a ListRootsResult: ",
+    ] {
+        if let Some(serde_message) = message.strip_prefix(prefix) {
+            return format!("{prefix}{}", redacted_serde(serde_message));
+        }
+    }
+    redacted_serde(&message)
+}
+
+fn redacted_serde(message: &str) -> String {
     // Written by `answer_fits` from the schema alone.
     if message.starts_with(crate::answer_fits::BROKEN) {
-        return message;
+        return message.to_owned();
     }
     if let Some((found, expected)) = message.split_once(", expected ") {
         let kind = found
@@ -49,7 +64,7 @@ pub(crate) fn redacted(error: &impl fmt::Display) -> String {
     }
     for known in ["missing field `", "duplicate field `"] {
         if message.starts_with(known) && message.matches('`').count() == 2 {
-            return message;
+            return message.to_owned();
         }
     }
     "malformed".to_owned()
@@ -200,6 +215,16 @@ mod tests {
         assert_eq!(
             redacted(&read(serde_json::json!({"plan": "Free"}))),
             "missing field `age`"
+        );
+        // As the question kinds report them, after a prefix of their own.
+        let fits = |value| format!("the form content does not fit: {}", read(value));
+        assert_eq!(
+            redacted(&fits(serde_json::json!({"plan": "Free"}))),
+            "the form content does not fit: missing field `age`"
+        );
+        assert_eq!(
+            redacted(&fits(serde_json::json!({"age": "hunter2", "plan": "Free"}))),
+            "the form content does not fit: invalid type, expected u32"
         );
     }
 }

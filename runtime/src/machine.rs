@@ -499,10 +499,15 @@ impl Machine {
         let state = envelope::seal(&engine.keys, &binding, &header, &locals.bytes, engine.max_state_bytes)
             .map_err(|error| {
                 match error {
-                    SealError::TooLarge { bytes, limit } => tracing::error!(
-                        %tool, ?keys, bytes, limit,
-                        "mrtr: requestState would exceed the size limit; hold less across this ask or raise `max_state_bytes`"
-                    ),
+                    // Answers a client chose can do this on every call: one line per interval.
+                    SealError::TooLarge { bytes, limit } => {
+                        if let Some(before) = engine.oversized_states.due(self.engine.now()) {
+                            tracing::error!(
+                                %tool, ?keys, bytes, limit, oversized_since_last_line = before,
+                                "mrtr: requestState would exceed the size limit; hold less across this ask, bound what the client may answer (a form's `maxLength`), or raise `max_state_bytes`"
+                            );
+                        }
+                    }
                     SealError::Random => tracing::error!(%tool, "mrtr: sealing failed"),
                 }
                 ErrorData::internal_error(
