@@ -14,25 +14,34 @@ use std::{
     time::{Duration, Instant, SystemTime},
 };
 
-use rmcp::model::MetaObject;
+use rmcp::{ErrorData, model::MetaObject};
 
 use super::{
     Claim, Holder, Recorded, RecordedForm, RecordedResponse, ReplayStore, RoundKey, StoreError,
 };
-use crate::question::{KeptQuestions, Rebuild};
+use crate::{
+    log::RefusalLog,
+    question::{KeptQuestions, Rebuild},
+};
 
 /// Records in this process's memory: the default store, for one instance.
 ///
-/// It holds at most [`capacity`](MemoryStore::with_capacity) records and never forgets one
-/// before the state it guards expires. Past 90% of its capacity it refuses new flows, so that
+/// It holds at most [`capacity`](MemoryStore::with_capacity) records, and about
+/// [`max_bytes`](MemoryStore::max_bytes) of what they answer duplicates with, and never forgets
+/// one before the state it guards expires. Past 90% of either it refuses new flows, so that
 /// flows in progress keep room to finish; when full it refuses new rounds too. Both come back
-/// to the client as `-32603`, with the reason in the log.
+/// to the client as `-32603`, with the reason in the log. A response larger than a sixteenth of
+/// `max_bytes` is not kept: its round is still recorded, and a duplicate gets an error saying
+/// so instead of the round running again.
 ///
 /// Instances do not see each other's records: several instances need a shared store such as
 /// [`RedisStore`](crate::replay::RedisStore).
 pub struct MemoryStore {
     records: Mutex<Records>,
     capacity: usize,
+    max_bytes: usize,
+    /// Responses too large to keep, logged once a minute.
+    unkept: RefusalLog,
 }
 
 /// Buffers larger than this (in bytes; in records, a 64th of it) shrink once a quarter full.
@@ -105,12 +114,31 @@ impl MemoryStore {
     /// How many records the default store holds: 100,000.
     pub const DEFAULT_CAPACITY: usize = 100_000;
 
-    /// A store that holds at most `capacity` records (at least one).
+    /// How many bytes of responses the default store keeps: 256 MiB.
+    pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
+
+    /// A store that holds at most `capacity` records (at least one), and
+    /// [`DEFAULT_MAX_BYTES`](Self::DEFAULT_MAX_BYTES) of their responses.
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
             records: Mutex::new(Records::default()),
             capacity: capacity.max(1),
+            max_bytes: Self::DEFAULT_MAX_BYTES,
+            unkept: RefusalLog::new(Duration::from_secs(60)),
         }
+    }
+
+    /// Keeps about `bytes` of responses (at least 64 KiB): the questions and states of rounds
+    /// that asked, and the results of rounds that finished. Past it, new rounds are refused
+    /// until records expire; a single response over a sixteenth of it is not kept.
+    pub fn max_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes.max(64 << 10);
+        self
+    }
+
+    /// The largest response kept for duplicates.
+    fn max_response_bytes(&self) -> usize {
+        self.max_bytes / 16
     }
 
     /// How many records it holds now, expired ones aside.
@@ -153,6 +181,7 @@ impl MemoryStore {
             lease_until: now + lease,
         };
         let full = records.by_key.len() >= self.capacity;
+        let full_of_bytes = records.bytes.len() >= self.max_bytes;
         let next = records.next_number();
         let number = match records.by_key.entry(key) {
             Slot::Occupied(slot) => *slot.get(),
@@ -162,6 +191,13 @@ impl MemoryStore {
                      with MemoryStore::with_capacity, shorten the state TTL, or use a shared \
                      store",
                     self.capacity
+                )));
+            }
+            Slot::Vacant(_) if full_of_bytes => {
+                return Err(StoreError::full(format!(
+                    "the in-memory replay store keeps its {} bytes of responses; raise it with \
+                     MemoryStore::max_bytes, shorten the state TTL, or use a shared store",
+                    self.max_bytes
                 )));
             }
             Slot::Vacant(slot) => {
@@ -261,12 +297,34 @@ impl MemoryStore {
         if written.is_err() {
             records.bytes.truncate(before);
         }
-        let bytes_len = records.bytes.len() - before;
-        let entry = records.entry_mut(number);
-        entry.state = match written {
+        let mut state = match written {
             Ok(()) => state,
             Err(_) => RecordState::Json,
         };
+        let written_len = records.bytes.len() - before;
+        if written_len > self.max_response_bytes() {
+            records.bytes.truncate(before);
+            let unkept = RecordedResponse::Error(ErrorData::internal_error(
+                "the response to this request was too large to keep for a repeat of it; call \
+                 again without requestState",
+                None,
+            ));
+            // An error of a fixed text always writes.
+            let _ = serde_json::to_writer(&mut records.bytes, &unkept);
+            state = RecordState::Json;
+            if let Some(before) = self.unkept.due(SystemTime::now()) {
+                tracing::warn!(
+                    bytes = written_len,
+                    limit = self.max_response_bytes(),
+                    unkept_since_last_line = before,
+                    "mrtr: a response too large for the in-memory replay store is not kept; a \
+                     duplicate of its request gets an error (raise MemoryStore::max_bytes)"
+                );
+            }
+        }
+        let bytes_len = records.bytes.len() - before;
+        let entry = records.entry_mut(number);
+        entry.state = state;
         entry.bytes_len = bytes_len;
         Ok(true)
     }
@@ -486,6 +544,15 @@ impl ReplayStore for MemoryStore {
                  a shared store",
                 records.by_key.len(),
                 self.capacity
+            )));
+        }
+        if records.bytes.len() >= self.max_bytes - self.max_bytes / 10 {
+            return Err(StoreError::full(format!(
+                "the in-memory replay store keeps {} of its {} bytes of responses, so new flows \
+                 wait for room; raise it with MemoryStore::max_bytes, shorten the state TTL, or \
+                 use a shared store",
+                records.bytes.len(),
+                self.max_bytes
             )));
         }
         Ok(())
@@ -763,6 +830,68 @@ mod tests {
                     Ok(Claim::Running)
                 );
             }
+        });
+    }
+
+    #[test]
+    fn a_store_past_its_bytes_refuses_new_flows_then_new_rounds_until_records_expire() {
+        block_on(async {
+            let store = MemoryStore::with_capacity(1000).max_bytes(64 << 10);
+            let holder = Holder([1; 16]);
+            let soon = SystemTime::now() + Duration::from_millis(300);
+            let response = bytes(&[7; 4000]);
+            let mut round = 0;
+            // 4,000 bytes a record: the 15th passes 90% of 64 KiB.
+            while store.admit_flow().is_ok() {
+                store.claim(key(round), holder, LEASE, soon).await.unwrap();
+                let kept = store.complete(key(round), holder, response.clone(), soon);
+                assert_eq!(kept.await, Ok(true));
+                round += 1;
+            }
+            assert_eq!(round, 15);
+            let refused = store.admit_flow().unwrap_err();
+            assert_eq!(refused.kind(), StoreErrorKind::Full);
+            assert!(refused.to_string().contains("max_bytes"), "{refused}");
+            // Rounds of flows in progress still find room, up to the whole budget.
+            while store.claim(key(round), holder, LEASE, soon).await.is_ok() {
+                let kept = store.complete(key(round), holder, response.clone(), soon);
+                assert_eq!(kept.await, Ok(true));
+                round += 1;
+            }
+            assert_eq!(round, 17);
+            // Nothing was dropped to make room.
+            assert_eq!(
+                store.claim(key(0), holder, LEASE, soon).await,
+                Ok(Claim::Done(response.clone()))
+            );
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            store.admit_flow().unwrap();
+            assert_eq!(
+                store.claim(key(round), holder, LEASE, later(60)).await,
+                Ok(Claim::Won)
+            );
+        });
+    }
+
+    #[test]
+    fn a_response_too_large_to_keep_answers_a_duplicate_with_an_error() {
+        block_on(async {
+            let store = MemoryStore::with_capacity(10).max_bytes(64 << 10);
+            let (a, b) = (Holder([1; 16]), Holder([2; 16]));
+            store.claim(key(1), a, LEASE, later(60)).await.unwrap();
+            let large = bytes(&[7; 5000]);
+            assert_eq!(store.complete(key(1), a, large, later(60)).await, Ok(true));
+            let Ok(Claim::Done(recorded)) = store.claim(key(1), b, LEASE, later(60)).await else {
+                panic!("the round is recorded");
+            };
+            match recorded.response() {
+                Some(Ok(RecordedResponse::Error(error))) => {
+                    assert!(error.message.contains("too large to keep"), "{error:?}")
+                }
+                other => panic!("expected an error for the duplicate, got {other:?}"),
+            }
+            // It kept the error, not the response.
+            assert!(store.records().bytes.len() < 500);
         });
     }
 }
