@@ -6,7 +6,10 @@ use std::time::Duration;
 
 use rmcp::{
     ErrorData, Peer, RoleServer, ServiceError,
-    model::{InputRequest, InputRequests, InputResponses, ServerRequest},
+    model::{
+        CancelledNotification, CancelledNotificationParam, InputRequest, InputRequests,
+        InputResponses, RequestId, ServerRequest,
+    },
     service::PeerRequestOptions,
 };
 
@@ -22,16 +25,16 @@ pub(crate) struct Session {
 
 impl Channel for Session {
     async fn exchange(&self, questions: InputRequests) -> Result<InputResponses, ErrorData> {
-        // All questions of a round at once, as a native client may answer them.
+        // All questions of a round at once, as a native client may answer them. The first
+        // that fails ends the round, and the others are withdrawn from the client.
         let asked = questions.into_iter().map(|(key, question)| async move {
-            let answer = self.ask(&key, question).await;
-            (key, answer)
+            let answer = self.ask(&key, question).await?;
+            Ok::<_, ErrorData>((key, answer))
         });
-        let mut answers = InputResponses::new();
-        for (key, answer) in futures::future::join_all(asked).await {
-            answers.insert(key, answer?);
-        }
-        Ok(answers)
+        Ok(futures::future::try_join_all(asked)
+            .await?
+            .into_iter()
+            .collect())
     }
 }
 
@@ -53,11 +56,17 @@ impl Session {
             }
         };
         let answer = async {
-            self.peer
+            let handle = self
+                .peer
                 .send_request_with_option(request, PeerRequestOptions::with_timeout(self.timeout))
-                .await?
-                .await_response()
-                .await
+                .await?;
+            let withdraw = Withdraw {
+                peer: self.peer.clone(),
+                id: Some(handle.id.clone()),
+            };
+            let answer = handle.await_response().await;
+            withdraw.disarm();
+            answer
         };
         match answer.await {
             Ok(answer) => serde_json::to_value(answer).map_err(|error| {
@@ -95,5 +104,43 @@ impl Session {
                 ))
             }
         }
+    }
+}
+
+/// Withdraws a question from the client when the call stops waiting for it (the call was
+/// cancelled, its session closed, or another question of its round failed): the client gets
+/// `notifications/cancelled` for it, as the spec asks of a sender that no longer wants an
+/// answer, and can take its form down.
+struct Withdraw {
+    peer: Peer<RoleServer>,
+    id: Option<RequestId>,
+}
+
+impl Withdraw {
+    /// The question was answered, or timed out (rmcp then cancels it itself).
+    fn disarm(mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for Withdraw {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        runtime.spawn(async move {
+            let cancelled = CancelledNotificationParam::new(
+                Some(id),
+                Some("the call no longer waits for this answer".to_owned()),
+            );
+            let notification = CancelledNotification::new(cancelled);
+            if let Err(error) = peer.send_notification(notification.into()).await {
+                tracing::debug!(%error, "mrtr: could not withdraw a question from its client");
+            }
+        });
     }
 }
