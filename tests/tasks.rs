@@ -861,9 +861,37 @@ async fn a_2025_session_gets_a_tool_error_from_a_required_task_tool() {
         let text = serde_json::to_value(&result).unwrap()["content"][0]["text"].clone();
         assert_eq!(
             text,
-            "Client does not support the io.modelcontextprotocol/tasks extension"
+            "Client does not support the io.modelcontextprotocol/tasks extension on a session \
+             (this tool runs only as a task, which needs protocol version 2026-07-28)"
         );
         assert!(tools.effects.all().is_empty(), "no code ran");
+        client.cancel().await.ok();
+    })
+    .await;
+}
+
+/// A 2025 session runs calls in process: `tasks/*` are refused on it even when its client
+/// declared the extension at `initialize` (as the Inspector's legacy client does), so it
+/// cannot read or answer the tasks of 2026-07-28 clients.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_session_has_no_tasks_even_when_its_client_declares_them() {
+    within_time(async {
+        let (_, _, client) = on_duplex(ProtocolVersion::V_2025_11_25).await;
+        let declared = client
+            .peer_info()
+            .map(|info| info.capabilities.supports_tasks());
+        assert_eq!(declared, Some(false), "the server does not offer tasks");
+        let refused = client
+            .get_task(GetTaskParams::new(
+                "0123456789abcdef0123456789abcdef".to_owned(),
+            ))
+            .await
+            .expect_err("a session has no tasks");
+        assert!(
+            matches!(&refused, rmcp::ServiceError::McpError(error)
+                if error.code == rmcp::model::ErrorCode::METHOD_NOT_FOUND),
+            "{refused:?}"
+        );
         client.cancel().await.ok();
     })
     .await;
@@ -954,4 +982,47 @@ async fn the_official_rust_client_drives_a_task_with_input() {
         client.cancel().await.ok();
     })
     .await;
+}
+
+/// A 2025 client that declares the tasks extension calls a task tool on its session: the call
+/// runs in process, as every session call does, with no warning that the server lacks
+/// `Bridged` (it has it) and no task made.
+#[test]
+fn a_2025_session_that_declares_tasks_runs_a_task_tool_in_process_without_a_warning() {
+    #[derive(Clone, Default)]
+    struct Lines(Arc<std::sync::Mutex<Vec<u8>>>);
+    impl std::io::Write for Lines {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let lines = Lines::default();
+    let writer = lines.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(move || writer.clone())
+        .with_max_level(tracing::Level::WARN)
+        .finish();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    tracing::subscriber::with_default(subscriber, || {
+        runtime.block_on(within_time(async {
+            let (tools, _, client) = on_duplex(ProtocolVersion::V_2025_11_25).await;
+            let arguments = json!({"times": 0}).as_object().cloned().unwrap();
+            let result = client
+                .call_tool(CallToolRequestParams::new("steps").with_arguments(arguments))
+                .await
+                .expect("a tool result");
+            assert_ne!(result.is_error, Some(true), "{result:?}");
+            assert_eq!(tools.engine.running_tasks(), 0);
+            client.cancel().await.ok();
+        }))
+    });
+    let logs = String::from_utf8_lossy(&lines.0.lock().unwrap()).into_owned();
+    assert!(!logs.contains("mrtr::Bridged"), "{logs}");
 }

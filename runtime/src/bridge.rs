@@ -13,6 +13,7 @@ use rmcp::{
 use crate::{
     MrtrServer,
     channel::{Answered, legacy::Session, run_rounds, task},
+    round::Declared,
 };
 
 /// `server`, served to clients of every protocol version in use.
@@ -88,7 +89,11 @@ fn legacy_error(error: ErrorData) -> ErrorData {
                 // A tool that runs only as a task, which a 2025 session cannot run.
                 ("extensions", Some(extensions)) => {
                     let names: Vec<&str> = extensions.keys().map(String::as_str).collect();
-                    format!("the {} extension", names.join(", "))
+                    format!(
+                        "the {} extension on a session (this tool runs only as a task, which \
+                         needs protocol version 2026-07-28)",
+                        names.join(", ")
+                    )
                 }
                 _ => format!("{capability} (required for {})", method(capability)),
             },
@@ -129,6 +134,18 @@ fn declares_tasks(context: &RequestContext<RoleServer>) -> bool {
     context
         .client_capabilities()
         .is_some_and(|capabilities| capabilities.supports_tasks())
+}
+
+/// `tasks/*` on a pre-2026 session, whose client declared the extension at `initialize`
+/// although the server did not offer it there: not served, so that a session can neither read
+/// nor answer the tasks of 2026-07-28 clients.
+fn no_tasks_on_a_session<M: rmcp::model::ConstString>(
+    context: &RequestContext<RoleServer>,
+) -> Result<(), ErrorData> {
+    match is_legacy(context) {
+        true => Err(ErrorData::method_not_found::<M>()),
+        false => Ok(()),
+    }
 }
 
 /// Whether this request came on a session negotiated below 2026-07-28.
@@ -197,6 +214,15 @@ impl<S: ServerHandler + MrtrServer> Bridged<S> {
             // A legacy client may take as long over one question as a state stays valid.
             timeout: self.server.mrtr_engine().inner.ttl,
         };
+        // What its rounds ask within: a session never runs a task, whatever its client
+        // declared at `initialize`.
+        let mut context = context.clone();
+        let mut capabilities = context.client_capabilities().unwrap_or_default();
+        if let Some(extensions) = capabilities.extensions.as_mut() {
+            extensions.remove(TASKS_EXTENSION_ID);
+        }
+        context.extensions.insert(Declared(Arc::new(capabilities)));
+        let context = &context;
         let rounds = run_rounds(&session, |answers, state| {
             let round = handler(request.clone().retry(answers, state), context.clone());
             async move { round.await.map(MayAsk::answered) }
@@ -323,6 +349,7 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
+        no_tasks_on_a_session::<GetTaskMethod>(&context)?;
         task::get(&self.server, request, context).await
     }
 
@@ -331,6 +358,7 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        no_tasks_on_a_session::<UpdateTaskMethod>(&context)?;
         task::update(&self.server, request, context).await
     }
 
@@ -339,6 +367,7 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        no_tasks_on_a_session::<CancelTaskMethod>(&context)?;
         task::cancel(self.server.mrtr_engine(), request, &context).await
     }
 

@@ -61,13 +61,11 @@ impl<S: MrtrServer> FromContextPart<ToolCallContext<'_, S>> for Round {
             .cloned();
         // Inside a task, a round asks within what the call that created it declared.
         let capabilities = match task.as_ref().and_then(TaskLink::capabilities) {
-            Some(capabilities) => capabilities.clone(),
-            None => context
-                .request_context
-                .client_capabilities()
-                .unwrap_or_default(),
+            Some(capabilities) => {
+                remember_declared(&mut context.request_context, capabilities.clone())
+            }
+            None => declared(&mut context.request_context),
         };
-        let capabilities = remember_declared(&mut context.request_context, capabilities);
         Ok(Self {
             method: "tools/call",
             name: context.name.clone(),
@@ -94,6 +92,18 @@ fn remember_declared(
     let capabilities = Arc::new(capabilities);
     context.extensions.insert(Declared(capabilities.clone()));
     capabilities
+}
+
+/// What the request declared, unless a channel already put what its rounds ask within in the
+/// extensions (a legacy session: its client's capabilities without the tasks extension).
+fn declared(context: &mut RequestContext<RoleServer>) -> Arc<ClientCapabilities> {
+    match context.extensions.get::<Declared>() {
+        Some(Declared(capabilities)) => capabilities.clone(),
+        None => {
+            let capabilities = context.client_capabilities().unwrap_or_default();
+            remember_declared(context, capabilities)
+        }
+    }
 }
 
 /// What rmcp's prompt router does not pass on: stashed by [`get_prompt`] for the prompt's
@@ -148,8 +158,7 @@ impl<S: MrtrServer> FromContextPart<PromptContext<'_, S>> for Round {
                 None,
             ));
         };
-        let declared = context.context.client_capabilities().unwrap_or_default();
-        let capabilities = remember_declared(&mut context.context, declared);
+        let capabilities = declared(&mut context.context);
         Ok(Self {
             method: "prompts/get",
             name: Cow::Owned(context.name.clone()),
@@ -176,7 +185,10 @@ impl Round {
             args_digest: args_digest(None),
             input_responses: request.input_responses.clone(),
             request_state: request.request_state.clone(),
-            capabilities: Arc::new(context.client_capabilities().unwrap_or_default()),
+            capabilities: match context.extensions.get::<Declared>() {
+                Some(Declared(capabilities)) => capabilities.clone(),
+                None => Arc::new(context.client_capabilities().unwrap_or_default()),
+            },
             principal: engine.principal(context),
             task: None,
         }
