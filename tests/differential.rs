@@ -1749,7 +1749,7 @@ corpus! {
                 format!("{other:?}+{extra}")
             }
         };
-        let again = again;
+        let again = again.trim().to_owned();
         Ok(format!("{city} {zone} {street} {again}"))
     }
 

@@ -16,8 +16,8 @@ use rmcp::{
     ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServiceExt,
     model::{
         CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
-        CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
-        ElicitationAction, Implementation, JsonObject, ListRootsResult, ProtocolVersion,
+        ElicitRequestParams, ElicitResult, ElicitationAction, Implementation, JsonObject,
+        ProtocolVersion,
     },
     service::{PeerRequestOptions, RequestContext, RoleClient, RunningService},
     transport::{
@@ -416,141 +416,150 @@ async fn a_2025_06_18_client_signs_up_too() -> anyhow::Result<()> {
     .await
 }
 
-/// A 2025-11-25 client that answers every question only when the server withdraws it
-/// (`notifications/cancelled`), and notes which it saw withdrawn; or fails the elicitation at
-/// once, with `fail_elicitation`.
-#[derive(Clone, Default)]
-struct Waiting {
-    asked: Arc<Mutex<Vec<&'static str>>>,
-    withdrawn: Arc<Mutex<Vec<&'static str>>>,
-    fail_elicitation: bool,
-}
+/// Questions the server withdraws. Sampling and roots are deprecated by SEP-2577, and a 2025
+/// client still answers them.
+#[allow(deprecated)]
+mod withdrawn {
+    use super::*;
+    use rmcp::model::{CreateMessageRequestParams, CreateMessageResult, ListRootsResult};
 
-impl Waiting {
-    async fn wait(&self, kind: &'static str, context: &RequestContext<RoleClient>) {
-        self.asked.lock().unwrap().push(kind);
-        context.ct.cancelled().await;
-        self.withdrawn.lock().unwrap().push(kind);
+    /// A 2025-11-25 client that answers every question only when the server withdraws it
+    /// (`notifications/cancelled`), and notes which it saw withdrawn; or fails the elicitation at
+    /// once, with `fail_elicitation`.
+    #[derive(Clone, Default)]
+    struct Waiting {
+        asked: Arc<Mutex<Vec<&'static str>>>,
+        withdrawn: Arc<Mutex<Vec<&'static str>>>,
+        fail_elicitation: bool,
     }
 
-    /// Waits, within the test's bound, until `kinds` were withdrawn.
-    async fn until_withdrawn(&self, kinds: &[&str]) {
-        loop {
-            let mut seen = self.withdrawn.lock().unwrap().clone();
-            seen.sort_unstable();
-            if seen == kinds {
-                return;
+    impl Waiting {
+        async fn wait(&self, kind: &'static str, context: &RequestContext<RoleClient>) {
+            self.asked.lock().unwrap().push(kind);
+            context.ct.cancelled().await;
+            self.withdrawn.lock().unwrap().push(kind);
+        }
+
+        /// Waits, within the test's bound, until `kinds` were withdrawn.
+        async fn until_withdrawn(&self, kinds: &[&str]) {
+            loop {
+                let mut seen = self.withdrawn.lock().unwrap().clone();
+                seen.sort_unstable();
+                if seen == kinds {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             }
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
     }
-}
 
-impl ClientHandler for Waiting {
-    fn get_info(&self) -> ClientConfig {
-        let capabilities = ClientCapabilities::builder()
-            .enable_elicitation()
-            .enable_sampling()
-            .enable_roots()
-            .build();
-        let mut config = ClientConfig::new(capabilities, Implementation::new("waiting-user", "1"));
-        config.protocol_version = ProtocolVersion::V_2025_11_25;
-        config
-    }
-
-    async fn create_elicitation(
-        &self,
-        _: ElicitRequestParams,
-        context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        if self.fail_elicitation {
-            return Err(ErrorData::internal_error("the form broke", None));
+    impl ClientHandler for Waiting {
+        fn get_info(&self) -> ClientConfig {
+            let capabilities = ClientCapabilities::builder()
+                .enable_elicitation()
+                .enable_sampling()
+                .enable_roots()
+                .build();
+            let mut config =
+                ClientConfig::new(capabilities, Implementation::new("waiting-user", "1"));
+            config.protocol_version = ProtocolVersion::V_2025_11_25;
+            config
         }
-        self.wait("elicitation", &context).await;
-        Ok(ElicitResult::new(ElicitationAction::Cancel))
-    }
 
-    async fn create_message(
-        &self,
-        _: CreateMessageRequestParams,
-        context: RequestContext<RoleClient>,
-    ) -> Result<CreateMessageResult, ErrorData> {
-        self.wait("sampling", &context).await;
-        Err(ErrorData::internal_error("withdrawn", None))
-    }
-
-    async fn list_roots(
-        &self,
-        context: RequestContext<RoleClient>,
-    ) -> Result<ListRootsResult, ErrorData> {
-        self.wait("roots", &context).await;
-        Ok(ListRootsResult::default())
-    }
-}
-
-/// A cancelled call withdraws the question it waits on, so that the client can take its form
-/// down, and the session goes on.
-#[tokio::test]
-async fn a_cancelled_call_withdraws_the_question_it_waits_on() -> anyhow::Result<()> {
-    bounded(async {
-        let user = Waiting::default();
-        let client = on_a_pipe(wizard(), &user).await?;
-        let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
-        let call = ClientRequest::CallToolRequest(CallToolRequest::new(
-            CallToolRequestParams::new("signup").with_arguments(arguments),
-        ));
-        let handle = client
-            .send_request_with_option(call, PeerRequestOptions::no_options())
-            .await?;
-        while user.asked.lock().unwrap().is_empty() {
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
-        handle
-            .cancel(Some("the user closed the chat".to_owned()))
-            .await?;
-        user.until_withdrawn(&["elicitation"]).await;
-        // The session still serves calls.
-        assert!(!client.list_tools(None).await?.tools.is_empty());
-        Ok(())
-    })
-    .await
-}
-
-/// A client that fails one question of a round ends the call at once, and the round's other
-/// questions are withdrawn, not left waiting for answers that no longer matter.
-#[tokio::test]
-async fn a_failed_question_ends_its_round_and_withdraws_the_others() -> anyhow::Result<()> {
-    bounded(async {
-        let engine = engine().build()?;
-        let server = Bridged::new(mrtr_examples::conformance::Conformance::new(engine));
-        let user = Waiting {
-            fail_elicitation: true,
-            ..Waiting::default()
-        };
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-        tokio::spawn(async move {
-            if let Ok(running) = server.serve(server_io).await {
-                let _ = running.waiting().await;
+        async fn create_elicitation(
+            &self,
+            _: ElicitRequestParams,
+            context: RequestContext<RoleClient>,
+        ) -> Result<ElicitResult, ErrorData> {
+            if self.fail_elicitation {
+                return Err(ErrorData::internal_error("the form broke", None));
             }
-        });
-        let client = user
-            .clone()
-            .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
-            .await?;
-        let error = client
-            .call_tool(CallToolRequestParams::new(
-                "test_input_required_result_multiple_inputs",
-            ))
-            .await
-            .expect_err("the client failed a question");
-        assert!(
-            error
-                .to_string()
-                .contains("answered `user_name` with an error"),
-            "{error}"
-        );
-        user.until_withdrawn(&["roots", "sampling"]).await;
-        Ok(())
-    })
-    .await
+            self.wait("elicitation", &context).await;
+            Ok(ElicitResult::new(ElicitationAction::Cancel))
+        }
+
+        async fn create_message(
+            &self,
+            _: CreateMessageRequestParams,
+            context: RequestContext<RoleClient>,
+        ) -> Result<CreateMessageResult, ErrorData> {
+            self.wait("sampling", &context).await;
+            Err(ErrorData::internal_error("withdrawn", None))
+        }
+
+        async fn list_roots(
+            &self,
+            context: RequestContext<RoleClient>,
+        ) -> Result<ListRootsResult, ErrorData> {
+            self.wait("roots", &context).await;
+            Ok(ListRootsResult::default())
+        }
+    }
+
+    /// A cancelled call withdraws the question it waits on, so that the client can take its form
+    /// down, and the session goes on.
+    #[tokio::test]
+    async fn a_cancelled_call_withdraws_the_question_it_waits_on() -> anyhow::Result<()> {
+        bounded(async {
+            let user = Waiting::default();
+            let client = on_a_pipe(wizard(), &user).await?;
+            let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
+            let call = ClientRequest::CallToolRequest(CallToolRequest::new(
+                CallToolRequestParams::new("signup").with_arguments(arguments),
+            ));
+            let handle = client
+                .send_request_with_option(call, PeerRequestOptions::no_options())
+                .await?;
+            while user.asked.lock().unwrap().is_empty() {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            handle
+                .cancel(Some("the user closed the chat".to_owned()))
+                .await?;
+            user.until_withdrawn(&["elicitation"]).await;
+            // The session still serves calls.
+            assert!(!client.list_tools(None).await?.tools.is_empty());
+            Ok(())
+        })
+        .await
+    }
+
+    /// A client that fails one question of a round ends the call at once, and the round's other
+    /// questions are withdrawn, not left waiting for answers that no longer matter.
+    #[tokio::test]
+    async fn a_failed_question_ends_its_round_and_withdraws_the_others() -> anyhow::Result<()> {
+        bounded(async {
+            let engine = engine().build()?;
+            let server = Bridged::new(mrtr_examples::conformance::Conformance::new(engine));
+            let user = Waiting {
+                fail_elicitation: true,
+                ..Waiting::default()
+            };
+            let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+            tokio::spawn(async move {
+                if let Ok(running) = server.serve(server_io).await {
+                    let _ = running.waiting().await;
+                }
+            });
+            let client = user
+                .clone()
+                .serve_with_lifecycle(client_io, ClientLifecycleMode::Initialize)
+                .await?;
+            let error = client
+                .call_tool(CallToolRequestParams::new(
+                    "test_input_required_result_multiple_inputs",
+                ))
+                .await
+                .expect_err("the client failed a question");
+            assert!(
+                error
+                    .to_string()
+                    .contains("answered `user_name` with an error"),
+                "{error}"
+            );
+            user.until_withdrawn(&["roots", "sampling"]).await;
+            Ok(())
+        })
+        .await
+    }
 }
