@@ -53,12 +53,71 @@ impl Question for ClientRoots {
         struct ListRootsResult {
             roots: Vec<Root>,
         }
-        ListRootsResult::deserialize(response)
+        let roots = ListRootsResult::deserialize(response)
             .map(|result| result.roots)
-            .map_err(|e| format!("not a ListRootsResult: {e}"))
+            .map_err(|e| format!("not a ListRootsResult: {e}"))?;
+        // The spec's `Root.uri` "MUST be a file:// URI"; a client's other URIs (`http:`,
+        // `javascript:`, text with control characters) are not handed to the tool.
+        match roots.iter().position(|root| !is_file_uri(&root.uri)) {
+            Some(index) => Err(format!(
+                "{}root {index} is not a file:// URI",
+                crate::answer_fits::BROKEN
+            )),
+            None => Ok(roots),
+        }
     }
 
     fn keep(&self, _: &mut Vec<u8>) -> Option<crate::question::Kept> {
         crate::question::kept_as(|_, _| ClientRoots(()).into_input_request())
+    }
+}
+
+/// A `file://` URI, without the control characters no URI has.
+fn is_file_uri(uri: &str) -> bool {
+    uri.get(..7)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file://"))
+        && !uri.chars().any(char::is_control)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn roots_read_back_only_as_file_uris() {
+        let read = |roots: Value| ClientRoots::read_answer("where", &json!({ "roots": roots }));
+        assert_eq!(
+            read(json!([{"uri": "file:///home/ada", "name": "home"}, {"uri": "FILE:///tmp"}])),
+            Ok(vec![
+                Root {
+                    uri: "file:///home/ada".to_owned(),
+                    name: Some("home".to_owned()),
+                },
+                Root {
+                    uri: "FILE:///tmp".to_owned(),
+                    name: None,
+                },
+            ])
+        );
+        assert_eq!(read(json!([])), Ok(Vec::new()));
+        for uri in [
+            "http://evil.example/x",
+            "javascript:alert(1)",
+            "",
+            "not a uri at all",
+            "file:///a\nb",
+            "file:///a\u{0}",
+        ] {
+            let answer = read(json!([{"uri": "file:///fine"}, {"uri": uri}]));
+            assert_eq!(
+                answer,
+                Err(format!(
+                    "{}root 1 is not a file:// URI",
+                    crate::answer_fits::BROKEN
+                )),
+                "{uri:?}"
+            );
+        }
     }
 }
