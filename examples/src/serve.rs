@@ -152,10 +152,13 @@ pub fn mode_from_args(program: &str, default_port: u16, allowed: &[&str]) -> Mod
 }
 
 /// Logs to stderr (on stdio, stdout carries only MCP messages), at `warn` and the `info` of
-/// mrtr and the examples unless `RUST_LOG` says otherwise.
+/// mrtr and the examples unless `RUST_LOG` says otherwise; in colour only on a terminal, as a
+/// client that shows a stdio server's stderr gets plain text.
 pub fn init_logging() {
+    use std::io::IsTerminal;
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| "warn,mrtr=info,mrtr_examples=info".into()),
