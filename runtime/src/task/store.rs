@@ -37,11 +37,35 @@ pub trait TaskStore: Send + Sync + 'static {
 
 /// Task records in this process's memory: the default, for one instance.
 ///
-/// It holds at most [`capacity`](MemoryTaskStore::with_capacity) live tasks; a new task past
-/// that fails with `-32603` and the reason in the log.
+/// It holds at most [`capacity`](MemoryTaskStore::with_capacity) live tasks, and about
+/// [`max_bytes`](MemoryTaskStore::max_bytes) of their records (a task keeps its call's
+/// arguments, its pending answers and its result); a new task past either fails with `-32603`
+/// and the reason in the log. Tasks already running may still grow past the bytes, to finish.
 pub struct MemoryTaskStore {
-    records: Mutex<HashMap<String, Record>>,
+    records: Mutex<Records>,
     capacity: usize,
+    max_bytes: usize,
+}
+
+#[derive(Default)]
+struct Records {
+    by_id: HashMap<String, Record>,
+    /// The bytes of every record held, expired ones until they are dropped.
+    bytes: usize,
+}
+
+impl Records {
+    fn drop_expired(&mut self, now: Instant) {
+        let mut dropped = 0;
+        self.by_id.retain(|_, record| {
+            let live = record.expires > now;
+            if !live {
+                dropped += record.bytes.len();
+            }
+            live
+        });
+        self.bytes -= dropped;
+    }
 }
 
 struct Record {
@@ -62,12 +86,22 @@ impl MemoryTaskStore {
     /// A store that holds at most `capacity` live tasks (at least one).
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
-            records: Mutex::new(HashMap::new()),
+            records: Mutex::new(Records::default()),
             capacity: capacity.max(1),
+            max_bytes: Self::DEFAULT_MAX_BYTES,
         }
     }
 
-    fn records(&self) -> MutexGuard<'_, HashMap<String, Record>> {
+    /// How many bytes of records the default store holds: 256 MiB.
+    pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
+
+    /// Holds about `bytes` of records (at least 64 KiB): past it, new tasks are refused.
+    pub fn max_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes.max(64 << 10);
+        self
+    }
+
+    fn records(&self) -> MutexGuard<'_, Records> {
         // Nothing panics while holding the lock, so a poisoned lock is still consistent.
         self.records
             .lock()
@@ -80,29 +114,46 @@ impl TaskStore for MemoryTaskStore {
     async fn create(&self, id: &str, record: &[u8], ttl: Duration) -> Result<(), StoreError> {
         let now = Instant::now();
         let mut records = self.records();
-        if records.len() >= self.capacity {
-            records.retain(|_, record| record.expires > now);
+        let over = |records: &Records| {
+            records.by_id.len() >= self.capacity || records.bytes + record.len() > self.max_bytes
+        };
+        if over(&records) {
+            records.drop_expired(now);
         }
-        if records.len() >= self.capacity {
+        if records.by_id.len() >= self.capacity {
             return Err(StoreError::full(format!(
                 "the task store holds {} live tasks, its capacity; raise it with \
                  MemoryTaskStore::with_capacity or share a RedisTaskStore",
                 self.capacity
             )));
         }
-        records.insert(
+        if over(&records) {
+            return Err(StoreError::full(format!(
+                "the task store holds {} bytes of live tasks, and a new one of {} would pass \
+                 its {}; raise it with MemoryTaskStore::max_bytes or share a RedisTaskStore",
+                records.bytes,
+                record.len(),
+                self.max_bytes
+            )));
+        }
+        records.bytes += record.len();
+        let replaced = records.by_id.insert(
             id.to_owned(),
             Record {
                 bytes: record.to_vec(),
                 expires: now + ttl,
             },
         );
+        if let Some(replaced) = replaced {
+            records.bytes -= replaced.bytes.len();
+        }
         Ok(())
     }
 
     async fn get(&self, id: &str) -> Result<Option<Vec<u8>>, StoreError> {
         let records = self.records();
         Ok(records
+            .by_id
             .get(id)
             .filter(|record| record.expires > Instant::now())
             .map(|record| record.bytes.clone()))
@@ -110,8 +161,10 @@ impl TaskStore for MemoryTaskStore {
 
     async fn replace(&self, id: &str, expected: &[u8], record: &[u8]) -> Result<bool, StoreError> {
         let mut records = self.records();
-        match records.get_mut(id) {
+        let Records { by_id, bytes } = &mut *records;
+        match by_id.get_mut(id) {
             Some(found) if found.expires > Instant::now() && found.bytes == expected => {
+                *bytes = *bytes - found.bytes.len() + record.len();
                 found.bytes = record.to_vec();
                 Ok(true)
             }
@@ -136,5 +189,43 @@ impl<T: TaskStore + ?Sized> TaskStore for std::sync::Arc<T> {
 
     fn is_shared(&self) -> bool {
         (**self).is_shared()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::StoreErrorKind;
+
+    fn block_on<F: std::future::Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    #[test]
+    fn new_tasks_past_the_bytes_are_refused_until_records_expire_and_running_ones_grow() {
+        block_on(async {
+            let store = MemoryTaskStore::with_capacity(100).max_bytes(64 << 10);
+            let record = vec![b'x'; 20 << 10];
+            let hour = Duration::from_secs(3600);
+            let short = Duration::from_millis(200);
+            store.create("a", &record, short).await.unwrap();
+            store.create("b", &record, short).await.unwrap();
+            store.create("c", &record, hour).await.unwrap();
+            let refused = store.create("d", &record, hour).await.unwrap_err();
+            assert_eq!(refused.kind(), StoreErrorKind::Full);
+            assert!(refused.to_string().contains("max_bytes"), "{refused}");
+            // A running task may still grow, to finish.
+            let grown = vec![b'y'; 40 << 10];
+            assert_eq!(store.replace("c", &record, &grown).await, Ok(true));
+            assert_eq!(store.get("c").await, Ok(Some(grown.clone())));
+            // Once `a` and `b` expire, their bytes make room.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            store.create("d", &record, hour).await.unwrap();
+            assert_eq!(store.records().bytes, grown.len() + record.len());
+        });
     }
 }
