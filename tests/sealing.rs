@@ -168,3 +168,61 @@ async fn a_build_that_reads_other_types_refuses_the_state_rather_than_misreading
     })
     .await;
 }
+
+/// Arguments that do not fit `Parameters<T>` are rmcp's to refuse, before mrtr opens the
+/// state: a tool error, no tool code, and the state is not spent (README, "The sealed
+/// requestState").
+#[tokio::test]
+async fn arguments_that_do_not_parse_leave_the_state_unspent() {
+    bounded(async {
+        let served = Loopback::start(mrtr_examples::wizard::Wizard::new(engine("a")))
+            .await
+            .unwrap();
+        let call = |arguments: serde_json::Value| {
+            CallToolRequestParams::new("signup")
+                .with_arguments(arguments.as_object().cloned().unwrap())
+        };
+        let CallToolResponse::InputRequired(first) = served
+            .client
+            .call_tool_once(call(json!({"team": "Rust"})))
+            .await
+            .unwrap()
+        else {
+            panic!("expected a question");
+        };
+        let retry = |arguments| {
+            let mut retry = call(arguments);
+            retry.request_state = first.request_state.clone();
+            let profile = json!({"action": "accept", "content": {"name": "Ada"}});
+            retry.input_responses = Some(InputResponses::from([("profile".to_owned(), profile)]));
+            retry
+        };
+        let refused = served
+            .client
+            .call_tool_once(retry(json!({"team": 7})))
+            .await;
+        let Ok(CallToolResponse::Complete(refused)) = refused else {
+            panic!("expected rmcp's tool error, got {refused:?}");
+        };
+        assert_eq!(refused.is_error, Some(true), "{refused:?}");
+        assert!(
+            format!("{:?}", refused.content).contains("failed to deserialize parameters"),
+            "{refused:?}"
+        );
+        let next = served
+            .client
+            .call_tool_once(retry(json!({"team": "Rust"})))
+            .await
+            .unwrap();
+        let CallToolResponse::InputRequired(next) = next else {
+            panic!("expected the next question, got {next:?}");
+        };
+        assert!(
+            next.input_requests
+                .as_ref()
+                .is_some_and(|asked| asked.contains_key("plan")),
+            "{next:?}"
+        );
+    })
+    .await;
+}
