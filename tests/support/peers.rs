@@ -1,6 +1,6 @@
 //! The third-party peers the tests drive, pinned in `tests/peers/`: Node 22 with the official
-//! conformance suite and TypeScript SDK client (`package.json`, `package-lock.json`), and the
-//! official Python SDK (`requirements.txt`). The first test that needs them installs them from
+//! conformance suite, TypeScript SDK client and MCP Inspector (`package.json`,
+//! `package-lock.json`), and the official Python SDK (`requirements.txt`). The first test that needs them installs them from
 //! the registries (`npm ci`, a venv with `pip`); later runs reuse them. A file lock keeps
 //! parallel test binaries from installing twice.
 
@@ -43,6 +43,9 @@ pub fn node() -> PathBuf {
                 .exists()
             && dir()
                 .join("node_modules/@modelcontextprotocol/client/package.json")
+                .exists()
+            && dir()
+                .join("node_modules/@modelcontextprotocol/inspector/package.json")
                 .exists();
         if !ready {
             run(
