@@ -1750,7 +1750,9 @@ corpus! {
             }
         };
         let again = again.trim().to_owned();
-        Ok(format!("{city} {zone} {street} {again}"))
+        // A closure made after the rebinding reads the new binding (review).
+        let shout = || city.to_uppercase();
+        Ok(format!("{} {zone} {street} {again}", shout()))
     }
 
     // `#[cfg]` on statements around an ask: a value chosen with `cfg!`, a `let` used up before
@@ -1772,8 +1774,14 @@ corpus! {
         }
         #[cfg(debug_assertions)]
         ask!(asked = elicit::<Yes>("Asked in a debug build?"));
+        // An attribute on a tail `ask!{..}` keeps its value (review).
+        let kept = {
+            #[allow(unused_braces)]
+            ask!{ kept = elicit::<Yes>("Kept?") }
+        };
+        let kept = kept.accepted().map(|yes| yes.yes).unwrap_or(false);
         let n = ask!(n = elicit::<Num>(format!("n for {mode}?"))).accepted().map_err(refuse)?.num;
-        Ok(format!("{mode} {n}"))
+        Ok(format!("{mode} {n} {kept}"))
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1825,8 +1833,8 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![decline.clone()]),
         ],
         "cfg_on_statements_around_an_ask" => vec![
-            run(1, vec![yes(true), num(2)]),
-            run(2, vec![yes(false), decline.clone()]),
+            run(1, vec![yes(true), yes(true), num(2)]),
+            run(2, vec![yes(false), decline.clone(), decline.clone()]),
         ],
         "holds_rmcp_model_types_and_json_values" => vec![
             run(0, vec![num(3), yes(true)]),

@@ -424,7 +424,7 @@ impl VisitMut for Numbering<'_> {
                         label: None,
                         block: syn::Block {
                             brace_token: Default::default(),
-                            stmts: vec![Stmt::Expr(expr, Some(Default::default()))],
+                            stmts: vec![Stmt::Expr(expr, mac.semi_token)],
                         },
                     }),
                     None,

@@ -79,25 +79,19 @@ impl<'a> Lowering<'a> {
         let stmts = std::mem::take(&mut block.stmts);
         let asks: Vec<Vec<u32>> = stmts.iter().map(asks_in_stmt).collect();
         // The bindings each statement's successors read, for the snapshots below. A name read
-        // after a `let` that binds it again is the new binding's, unless a closure made
-        // earlier reads it.
+        // after a `let` that binds it again is the new binding's: a closure made before that
+        // `let` that reads the old one is an error of its own (`closures`).
         let mut read_later = vec![BTreeSet::new(); stmts.len()];
-        let mut captured_later = vec![BTreeSet::new(); stmts.len()];
         for index in (1..stmts.len()).rev() {
-            let direct = super::syntax::names_in_stmt(&stmts[index]);
-            let mut captured = captured_later[index].clone();
-            captured.extend(
-                with_captures(direct.clone(), &self.captures)
-                    .into_iter()
-                    .filter(|name| !direct.contains(name)),
-            );
             let mut names = read_later[index].clone();
             for name in rebound_by(&stmts[index]) {
                 names.remove(&name);
             }
-            names.extend(direct);
+            names.extend(with_captures(
+                super::syntax::names_in_stmt(&stmts[index]),
+                &self.captures,
+            ));
             read_later[index - 1] = names;
-            captured_later[index - 1] = captured;
         }
         let mut aliased = Vec::new();
         for (index, stmt) in stmts.into_iter().enumerate() {
@@ -119,7 +113,6 @@ impl<'a> Lowering<'a> {
                 for name in rebound_by(&stmt) {
                     later.remove(&name);
                 }
-                later.append(&mut captured_later[index]);
                 block
                     .stmts
                     .extend(self.snapshot_dead(&stmt, scope_len, &later));
