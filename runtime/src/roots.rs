@@ -56,15 +56,21 @@ impl Question for ClientRoots {
         let roots = ListRootsResult::deserialize(response)
             .map(|result| result.roots)
             .map_err(|e| format!("not a ListRootsResult: {e}"))?;
-        // The spec's `Root.uri` "MUST be a file:// URI"; a client's other URIs (`http:`,
-        // `javascript:`, text with control characters) are not handed to the tool.
-        match roots.iter().position(|root| !is_file_uri(&root.uri)) {
-            Some(index) => Err(format!(
-                "{}root {index} is not a file:// URI",
-                crate::answer_fits::BROKEN
-            )),
-            None => Ok(roots),
+        // The spec's `Root.uri` "MUST be a file:// URI". Others (`http:`, a `vscode-vfs:`
+        // workspace, text with control characters) are left out rather than asked about again:
+        // `roots/list` is not a question a person answers, and its client would send the same.
+        let all = roots.len();
+        let roots: Vec<Root> = roots
+            .into_iter()
+            .filter(|root| is_file_uri(&root.uri))
+            .collect();
+        if roots.len() < all {
+            tracing::debug!(
+                left_out = all - roots.len(),
+                "mrtr: roots that are not file:// URIs were left out"
+            );
         }
+        Ok(roots)
     }
 
     fn keep(&self, _: &mut Vec<u8>) -> Option<crate::question::Kept> {
@@ -85,7 +91,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn roots_read_back_only_as_file_uris() {
+    fn roots_read_back_only_as_file_uris_and_leave_others_out() {
         let read = |roots: Value| ClientRoots::read_answer("where", &json!({ "roots": roots }));
         assert_eq!(
             read(json!([{"uri": "file:///home/ada", "name": "home"}, {"uri": "FILE:///tmp"}])),
@@ -110,14 +116,11 @@ mod tests {
             "file:///a\u{0}",
         ] {
             let answer = read(json!([{"uri": "file:///fine"}, {"uri": uri}]));
-            assert_eq!(
-                answer,
-                Err(format!(
-                    "{}root 1 is not a file:// URI",
-                    crate::answer_fits::BROKEN
-                )),
-                "{uri:?}"
-            );
+            let fine = Root {
+                uri: "file:///fine".to_owned(),
+                name: None,
+            };
+            assert_eq!(answer, Ok(vec![fine]), "{uri:?}");
         }
     }
 }
