@@ -10,6 +10,7 @@
 use std::{
     cmp::Reverse,
     collections::{BinaryHeap, HashMap, VecDeque, hash_map::Entry as Slot},
+    io::Write,
     sync::{Mutex, MutexGuard},
     time::{Duration, Instant, SystemTime},
 };
@@ -241,7 +242,7 @@ impl MemoryStore {
                 input.meta.clone(),
             ),
             _ => self.finish(key, holder, expires_at, RecordState::Json, |queue| {
-                serde_json::to_writer(queue, response)
+                serde_json::to_writer(queue, response).map_err(std::io::Error::from)
             }),
         }
     }
@@ -265,9 +266,8 @@ impl MemoryStore {
             meta: meta.map(Box::new),
         };
         self.finish(key, holder, expires_at, state, |queue| {
-            queue.extend(&bytes);
-            queue.extend(request_state.unwrap_or_default().as_bytes());
-            Ok(())
+            queue.write_all(&bytes)?;
+            queue.write_all(request_state.unwrap_or_default().as_bytes())
         })
     }
 
@@ -281,7 +281,7 @@ impl MemoryStore {
         holder: Holder,
         expires_at: SystemTime,
         state: RecordState,
-        write: impl FnOnce(&mut VecDeque<u8>) -> Result<(), serde_json::Error>,
+        write: impl FnOnce(&mut Capped<'_>) -> std::io::Result<()>,
     ) -> Result<bool, StoreError> {
         let mut records = self.records();
         let Some(mut number) = records.held_by(&key, holder) else {
@@ -293,40 +293,72 @@ impl MemoryStore {
             number = records.move_to_back(number, expires_at.max(kept_until));
         }
         let before = records.bytes.len();
-        let written = write(&mut records.bytes);
-        if written.is_err() {
-            records.bytes.truncate(before);
-        }
-        let mut state = match written {
-            Ok(()) => state,
-            Err(_) => RecordState::Json,
+        // What fits both a single response and what is left of the store's bytes.
+        let room = self
+            .max_response_bytes()
+            .min(self.max_bytes.saturating_sub(before));
+        let mut capped = Capped {
+            queue: &mut records.bytes,
+            room,
+            overflowed: false,
         };
-        let written_len = records.bytes.len() - before;
-        if written_len > self.max_response_bytes() {
-            records.bytes.truncate(before);
-            let unkept = RecordedResponse::Error(ErrorData::internal_error(
-                "the response to this request was too large to keep for a repeat of it; call \
-                 again without requestState",
-                None,
-            ));
-            // An error of a fixed text always writes.
-            let _ = serde_json::to_writer(&mut records.bytes, &unkept);
-            state = RecordState::Json;
-            if let Some(before) = self.unkept.due(SystemTime::now()) {
-                tracing::warn!(
-                    bytes = written_len,
-                    limit = self.max_response_bytes(),
-                    unkept_since_last_line = before,
-                    "mrtr: a response too large for the in-memory replay store is not kept; a \
-                     duplicate of its request gets an error (raise MemoryStore::max_bytes)"
-                );
+        let written = write(&mut capped);
+        let overflowed = capped.overflowed;
+        let state = match written {
+            Ok(()) => state,
+            Err(_) => {
+                records.bytes.truncate(before);
+                if overflowed {
+                    let unkept = RecordedResponse::Error(ErrorData::internal_error(
+                        "the response to this request was too large to keep for a repeat of \
+                         it; call again without requestState",
+                        None,
+                    ));
+                    // An error of a fixed text always writes.
+                    let _ = serde_json::to_writer(&mut records.bytes, &unkept);
+                }
+                RecordState::Json
             }
-        }
+        };
         let bytes_len = records.bytes.len() - before;
         let entry = records.entry_mut(number);
         entry.state = state;
         entry.bytes_len = bytes_len;
+        drop(records);
+        if overflowed && let Some(before) = self.unkept.due(SystemTime::now()) {
+            tracing::warn!(
+                room,
+                unkept_since_last_line = before,
+                "mrtr: a response larger than the in-memory replay store keeps (a sixteenth of \
+                 its bytes, or what is left of them) is not kept; a duplicate of its request \
+                 gets an error (raise MemoryStore::max_bytes)"
+            );
+        }
         Ok(true)
+    }
+}
+
+/// Appends to the store's byte queue, failing once a response passes its room: an oversized
+/// response is never held whole.
+pub(crate) struct Capped<'a> {
+    queue: &'a mut VecDeque<u8>,
+    room: usize,
+    overflowed: bool,
+}
+
+impl std::io::Write for Capped<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if bytes.len() > self.room {
+            self.overflowed = true;
+            return Err(std::io::Error::other("past the replay store's room"));
+        }
+        self.room -= bytes.len();
+        self.queue.extend(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -512,8 +544,7 @@ impl ReplayStore for MemoryStore {
             RecordedForm::Json(json) => (RecordState::Json, json),
         };
         self.finish(key, holder, expires_at, state, |queue| {
-            queue.extend(&bytes);
-            Ok(())
+            queue.write_all(&bytes)
         })
     }
 
@@ -852,13 +883,19 @@ mod tests {
             let refused = store.admit_flow().unwrap_err();
             assert_eq!(refused.kind(), StoreErrorKind::Full);
             assert!(refused.to_string().contains("max_bytes"), "{refused}");
-            // Rounds of flows in progress still find room, up to the whole budget.
+            // Rounds of flows in progress still find room, up to the whole budget (past it,
+            // what they finish with is kept as an error), and then are refused.
             while store.claim(key(round), holder, LEASE, soon).await.is_ok() {
                 let kept = store.complete(key(round), holder, response.clone(), soon);
                 assert_eq!(kept.await, Ok(true));
                 round += 1;
+                assert!(round < 100, "the store never filled");
             }
-            assert_eq!(round, 17);
+            assert!(store.records().bytes.len() < (64 << 10) + 200);
+            assert_eq!(
+                store.claim(key(15), holder, LEASE, soon).await,
+                Ok(Claim::Done(response.clone()))
+            );
             // Nothing was dropped to make room.
             assert_eq!(
                 store.claim(key(0), holder, LEASE, soon).await,
@@ -892,6 +929,38 @@ mod tests {
             }
             // It kept the error, not the response.
             assert!(store.records().bytes.len() < 500);
+        });
+    }
+
+    #[test]
+    fn rounds_that_finish_together_keep_within_the_bytes() {
+        block_on(async {
+            let store = MemoryStore::with_capacity(100).max_bytes(64 << 10);
+            let holder = Holder([1; 16]);
+            // Twenty rounds claimed while the store is empty, then finishing: the last ones
+            // find no room left, and keep an error for their duplicates instead.
+            for round in 0..20 {
+                store
+                    .claim(key(round), holder, LEASE, later(60))
+                    .await
+                    .unwrap();
+            }
+            for round in 0..20 {
+                let kept = store.complete(key(round), holder, bytes(&[7; 4000]), later(60));
+                assert_eq!(kept.await, Ok(true));
+            }
+            assert!(store.records().bytes.len() <= (64 << 10) + 4 * 200);
+            assert_eq!(
+                store.claim(key(15), holder, LEASE, later(60)).await,
+                Ok(Claim::Done(bytes(&[7; 4000])))
+            );
+            let Ok(Claim::Done(last)) = store.claim(key(19), holder, LEASE, later(60)).await else {
+                panic!("the last round is recorded");
+            };
+            assert!(
+                matches!(last.response(), Some(Ok(RecordedResponse::Error(_)))),
+                "{last:?}"
+            );
         });
     }
 }
