@@ -1026,3 +1026,36 @@ fn a_2025_session_that_declares_tasks_runs_a_task_tool_in_process_without_a_warn
     let logs = String::from_utf8_lossy(&lines.0.lock().unwrap()).into_owned();
     assert!(!logs.contains("mrtr::Bridged"), "{logs}");
 }
+
+/// Answers wait in a task's record until the last one comes: a memory task store past its bytes
+/// refuses a `tasks/update` that would grow it, and takes answers again once there is room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_store_past_its_bytes_refuses_answers_that_would_grow_it() {
+    within_time(async {
+        let store = mrtr::task::MemoryTaskStore::with_capacity(10).max_bytes(64 << 10);
+        let (served, _) = serve(engine().task_store(store).build().unwrap()).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = client.start("steps", json!({"times": 1})).await;
+        client.wait_for(&task, "input_required").await;
+        let long = json!({"1.word": accept(json!({"word": "x".repeat(70 << 10)}))});
+        let refused = client
+            .request(
+                "tasks/update",
+                json!({"taskId": task, "inputResponses": long}),
+            )
+            .await;
+        assert_eq!(refused["error"]["code"], -32603, "{refused}");
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .is_some_and(|message| message.contains("too many tasks")),
+            "{refused}"
+        );
+        client
+            .update(&task, json!({"1.word": accept(json!({"word": "short"}))}))
+            .await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "short");
+    })
+    .await;
+}

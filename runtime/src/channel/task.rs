@@ -748,6 +748,23 @@ where
     let (caller, mut foreign) = (engine.principal(&context), false);
     let now = engine.now();
     let runner = random_id()?;
+    // Answers wait in the task's record until the last one comes: a store past its bytes
+    // takes no more of them.
+    let answers = serde_json::to_vec(&request.input_responses).map_or(0, |json| json.len());
+    if !engine.inner.tasks.store.has_room(answers) {
+        if let Some(before) = engine.inner.full_refusals.due(now) {
+            tracing::warn!(
+                bytes = answers,
+                refused_since_last_line = before,
+                "mrtr: the task store has no room for a task's answers; raise \
+                 MemoryTaskStore::max_bytes or share a RedisTaskStore"
+            );
+        }
+        return Err(ErrorData::internal_error(
+            "the server has too many tasks in progress; try again later",
+            None,
+        ));
+    }
     let expired = as_object(&input_expired());
     let changed = modify(&engine, &id, |record| {
         foreign = !record.is_for(&caller);

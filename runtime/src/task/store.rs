@@ -33,6 +33,13 @@ pub trait TaskStore: Send + Sync + 'static {
     fn is_shared(&self) -> bool {
         false
     }
+
+    /// Whether a task may grow by `bytes` of a client's answers: `false` refuses the
+    /// `tasks/update` that brings them. A store with no bound of its own always has room.
+    fn has_room(&self, bytes: usize) -> bool {
+        let _ = bytes;
+        true
+    }
 }
 
 /// Task records in this process's memory: the default, for one instance.
@@ -40,7 +47,8 @@ pub trait TaskStore: Send + Sync + 'static {
 /// It holds at most [`capacity`](MemoryTaskStore::with_capacity) live tasks, and about
 /// [`max_bytes`](MemoryTaskStore::max_bytes) of their records (a task keeps its call's
 /// arguments, its pending answers and its result); a new task past either fails with `-32603`
-/// and the reason in the log. Tasks already running may still grow past the bytes, to finish.
+/// and the reason in the log, and so does a `tasks/update` whose answers would pass the bytes.
+/// Tasks already running may still grow past them with their results, to finish.
 pub struct MemoryTaskStore {
     records: Mutex<Records>,
     capacity: usize,
@@ -171,6 +179,14 @@ impl TaskStore for MemoryTaskStore {
             _ => Ok(false),
         }
     }
+
+    fn has_room(&self, bytes: usize) -> bool {
+        let mut records = self.records();
+        if records.bytes + bytes > self.max_bytes {
+            records.drop_expired(Instant::now());
+        }
+        records.bytes + bytes <= self.max_bytes
+    }
 }
 
 #[async_trait]
@@ -189,6 +205,10 @@ impl<T: TaskStore + ?Sized> TaskStore for std::sync::Arc<T> {
 
     fn is_shared(&self) -> bool {
         (**self).is_shared()
+    }
+
+    fn has_room(&self, bytes: usize) -> bool {
+        (**self).has_room(bytes)
     }
 }
 
@@ -222,6 +242,7 @@ mod tests {
             let grown = vec![b'y'; 40 << 10];
             assert_eq!(store.replace("c", &record, &grown).await, Ok(true));
             assert_eq!(store.get("c").await, Ok(Some(grown.clone())));
+            assert!(!store.has_room(1), "no room for a client's answers");
             // Once `a` and `b` expire, their bytes make room.
             tokio::time::sleep(Duration::from_millis(300)).await;
             store.create("d", &record, hour).await.unwrap();
