@@ -1776,7 +1776,7 @@ corpus! {
         ask!(asked = elicit::<Yes>("Asked in a debug build?"));
         // An attribute on a tail `ask!{..}` keeps its value (review).
         let kept = {
-            #[allow(unused_braces)]
+            #[cfg(all())]
             ask!{ kept = elicit::<Yes>("Kept?") }
         };
         let kept = kept.accepted().map(|yes| yes.yes).unwrap_or(false);
