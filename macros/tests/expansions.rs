@@ -48,6 +48,17 @@ fn cargo_expand_dir() -> PathBuf {
     {
         return bin;
     }
+    // One install at a time, should two test runs start together.
+    std::fs::create_dir_all(&root).expect("the target folder is writable");
+    let lock = std::fs::File::create(root.join(".install.lock")).expect("create the install lock");
+    lock.lock().expect("lock the cargo-expand install");
+    let version = Command::new(bin.join("cargo-expand"))
+        .arg("--version")
+        .output();
+    if version.is_ok_and(|out| String::from_utf8_lossy(&out.stdout).contains(CARGO_EXPAND_VERSION))
+    {
+        return bin;
+    }
     let status = Command::new(env!("CARGO"))
         .args([
             "install",
