@@ -861,8 +861,9 @@ async fn a_2025_session_gets_a_tool_error_from_a_required_task_tool() {
         let text = serde_json::to_value(&result).unwrap()["content"][0]["text"].clone();
         assert_eq!(
             text,
-            "Client does not support the io.modelcontextprotocol/tasks extension on a session \
-             (this tool runs only as a task, which needs protocol version 2026-07-28)"
+            "This tool runs only as a task, which a session of protocol version 2025-11-25 or \
+             earlier cannot run; call it with 2026-07-28 and the io.modelcontextprotocol/tasks \
+             extension"
         );
         assert!(tools.effects.all().is_empty(), "no code ran");
         client.cancel().await.ok();

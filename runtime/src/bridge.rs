@@ -89,26 +89,31 @@ fn legacy_error(error: ErrorData) -> ErrorData {
                 // A tool that runs only as a task, which a 2025 session cannot run.
                 ("extensions", Some(extensions)) => {
                     let names: Vec<&str> = extensions.keys().map(String::as_str).collect();
-                    format!(
-                        "the {} extension on a session (this tool runs only as a task, which \
-                         needs protocol version 2026-07-28)",
-                        names.join(", ")
-                    )
+                    format!("the {} extension", names.join(", "))
                 }
                 _ => format!("{capability} (required for {})", method(capability)),
             },
         )
         .collect();
-    ErrorData::internal_error(
-        format!("{CAPABILITY_PREFIX}{}", missing.join(", ")),
-        error.data,
-    )
+    // What the client lacks, unless it is only the tasks extension: a session never runs a
+    // task, whatever its client declared.
+    let message = if required.keys().eq(["extensions"]) {
+        TASK_ONLY.to_owned()
+    } else {
+        format!("{CAPABILITY_PREFIX}{}", missing.join(", "))
+    };
+    ErrorData::internal_error(message, error.data)
 }
 
 const CAPABILITY_PREFIX: &str = "Client does not support ";
 
+const TASK_ONLY: &str = "This tool runs only as a task, which a session of protocol version \
+                         2025-11-25 or earlier cannot run; call it with 2026-07-28 and the \
+                         io.modelcontextprotocol/tasks extension";
+
+/// An error a 2025 server's tool ends with as a tool error, as the official SDKs' do.
 fn is_capability(error: &ErrorData) -> bool {
-    error.message.starts_with(CAPABILITY_PREFIX)
+    error.message.starts_with(CAPABILITY_PREFIX) || error.message == TASK_ONLY
 }
 
 /// Runs `rounds` until they end, or until the client cancels the request
@@ -142,10 +147,10 @@ fn declares_tasks(context: &RequestContext<RoleServer>) -> bool {
 fn no_tasks_on_a_session<M: rmcp::model::ConstString>(
     context: &RequestContext<RoleServer>,
 ) -> Result<(), ErrorData> {
-    match is_legacy(context) {
-        true => Err(ErrorData::method_not_found::<M>()),
-        false => Ok(()),
+    if is_legacy(context) {
+        return Err(ErrorData::method_not_found::<M>());
     }
+    Ok(())
 }
 
 /// Whether this request came on a session negotiated below 2026-07-28.
