@@ -170,8 +170,8 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
             #[serde(default)]
             content: Option<Value>,
         }
-        let reply =
-            Reply::deserialize(response).map_err(|e| format!("not an ElicitResult: {e}"))?;
+        let reply = Reply::deserialize(response)
+            .map_err(|e| format!("{}{e}", crate::log::NOT_AN_ELICIT_RESULT))?;
         let refused = |action| Refused {
             key: key.to_owned(),
             action,
@@ -184,7 +184,7 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
                 crate::form_schema::read::<T, _>(|schema| {
                     crate::answer_fits::tidy(schema, &mut content);
                     let answer = T::deserialize(&content)
-                        .map_err(|e| format!("the form content does not fit: {e}"))?;
+                        .map_err(|e| format!("{}{e}", crate::log::FORM_DOES_NOT_FIT))?;
                     crate::answer_fits::fits(schema, &content)?;
                     Ok(Elicited::Accept(answer))
                 })

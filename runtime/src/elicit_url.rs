@@ -96,8 +96,8 @@ impl Question for ElicitUrl {
         struct Reply {
             action: ElicitationAction,
         }
-        let reply =
-            Reply::deserialize(response).map_err(|e| format!("not an ElicitResult: {e}"))?;
+        let reply = Reply::deserialize(response)
+            .map_err(|e| format!("{}{e}", crate::log::NOT_AN_ELICIT_RESULT))?;
         let refused = |action| Refused {
             key: key.to_owned(),
             action,

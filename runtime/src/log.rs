@@ -31,16 +31,22 @@ impl fmt::Display for Escaped<'_> {
     }
 }
 
+/// What the question kinds put before serde's message when an answer does not read; the log
+/// keeps them, and redacts what follows.
+pub(crate) const FORM_DOES_NOT_FIT: &str = "the form content does not fit: ";
+pub(crate) const NOT_AN_ELICIT_RESULT: &str = "not an ElicitResult: ";
+pub(crate) const NOT_A_CREATE_MESSAGE_RESULT: &str = "not a CreateMessageResult: ";
+pub(crate) const NOT_A_LIST_ROOTS_RESULT: &str = "not a ListRootsResult: ";
+
 /// Why an answer did not read, without the answer: serde's messages quote the value they
 /// found (`invalid type: string "hunter2", expected u32`), so only their shape is kept.
 pub(crate) fn redacted(error: &impl fmt::Display) -> String {
     let message = error.to_string();
-    // What the question kinds put before serde's message when an answer does not read.
     for prefix in [
-        "the form content does not fit: ",
-        "not an ElicitResult: ",
-        "not a CreateMessageResult: ",
-        "not a ListRootsResult: ",
+        FORM_DOES_NOT_FIT,
+        NOT_AN_ELICIT_RESULT,
+        NOT_A_CREATE_MESSAGE_RESULT,
+        NOT_A_LIST_ROOTS_RESULT,
     ] {
         if let Some(serde_message) = message.strip_prefix(prefix) {
             return format!("{prefix}{}", redacted_serde(serde_message));
@@ -217,7 +223,7 @@ mod tests {
             "missing field `age`"
         );
         // As the question kinds report them, after a prefix of their own.
-        let fits = |value| format!("the form content does not fit: {}", read(value));
+        let fits = |value| format!("{FORM_DOES_NOT_FIT}{}", read(value));
         assert_eq!(
             redacted(&fits(serde_json::json!({"plan": "Free"}))),
             "the form content does not fit: missing field `age`"

@@ -55,7 +55,7 @@ impl Question for ClientRoots {
         }
         let roots = ListRootsResult::deserialize(response)
             .map(|result| result.roots)
-            .map_err(|e| format!("not a ListRootsResult: {e}"))?;
+            .map_err(|e| format!("{}{e}", crate::log::NOT_A_LIST_ROOTS_RESULT))?;
         // The spec's `Root.uri` "MUST be a file:// URI". Others (`http:`, a `vscode-vfs:`
         // workspace, text with control characters) are left out rather than asked about again:
         // `roots/list` is not a question a person answers, and its client would send the same.

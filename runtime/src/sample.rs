@@ -165,7 +165,7 @@ impl Question for Sample {
     fn read_answer(_: &str, response: &Value) -> Result<Sampled, String> {
         CreateMessageResult::deserialize(response)
             .map(|result| Sampled::from_result(result, response))
-            .map_err(|e| format!("not a CreateMessageResult: {e}"))
+            .map_err(|e| format!("{}{e}", crate::log::NOT_A_CREATE_MESSAGE_RESULT))
     }
 
     fn keep(&self, bytes: &mut Vec<u8>) -> Option<crate::question::Kept> {
