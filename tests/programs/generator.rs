@@ -6,7 +6,8 @@
 //! borrowed into calls that ask. Some rounds ask two or three questions at once
 //! (`let (a, b) = ask!(..)`, or matched together with bindings in the arms). Some patterns
 //! take the name of an outer integer, which they hide in their arm or body. Most questions
-//! ask for a number (`Num`), some for a word (`Word`, held as a `String`).
+//! ask for a number (`Num`), some for a word (`Word`, held as a `String`), among them the
+//! word that fills in an optional text unwrapped under its own name (`let o = match o { .. }`).
 //!
 //! Every body is deterministic and bounded: its loops run at most a few times, arithmetic
 //! wraps, and it asks at most `MOST_ASKS` questions, so a script of that many answers always
@@ -410,7 +411,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..33);
+        let choice = self.rng.u8(0..34);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -797,6 +798,30 @@ impl Generator {
                     self.line("}");
                 }
                 self.declare(&name, Kind::Int, assignable, assignable);
+            }
+            // An optional text unwrapped under its own name, asking when it is missing: the
+            // old binding, moved by the pattern, is not the one read after.
+            33 => {
+                let name = self.fresh("o");
+                let condition = self.condition(false);
+                let value = self.int(1);
+                self.line(&format!(
+                    "let {name} = if {condition} {{ Some(format!(\"o{{}}\", {value})) }} else {{ None }};"
+                ));
+                if self.take_ask() {
+                    let word = self.word_ask();
+                    match self.rng.u8(0..2) {
+                        0 => self.line(&format!(
+                            "let mut {name} = match {name} {{ Some({name}) => {name}, None => {word} }};"
+                        )),
+                        _ => self.line(&format!(
+                            "let mut {name} = if let Some({name}) = {name} {{ {name} }} else {{ {word} }};"
+                        )),
+                    }
+                } else {
+                    self.line(&format!("let mut {name} = {name}.unwrap_or_default();"));
+                }
+                self.declare(&name, Kind::Text, true, true);
             }
             // Where the task starts, for a client of the tasks extension: once per body, in
             // a branch or loop as it comes.
