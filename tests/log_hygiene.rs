@@ -4,12 +4,10 @@
 //!
 //! One test per binary: it installs the process-wide log subscriber that captures every line.
 
-use std::{
-    sync::{Arc, Mutex, OnceLock},
-    time::Duration,
-};
+use std::{sync::OnceLock, time::Duration};
 
 use mrtr::{Engine, Form, ask, elicit, mrtr_resource, mrtr_tool};
+use mrtr_tests::log_lines::LogLines;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
@@ -135,22 +133,11 @@ impl ServerHandler for Vault {
 
 /// Every line logged in this process, at every level, rmcp's own request dumps aside (see the
 /// README: rmcp logs whole requests at `debug`).
-fn captured() -> &'static Arc<Mutex<Vec<u8>>> {
-    static LOGS: OnceLock<Arc<Mutex<Vec<u8>>>> = OnceLock::new();
+fn captured() -> &'static LogLines {
+    static LOGS: OnceLock<LogLines> = OnceLock::new();
     LOGS.get_or_init(|| {
-        #[derive(Clone)]
-        struct Sink(Arc<Mutex<Vec<u8>>>);
-        impl std::io::Write for Sink {
-            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().unwrap().extend_from_slice(bytes);
-                Ok(bytes.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let logs = Arc::new(Mutex::new(Vec::new()));
-        let sink = Sink(logs.clone());
+        let logs = LogLines::default();
+        let sink = logs.clone();
         tracing_subscriber::fmt()
             .with_env_filter(tracing_subscriber::EnvFilter::new("trace,rmcp=info"))
             .with_ansi(false)
@@ -161,7 +148,7 @@ fn captured() -> &'static Arc<Mutex<Vec<u8>>> {
 }
 
 fn logs() -> String {
-    String::from_utf8_lossy(&captured().lock().unwrap()).into_owned()
+    captured().text()
 }
 
 fn call(state: Option<&str>, answer: Option<Value>) -> CallToolRequestParams {

@@ -85,13 +85,10 @@ impl Home {
             "MCP_INSPECTOR_DAEMON_TOKEN",
             "MCP_STORAGE_DIR",
             "MCP_CATALOG_PATH",
-            "HTTP_PROXY",
-            "HTTPS_PROXY",
-            "ALL_PROXY",
-            "http_proxy",
-            "https_proxy",
-            "all_proxy",
-        ] {
+        ]
+        .into_iter()
+        .chain(peers::PROXY_VARIABLES)
+        {
             command.env_remove(inherited);
         }
         command

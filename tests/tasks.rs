@@ -990,18 +990,7 @@ async fn the_official_rust_client_drives_a_task_with_input() {
 /// `Bridged` (it has it) and no task made.
 #[test]
 fn a_2025_session_that_declares_tasks_runs_a_task_tool_in_process_without_a_warning() {
-    #[derive(Clone, Default)]
-    struct Lines(Arc<std::sync::Mutex<Vec<u8>>>);
-    impl std::io::Write for Lines {
-        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let lines = Lines::default();
+    let lines = mrtr_tests::log_lines::LogLines::default();
     let writer = lines.clone();
     let subscriber = tracing_subscriber::fmt()
         .with_writer(move || writer.clone())
@@ -1024,7 +1013,7 @@ fn a_2025_session_that_declares_tasks_runs_a_task_tool_in_process_without_a_warn
             client.cancel().await.ok();
         }))
     });
-    let logs = String::from_utf8_lossy(&lines.0.lock().unwrap()).into_owned();
+    let logs = lines.text();
     assert!(!logs.contains("mrtr::Bridged"), "{logs}");
 }
 

@@ -7,6 +7,7 @@ pub mod clock;
 pub mod differential;
 pub mod driver_output;
 pub mod keys;
+pub mod log_lines;
 pub mod long_flow;
 pub mod loopback;
 pub mod peers;

@@ -86,6 +86,17 @@ pub fn python() -> PathBuf {
     python
 }
 
+/// The environment variables that would send a peer's requests through a proxy: removed, so
+/// that loopback stays loopback.
+pub const PROXY_VARIABLES: [&str; 6] = [
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+];
+
 /// How long one driver run may take before it is killed.
 pub const DRIVER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -105,14 +116,7 @@ pub async fn run_driver(
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .kill_on_drop(true);
-    for proxy in [
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "ALL_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-    ] {
+    for proxy in PROXY_VARIABLES {
         command.env_remove(proxy);
     }
     command

@@ -594,6 +594,7 @@ impl ReplayStore for MemoryStore {
 mod tests {
     use super::*;
     use crate::replay::StoreErrorKind;
+    use crate::replay::block_on;
 
     fn key(round: u32) -> RoundKey {
         RoundKey {
@@ -610,14 +611,6 @@ mod tests {
 
     fn bytes(text: &[u8]) -> Recorded {
         Recorded::sealed(text.to_vec())
-    }
-
-    fn block_on<F: std::future::Future>(future: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .unwrap()
-            .block_on(future)
     }
 
     #[test]

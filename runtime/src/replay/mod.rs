@@ -399,3 +399,13 @@ impl<S: ReplayStore + ?Sized> ReplayStore for std::sync::Arc<S> {
         (**self).admit_flow()
     }
 }
+
+/// Runs `future` to its end on a runtime of its own, for the stores' unit tests.
+#[cfg(test)]
+pub(crate) fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap()
+        .block_on(future)
+}

@@ -216,14 +216,7 @@ impl<T: TaskStore + ?Sized> TaskStore for std::sync::Arc<T> {
 mod tests {
     use super::*;
     use crate::replay::StoreErrorKind;
-
-    fn block_on<F: std::future::Future>(future: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .unwrap()
-            .block_on(future)
-    }
+    use crate::replay::block_on;
 
     #[test]
     fn new_tasks_past_the_bytes_are_refused_until_records_expire_and_running_ones_grow() {
