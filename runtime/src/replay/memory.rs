@@ -956,4 +956,37 @@ mod tests {
             );
         });
     }
+
+    #[test]
+    fn a_round_that_asked_with_too_large_a_question_keeps_an_error() {
+        use rmcp::model::InputRequiredResult;
+
+        #[derive(serde::Deserialize, schemars::JsonSchema, crate::Form)]
+        #[allow(dead_code)]
+        struct Confirm {
+            sure: bool,
+        }
+        block_on(async {
+            let store = MemoryStore::with_capacity(10).max_bytes(64 << 10);
+            let (a, b) = (Holder([1; 16]), Holder([2; 16]));
+            store.claim(key(1), a, LEASE, later(60)).await.unwrap();
+            // A question whose message is past a sixteenth of the store's bytes.
+            let question = crate::elicit::<Confirm>("x".repeat(5000));
+            let rebuild = crate::question::QuestionSet::rebuild(&question, &["q"]);
+            let response =
+                RecordedResponse::InputRequired(InputRequiredResult::from_request_state("next"));
+            assert_eq!(
+                store.record_now(key(1), a, &response, rebuild, later(60)),
+                Ok(true)
+            );
+            let Ok(Claim::Done(recorded)) = store.claim(key(1), b, LEASE, later(60)).await else {
+                panic!("the round is recorded");
+            };
+            assert!(
+                matches!(recorded.response(), Some(Ok(RecordedResponse::Error(_)))),
+                "{recorded:?}"
+            );
+            assert!(store.records().bytes.len() < 500);
+        });
+    }
 }
