@@ -160,8 +160,9 @@ fn is_legacy(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|version| version.as_str() < ProtocolVersion::V_2026_07_28.as_str())
 }
 
-/// A request the bridge runs round by round: a retry carries the answers and the state.
-trait Retry: Clone {
+/// A request run round by round (by the bridge, and by `mrtr::testing`): a retry carries the
+/// answers and the state.
+pub trait Retry: Clone {
     fn retry(self, answers: Option<InputResponses>, state: Option<String>) -> Self;
 }
 

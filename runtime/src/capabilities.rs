@@ -7,7 +7,7 @@ use rmcp::{
     service::RequestContext,
 };
 
-use crate::round::Declared;
+use crate::round::declared_in;
 
 /// The request's declared client capabilities, as a tool parameter:
 ///
@@ -70,9 +70,6 @@ impl<S> FromContextPart<PromptContext<'_, S>> for Capabilities {
 impl Capabilities {
     /// What the round asks within, kept by its `Round`; else what the request declares.
     fn of(context: &RequestContext<RoleServer>) -> Self {
-        match context.extensions.get::<Declared>() {
-            Some(Declared(declared)) => Self(ClientCapabilities::clone(declared)),
-            None => Self(context.client_capabilities().unwrap_or_default()),
-        }
+        Self(ClientCapabilities::clone(&declared_in(context)))
     }
 }

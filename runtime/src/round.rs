@@ -106,6 +106,14 @@ fn declared(context: &mut RequestContext<RoleServer>) -> Arc<ClientCapabilities>
     }
 }
 
+/// What a round asks within, as [`declared`] finds it, without keeping it.
+pub(crate) fn declared_in(context: &RequestContext<RoleServer>) -> Arc<ClientCapabilities> {
+    match context.extensions.get::<Declared>() {
+        Some(Declared(capabilities)) => capabilities.clone(),
+        None => Arc::new(context.client_capabilities().unwrap_or_default()),
+    }
+}
+
 /// What rmcp's prompt router does not pass on: stashed by [`get_prompt`] for the prompt's
 /// [`Round`] to pick up.
 #[derive(Clone)]
@@ -185,10 +193,7 @@ impl Round {
             args_digest: args_digest(None),
             input_responses: request.input_responses.clone(),
             request_state: request.request_state.clone(),
-            capabilities: match context.extensions.get::<Declared>() {
-                Some(Declared(capabilities)) => capabilities.clone(),
-                None => Arc::new(context.client_capabilities().unwrap_or_default()),
-            },
+            capabilities: declared_in(context),
             principal: engine.principal(context),
             task: None,
         }

@@ -278,10 +278,7 @@ pub trait Finished: private::Method {}
 impl<R: private::Method> Finished for R {}
 
 mod private {
-    use rmcp::{
-        ServiceError,
-        model::{InputRequiredResult, InputResponses},
-    };
+    use rmcp::{ServiceError, model::InputRequiredResult};
 
     use super::Client;
 
@@ -294,15 +291,12 @@ mod private {
 
     /// A method a [`super::Call`] drives: its request, one round of it, and its result's text.
     pub trait Method: Sized {
-        type Params: Clone + Send;
+        type Params: crate::bridge::Retry + Send;
 
         fn once(
             client: &Client,
             params: Self::Params,
         ) -> impl Future<Output = Result<Reply<Self>, ServiceError>> + Send;
-
-        /// The retry of `params` with these answers and the round's state.
-        fn retry(params: &mut Self::Params, answers: Option<InputResponses>, state: String);
 
         /// A tool's text blocks, a prompt's text messages, a resource's text contents.
         fn texts(&self) -> Vec<&str>;
@@ -320,11 +314,6 @@ impl Method for CallToolResult {
             CallToolResponse::InputRequired(input) => Reply::Input(input),
             other => Reply::Other(format!("{other:?}")),
         })
-    }
-
-    fn retry(params: &mut Self::Params, answers: Option<InputResponses>, state: String) {
-        params.input_responses = answers;
-        params.request_state = Some(state);
     }
 
     fn texts(&self) -> Vec<&str> {
@@ -347,11 +336,6 @@ impl Method for GetPromptResult {
         })
     }
 
-    fn retry(params: &mut Self::Params, answers: Option<InputResponses>, state: String) {
-        params.input_responses = answers;
-        params.request_state = Some(state);
-    }
-
     fn texts(&self) -> Vec<&str> {
         self.messages
             .iter()
@@ -370,11 +354,6 @@ impl Method for ReadResourceResult {
             ReadResourceResponse::InputRequired(input) => Reply::Input(input),
             other => Reply::Other(format!("{other:?}")),
         })
-    }
-
-    fn retry(params: &mut Self::Params, answers: Option<InputResponses>, state: String) {
-        params.input_responses = answers;
-        params.request_state = Some(state);
     }
 
     fn texts(&self) -> Vec<&str> {
@@ -506,10 +485,10 @@ impl<R: Finished> Call<'_, R> {
                 responses.insert(question.key.clone(), answer.0);
             }
             let state = round.state.clone();
-            R::retry(
-                &mut params,
+            params = crate::bridge::Retry::retry(
+                params,
                 (!responses.is_empty()).then_some(responses),
-                state,
+                Some(state),
             );
         }
     }
