@@ -144,8 +144,12 @@ impl MemoryStore {
 
     /// How many records it holds now, expired ones aside.
     pub fn len(&self) -> usize {
+        self.len_at(SystemTime::now())
+    }
+
+    fn len_at(&self, wall: SystemTime) -> usize {
         let mut records = self.records();
-        records.drop_expired(SystemTime::now());
+        records.drop_expired(wall);
         records.by_key.len()
     }
 
@@ -174,9 +178,28 @@ impl MemoryStore {
         lease: Duration,
         expires_at: SystemTime,
     ) -> Result<Claim, StoreError> {
-        let now = Instant::now();
+        self.claim_at(
+            key,
+            holder,
+            lease,
+            expires_at,
+            Instant::now(),
+            SystemTime::now(),
+        )
+    }
+
+    /// [`Self::claim_now`] at `now` on the lease clock and `wall` on the expiry clock.
+    fn claim_at(
+        &self,
+        key: RoundKey,
+        holder: Holder,
+        lease: Duration,
+        expires_at: SystemTime,
+        now: Instant,
+        wall: SystemTime,
+    ) -> Result<Claim, StoreError> {
         let mut records = self.records();
-        records.drop_expired(SystemTime::now());
+        records.drop_expired(wall);
         let running = RecordState::Running {
             holder,
             lease_until: now + lease,
@@ -514,14 +537,7 @@ impl ReplayStore for MemoryStore {
         holder: Holder,
         lease: Duration,
     ) -> Result<bool, StoreError> {
-        let mut records = self.records();
-        let Some(number) = records.held_by(&key, holder) else {
-            return Ok(false);
-        };
-        if let RecordState::Running { lease_until, .. } = &mut records.entry_mut(number).state {
-            *lease_until = Instant::now() + lease;
-        }
-        Ok(true)
+        Ok(self.renew_at(key, holder, lease, Instant::now()))
     }
 
     async fn complete(
@@ -566,8 +582,27 @@ impl ReplayStore for MemoryStore {
     }
 
     fn admit_flow(&self) -> Result<(), StoreError> {
+        self.admit_flow_at(SystemTime::now())
+    }
+}
+
+impl MemoryStore {
+    /// [`ReplayStore::renew`] at `now` on the lease clock.
+    fn renew_at(&self, key: RoundKey, holder: Holder, lease: Duration, now: Instant) -> bool {
         let mut records = self.records();
-        records.drop_expired(SystemTime::now());
+        let Some(number) = records.held_by(&key, holder) else {
+            return false;
+        };
+        if let RecordState::Running { lease_until, .. } = &mut records.entry_mut(number).state {
+            *lease_until = now + lease;
+        }
+        true
+    }
+
+    /// [`ReplayStore::admit_flow`] at `wall` on the expiry clock.
+    fn admit_flow_at(&self, wall: SystemTime) -> Result<(), StoreError> {
+        let mut records = self.records();
+        records.drop_expired(wall);
         if records.by_key.len() >= self.admission_limit() {
             return Err(StoreError::full(format!(
                 "the in-memory replay store holds {} of its {} records, so new flows wait for \
@@ -589,6 +624,9 @@ impl ReplayStore for MemoryStore {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod against_a_model;
 
 #[cfg(test)]
 mod tests {
@@ -676,8 +714,7 @@ mod tests {
                 .unwrap();
             store.claim(key(2), holder, LEASE, later(60)).await.unwrap();
             assert_eq!(store.len(), 2);
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            assert_eq!(store.len(), 1);
+            assert_eq!(store.len_at(soon + Duration::from_millis(50)), 1);
         });
     }
 
@@ -691,10 +728,10 @@ mod tests {
             store.claim(key(2), holder, LEASE, soon).await.unwrap();
             store.claim(key(3), holder, LEASE, later(60)).await.unwrap();
             assert_eq!(store.len(), 3);
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            assert_eq!(store.len(), 2);
+            let past_soon = soon + Duration::from_millis(50);
+            assert_eq!(store.len_at(past_soon), 2);
             assert_eq!(
-                store.claim(key(2), holder, LEASE, later(60)).await,
+                store.claim_at(key(2), holder, LEASE, later(60), Instant::now(), past_soon),
                 Ok(Claim::Won)
             );
             assert_eq!(
