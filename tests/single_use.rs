@@ -745,6 +745,69 @@ async fn no_state_outlives_its_flows_deadline() -> anyhow::Result<()> {
     .await
 }
 
+/// An engine clock that runs behind the system's (a skewed host, or a test clock): the store
+/// keeps a record by its own clock for as long as the state has left on the engine's, so a
+/// duplicate still gets the first response instead of running the round again.
+#[tokio::test]
+async fn an_engine_clock_behind_the_system_clock_keeps_each_state_single_use() -> anyhow::Result<()>
+{
+    bounded(async {
+        for lag in [Duration::from_secs(3600), Duration::from_secs(120)] {
+            let effects = Effects::default();
+            let engine = engine()
+                .clock(move || SystemTime::now() - lag)
+                .ttl(Duration::from_secs(60))
+                .build()?;
+            let (_served, client) = serve(Ledger::new(engine, &effects, Gate::open())).await?;
+            let first = asked(&client, pay("hal", None, json!({}))).await?;
+            for _ in 0..2 {
+                let paid = done(&client, pay("hal", Some(&first.state), yes())).await?;
+                assert_eq!(text_of(&paid), "paid 5 to hal (payment 1)", "lag {lag:?}");
+            }
+            assert_eq!(effects.all(), ["charging hal", "paid hal"], "lag {lag:?}");
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// States carry whole seconds: a state sealed late in a second still lives its whole TTL, and
+/// no more than a second past it.
+#[tokio::test]
+async fn a_state_lives_at_least_its_ttl_and_less_than_a_second_more() -> anyhow::Result<()> {
+    bounded(async {
+        let at = Arc::new(Mutex::new(SystemTime::UNIX_EPOCH));
+        let reading = at.clone();
+        let engine = engine()
+            .clock(move || *reading.lock().unwrap())
+            .ttl(Duration::from_secs(1))
+            .build()?;
+        let effects = Effects::default();
+        let (_served, client) = serve(Ledger::new(engine, &effects, Gate::open())).await?;
+        // A fixed clock, an hour ahead, at .950 of a second.
+        let ahead =
+            SystemTime::now().duration_since(SystemTime::UNIX_EPOCH)? + Duration::from_secs(3600);
+        let sealed_at = Duration::from_secs(ahead.as_secs()) + Duration::from_millis(950);
+        let set = |after: u64| {
+            *at.lock().unwrap() = SystemTime::UNIX_EPOCH + sealed_at + Duration::from_millis(after);
+        };
+        // Sealed at .950 of a second: still open 990 ms later.
+        set(0);
+        let first = asked(&client, pay("ivy", None, json!({}))).await?;
+        set(990);
+        let paid = done(&client, pay("ivy", Some(&first.state), yes())).await?;
+        assert_eq!(text_of(&paid), "paid 5 to ivy (payment 1)");
+        // And refused once the second after its TTL began.
+        set(0);
+        let second = asked(&client, pay("jo", None, json!({}))).await?;
+        set(1050);
+        let late = failed(&client, pay("jo", Some(&second.state), yes())).await?;
+        assert_eq!(late.code, ErrorCode::INVALID_PARAMS);
+        Ok(())
+    })
+    .await
+}
+
 #[tokio::test]
 async fn the_round_cap_is_sealed_into_the_flow_and_enforced() -> anyhow::Result<()> {
     bounded(async {

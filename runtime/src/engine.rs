@@ -88,6 +88,9 @@ pub(crate) struct Inner {
     pub(crate) flow_lifetime: Duration,
     pub(crate) max_rounds: u32,
     pub(crate) tasks: Tasks,
+    /// Why this engine runs nothing: [`Engine::global`]'s stand-in for a configuration that
+    /// does not build. Every call is refused with `-32603`, and the reason logged.
+    pub(crate) unusable: Option<ConfigError>,
 }
 
 impl fmt::Debug for Engine {
@@ -149,6 +152,15 @@ impl Engine {
     /// The shortest lease `build` accepts: 100 ms. A round renews its lease every third of it,
     /// and a shorter one would lapse between renewals while the round still runs.
     pub const MIN_LEASE: Duration = Duration::from_millis(100);
+    /// The longest time setting `build` accepts: 100 years. Times are added to clocks and sent
+    /// to stores, which cannot hold much more.
+    pub const MAX_TIME: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+    /// The shortest `task_poll_interval` `build` accepts: 10 ms. A task on a shared store reads
+    /// its record once per interval while it runs.
+    pub const MIN_TASK_POLL_INTERVAL: Duration = Duration::from_millis(10);
+    /// The smallest `max_state_bytes` `build` accepts: 128. A state that saves nothing takes
+    /// 52 to about 100 bytes.
+    pub const MIN_STATE_BYTES: usize = 128;
 
     /// Starts an engine configuration.
     pub fn builder() -> EngineBuilder {
@@ -183,7 +195,7 @@ impl Engine {
     /// "the client did not answer within .." first:
     /// `sessions.session_config.keep_alive = Some(engine.session_keep_alive());`
     pub fn session_keep_alive(&self) -> Duration {
-        self.inner.ttl + Duration::from_secs(60)
+        self.inner.ttl.saturating_add(Duration::from_secs(60))
     }
 
     /// How many tasks run on this instance now (between asks, a task runs nowhere).
@@ -191,17 +203,59 @@ impl Engine {
         self.inner.tasks.running.len()
     }
 
-    /// The process-wide engine built by [`Engine::from_env`] on first use.
+    /// The process-wide engine built by [`Engine::from_env`] on first use: what
+    /// [`MrtrServer`](crate::MrtrServer) uses unless a server returns its own.
     ///
-    /// # Panics
-    /// If [`KEYS_ENV`] or [`REDIS_URL_ENV`] is set but malformed. Call [`Engine::from_env`] at
-    /// startup to turn that into an error you handle.
+    /// If the environment is malformed ([`KEYS_ENV`], [`AUDIENCE_ENV`] or [`REDIS_URL_ENV`]),
+    /// it is an engine that refuses every call with `-32603` and logs why. Call
+    /// [`Engine::try_global`] at startup so that the server does not start at all.
     pub fn global() -> &'static Engine {
-        static GLOBAL: OnceLock<Engine> = OnceLock::new();
-        GLOBAL.get_or_init(|| match Engine::from_env() {
-            Ok(engine) => engine,
-            Err(error) => panic!("mrtr: the engine's configuration is invalid: {error}"),
-        })
+        match Self::global_built() {
+            Ok(engine) | Err((_, engine)) => engine,
+        }
+    }
+
+    /// [`Engine::global`], or why the environment does not configure one: call it first
+    /// thing in `main`, `mrtr::Engine::try_global()?;`, so that a malformed [`KEYS_ENV`] stops
+    /// the server at startup rather than failing its calls.
+    pub fn try_global() -> Result<&'static Engine, ConfigError> {
+        Self::global_built().map_err(|(error, _)| error.clone())
+    }
+
+    fn global_built() -> Result<&'static Engine, &'static (ConfigError, Engine)> {
+        static GLOBAL: OnceLock<Result<Engine, (ConfigError, Engine)>> = OnceLock::new();
+        GLOBAL
+            .get_or_init(|| {
+                Engine::from_env().map_err(|error| {
+                    tracing::error!(
+                        %error,
+                        "mrtr: the engine's configuration is invalid; every call will fail \
+                         until it is fixed"
+                    );
+                    (error.clone(), Engine::unusable(error))
+                })
+            })
+            .as_ref()
+    }
+
+    /// An engine that refuses every call because of `error`.
+    fn unusable(error: ConfigError) -> Engine {
+        // It seals nothing, so a fixed key does; a fixed key also cannot fail the build.
+        let key = std::array::from_fn(|index| {
+            let index = index as u8;
+            (index.wrapping_mul(index).wrapping_mul(151))
+                .wrapping_add(index.wrapping_mul(7))
+                .wrapping_add(13)
+        });
+        let mut engine = Engine::builder()
+            .key(0, key)
+            .without_principal()
+            .build()
+            .unwrap_or_else(|_| unreachable!("a fixed key and default settings build"));
+        if let Some(inner) = Arc::get_mut(&mut engine.inner) {
+            inner.unusable = Some(error);
+        }
+        engine
     }
 
     pub(crate) fn now(&self) -> SystemTime {
@@ -328,9 +382,11 @@ impl EngineBuilder {
                     "A".repeat(43)
                 ))
             })?;
+            // The id is not quoted: an entry written `KEY:ID` would put the key in the log.
             let id: u8 = id.trim().parse().map_err(|_| {
                 ConfigError(format!(
-                    "entry {}: key id `{id}` is not a number from 0 to 255",
+                    "entry {}: the key id before `:` is not a number from 0 to 255 (entries \
+                     are `ID:BASE64KEY`, id first)",
                     index + 1
                 ))
             })?;
@@ -347,7 +403,8 @@ impl EngineBuilder {
     }
 
     /// How long a sealed state stays valid, in whole seconds (a fraction is rounded up; zero
-    /// fails `build`). Default: [`Engine::DEFAULT_TTL`].
+    /// fails `build`): at least this long, and less than a second more. Default:
+    /// [`Engine::DEFAULT_TTL`].
     pub fn ttl(mut self, ttl: Duration) -> Self {
         self.ttl = Some(ttl);
         self
@@ -563,6 +620,7 @@ impl EngineBuilder {
     /// Fails if the store keeps records for less time than a state stays valid, since a
     /// state that still opens must find its record.
     pub fn build(self) -> Result<Engine, ConfigError> {
+        check_settings(&self)?;
         let mut keys = self.keys;
         if keys.is_empty() {
             tracing::warn!(
@@ -619,6 +677,13 @@ impl EngineBuilder {
                 Engine::MIN_LEASE,
                 Engine::MIN_LEASE
             )));
+        }
+        if lease > ttl {
+            tracing::warn!(
+                "mrtr: the lease of {lease:?} is longer than the state TTL of {ttl:?}: if an \
+                 instance dies mid-round, its state expires before a retry may run the round \
+                 again, so that call cannot finish. Lower `lease` or raise `ttl`"
+            );
         }
         let task_store = self
             .task_store
@@ -692,6 +757,7 @@ impl EngineBuilder {
                 clock_skew,
                 flow_lifetime,
                 max_rounds,
+                unusable: None,
                 tasks: Tasks {
                     store: task_store,
                     ttl: self.task_ttl.unwrap_or(Engine::DEFAULT_TASK_TTL),
@@ -704,6 +770,58 @@ impl EngineBuilder {
 }
 
 /// `duration` rounded up to whole seconds, as states carry their times; zero is an error.
+/// Refuses times too long for the clocks and stores they go to, and settings that would make
+/// every state or task useless.
+fn check_settings(builder: &EngineBuilder) -> Result<(), ConfigError> {
+    let times = [
+        ("ttl", builder.ttl),
+        ("flow_lifetime", builder.flow_lifetime),
+        ("lease", builder.lease),
+        ("duplicate_wait", builder.duplicate_wait),
+        ("clock_skew", builder.clock_skew),
+        ("task_ttl", builder.task_ttl),
+        ("task_poll_interval", builder.task_poll_interval),
+        ("refusal_log_interval", builder.refusal_log_interval),
+    ];
+    for (setting, time) in times {
+        if let Some(time) = time
+            && time > Engine::MAX_TIME
+        {
+            return Err(ConfigError(format!(
+                "`{setting}` is {time:?}, longer than the 100 years that clocks and stores can \
+                 hold added to now; set it to at most `Engine::MAX_TIME`"
+            )));
+        }
+    }
+    if builder.task_ttl.is_some_and(|ttl| ttl.is_zero()) {
+        return Err(ConfigError(
+            "`task_ttl` is zero: every task would be gone before its client first asks for it. \
+             Give it at least as long as a task runs and waits for answers"
+                .to_owned(),
+        ));
+    }
+    if let Some(interval) = builder.task_poll_interval
+        && interval < Engine::MIN_TASK_POLL_INTERVAL
+    {
+        return Err(ConfigError(format!(
+            "`task_poll_interval` is {interval:?}: clients would poll, and tasks on a shared \
+             store read their records, without pause. Set it to at least {:?}",
+            Engine::MIN_TASK_POLL_INTERVAL
+        )));
+    }
+    if let Some(bytes) = builder.max_state_bytes
+        && bytes < Engine::MIN_STATE_BYTES
+    {
+        return Err(ConfigError(format!(
+            "`max_state_bytes` is {bytes}, too small for any state (one that saves nothing \
+             takes 52 to about 100 bytes), so every round that asks would fail. Set it to at \
+             least {}",
+            Engine::MIN_STATE_BYTES
+        )));
+    }
+    Ok(())
+}
+
 fn whole_seconds(setting: &str, duration: Duration) -> Result<Duration, ConfigError> {
     if duration.is_zero() {
         return Err(ConfigError(format!(
@@ -772,6 +890,16 @@ mod tests {
             let error = Engine::builder().keys_from_str(spec).err().unwrap();
             assert!(error.to_string().contains(expected), "{spec}: {error}");
         }
+        // An entry written key first: the error must not quote the key.
+        let error = Engine::builder()
+            .keys_from_str(&format!("{KEY_A}:1"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("id first") && !error.contains(&KEY_A[..12]),
+            "{error}"
+        );
     }
 
     #[test]
@@ -964,6 +1092,54 @@ mod tests {
             .unwrap();
         assert_eq!(built.inner.ttl, Duration::from_secs(1), "rounded up");
         assert_eq!(built.inner.flow_lifetime, Duration::from_secs(2));
+    }
+
+    /// Times that would overflow a clock or a store when added to now, and settings under
+    /// which nothing could work, fail the build instead of failing each round.
+    #[test]
+    fn times_too_long_and_settings_that_make_every_round_fail_fail_the_build() {
+        let base = || Engine::builder().key(1, key(KEY_A)).without_principal();
+        let error = |builder: EngineBuilder| builder.build().unwrap_err().to_string();
+        let too_long = Engine::MAX_TIME + Duration::from_secs(1);
+        type Setter = fn(EngineBuilder, Duration) -> EngineBuilder;
+        let settings: [(&str, Setter); 8] = [
+            ("ttl", EngineBuilder::ttl),
+            ("flow_lifetime", EngineBuilder::flow_lifetime),
+            ("lease", EngineBuilder::lease),
+            ("duplicate_wait", EngineBuilder::duplicate_wait),
+            ("clock_skew", EngineBuilder::clock_skew),
+            ("task_ttl", EngineBuilder::task_ttl),
+            ("task_poll_interval", EngineBuilder::task_poll_interval),
+            ("refusal_log_interval", EngineBuilder::refusal_log_interval),
+        ];
+        for (name, set) in settings {
+            for time in [too_long, Duration::MAX] {
+                let refused = error(set(base(), time));
+                assert!(
+                    refused.contains(&format!("`{name}`")) && refused.contains("Engine::MAX_TIME"),
+                    "{refused}"
+                );
+            }
+        }
+        let longest = base()
+            .ttl(Engine::MAX_TIME)
+            .flow_lifetime(Engine::MAX_TIME)
+            .clock_skew(Engine::MAX_TIME)
+            .task_ttl(Engine::MAX_TIME)
+            .build()
+            .unwrap();
+        assert!(longest.session_keep_alive() > Engine::MAX_TIME);
+        assert!(error(base().task_ttl(Duration::ZERO)).contains("`task_ttl` is zero"));
+        let polls = error(base().task_poll_interval(Duration::ZERO));
+        assert!(polls.contains("at least 10ms"), "{polls}");
+        let tiny = error(base().max_state_bytes(52));
+        assert!(tiny.contains("at least 128"), "{tiny}");
+        assert!(
+            base()
+                .max_state_bytes(Engine::MIN_STATE_BYTES)
+                .build()
+                .is_ok()
+        );
     }
 
     #[test]

@@ -271,6 +271,15 @@ pub(crate) fn unix_seconds(time: SystemTime) -> u64 {
         .as_secs()
 }
 
+/// `time` in whole seconds since the epoch, rounded up: a state sealed at `x.95` with a TTL of
+/// one second expires at `x + 2`, not `x + 1`, so that it lives at least its TTL.
+pub(crate) fn unix_seconds_up(time: SystemTime) -> u64 {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or(Duration::ZERO);
+    since
+        .as_secs()
+        .saturating_add(u64::from(since.subsec_nanos() > 0))
+}
+
 /// The longest wire header: `round` and `max_rounds` (varints of up to 5 bytes), and the resume
 /// point with its flag and the two times (up to 10 bytes).
 const HEADER_MAX: usize = 2 * 5 + 3 * 10;

@@ -23,7 +23,7 @@ use rmcp::{
 
 use crate::{
     Engine, Outcome,
-    envelope::{self, Binding, Header, SealError, unix_seconds},
+    envelope::{self, Binding, Header, SealError, unix_seconds_up},
     log::{Escaped, redacted},
     question::{QuestionSet, Rebuild, keyed},
     replay::{
@@ -149,6 +149,15 @@ impl Machine {
         mut round: Round,
         engine: &Engine,
     ) -> Result<Self, ErrorData> {
+        if let Some(error) = &engine.inner.unusable {
+            if engine.inner.refusals.due(engine.now()).is_some() {
+                tracing::error!(%error, tool = %Escaped(&round.name), "mrtr: refused a call: the engine's configuration is invalid");
+            }
+            return Err(ErrorData::internal_error(
+                "this server is misconfigured and cannot run tools; its log says why",
+                None,
+            ));
+        }
         let engine = engine.clone();
         let principal = round.principal.take();
         if principal.is_none() && engine.inner.require_principal {
@@ -525,7 +534,8 @@ impl Machine {
     /// deadline and round cap carry over from the state it opened, or are fixed now.
     fn next_header(&self, id: u32) -> Result<Header, ErrorData> {
         let engine = &self.engine.inner;
-        let now = unix_seconds(self.engine.now());
+        // Rounded up, so that a state lives at least its TTL and a flow its lifetime.
+        let now = unix_seconds_up(self.engine.now());
         let opened = self.cursor().opened;
         let (flow, deadline, max_rounds, round) = match opened {
             Some(opened) => (

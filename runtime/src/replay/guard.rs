@@ -71,6 +71,19 @@ fn too_busy() -> ErrorData {
     )
 }
 
+/// When the record of a state that expires at `state_expires_at` (whole seconds on the engine's
+/// clock) may go, on the store's clock: the time the state has left, from now, and the clock
+/// skew allowed between instances. A store keeps time by the system clock (or Redis's), so an
+/// engine clock that runs behind it must not shorten the record.
+fn record_expiry(engine: &Engine, state_expires_at: u64) -> SystemTime {
+    let engine_now = engine.now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    let left = Duration::from_secs(state_expires_at).saturating_sub(engine_now);
+    let kept = left.saturating_add(engine.inner.clock_skew);
+    let now = SystemTime::now();
+    // `build` bounds the TTL and skew far below what a `SystemTime` holds.
+    now.checked_add(kept).unwrap_or(now + Engine::MAX_TIME)
+}
+
 /// Claims round `key`, whose state expires at `state_expires_at` (Unix seconds). Waits, up to
 /// the engine's bound, while another request runs it.
 pub(crate) async fn enter(
@@ -84,9 +97,7 @@ pub(crate) async fn enter(
         tracing::error!(%error, "mrtr: the system random source failed");
         internal()
     })?;
-    // The record outlives the state it guards by the clock skew allowed between instances.
-    let expires_at =
-        UNIX_EPOCH + Duration::from_secs(state_expires_at).saturating_add(inner.clock_skew);
+    let expires_at = record_expiry(engine, state_expires_at);
     // Set when a duplicate first finds the round running.
     let mut give_up = None;
     let mut pause = Duration::from_millis(2);

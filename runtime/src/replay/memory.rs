@@ -202,7 +202,7 @@ impl MemoryStore {
         records.drop_expired(wall);
         let running = RecordState::Running {
             holder,
-            lease_until: now + lease,
+            lease_until: at_most_a_century(now, lease),
         };
         let full = records.by_key.len() >= self.capacity;
         let full_of_bytes = records.bytes.len() >= self.max_bytes;
@@ -359,6 +359,13 @@ impl MemoryStore {
         }
         Ok(true)
     }
+}
+
+/// `now + by`, or a hundred years from now if `by` is longer: a caller of the trait may ask
+/// for any lease.
+pub(crate) fn at_most_a_century(now: Instant, by: Duration) -> Instant {
+    now.checked_add(by.min(crate::Engine::MAX_TIME))
+        .unwrap_or(now)
 }
 
 /// Appends to the store's byte queue, failing once a response passes its room: an oversized
@@ -594,7 +601,7 @@ impl MemoryStore {
             return false;
         };
         if let RecordState::Running { lease_until, .. } = &mut records.entry_mut(number).state {
-            *lease_until = now + lease;
+            *lease_until = at_most_a_century(now, lease);
         }
         true
     }

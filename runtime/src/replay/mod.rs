@@ -46,6 +46,7 @@ pub(crate) mod response;
 /// needs no dependency of its own: `#[mrtr::replay::async_trait]`.
 pub use async_trait::async_trait;
 pub use memory::MemoryStore;
+pub(crate) use memory::at_most_a_century;
 #[cfg(feature = "redis")]
 pub use redis::RedisStore;
 pub use response::RecordedResponse;

@@ -149,7 +149,7 @@ impl TaskStore for MemoryTaskStore {
             id.to_owned(),
             Record {
                 bytes: record.to_vec(),
-                expires: now + ttl,
+                expires: crate::replay::at_most_a_century(now, ttl),
             },
         );
         if let Some(replaced) = replaced {
