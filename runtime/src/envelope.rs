@@ -250,7 +250,7 @@ impl std::fmt::Display for OpenError {
             ),
             Self::Forged => f.write_str(
                 "authentication failed: tampered, or sealed for another deployment, tool, \
-                 arguments, tool layout or principal",
+                 arguments, tool layout or principal, or with another key under the same id",
             ),
             Self::BadHeader => f.write_str("the header inside does not decode"),
             Self::Expired { seconds_ago } => write!(f, "expired {seconds_ago}s ago"),

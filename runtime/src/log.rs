@@ -37,6 +37,8 @@ pub(crate) const FORM_DOES_NOT_FIT: &str = "the form content does not fit: ";
 pub(crate) const NOT_AN_ELICIT_RESULT: &str = "not an ElicitResult: ";
 pub(crate) const NOT_A_CREATE_MESSAGE_RESULT: &str = "not a CreateMessageResult: ";
 pub(crate) const NOT_A_LIST_ROOTS_RESULT: &str = "not a ListRootsResult: ";
+/// A question the retry carried no answer to: its key is the tool's, so the log keeps it.
+pub(crate) const NO_ANSWER_FOR: &str = "no answer for `";
 
 /// Why an answer did not read, without the answer: serde's messages quote the value they
 /// found (`invalid type: string "hunter2", expected u32`), so only their shape is kept.
@@ -68,7 +70,7 @@ fn redacted_serde(message: &str) -> String {
             .trim_end();
         return format!("{kind}, expected {expected}");
     }
-    for known in ["missing field `", "duplicate field `"] {
+    for known in ["missing field `", "duplicate field `", NO_ANSWER_FOR] {
         if message.starts_with(known) && message.matches('`').count() == 2 {
             return message.to_owned();
         }
@@ -231,6 +233,11 @@ mod tests {
         assert_eq!(
             redacted(&fits(serde_json::json!({"age": "hunter2", "plan": "Free"}))),
             "the form content does not fit: invalid type, expected u32"
+        );
+        // A question the retry did not answer: the key is the tool's own.
+        assert_eq!(
+            redacted(&"no answer for `really`"),
+            "no answer for `really`"
         );
     }
 }

@@ -201,7 +201,7 @@ fn read_one<Q: Question>(
     }
     match responses.get(key) {
         Some(response) => Q::read_answer(key, response),
-        None => Err(format!("no answer for `{key}`")),
+        None => Err(format!("{}{key}`", crate::log::NO_ANSWER_FOR)),
     }
 }
 

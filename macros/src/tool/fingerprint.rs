@@ -32,11 +32,17 @@ impl Fnv {
     }
 }
 
-/// The fingerprint of `tool`: its explicit `version` or its signature and body, and the keys
-/// of each ask point in order.
+/// The fingerprint of `tool`: its explicit `version` or its signature and body, the keys of
+/// each ask point in order, and whether it allows replay.
 pub(crate) fn fingerprint(tool: &ToolFn, asks: &[AskSite]) -> u64 {
     let mut hash = Fnv::new();
     hash.text("mrtr/layout/1");
+    // A state handed out as single-use must not open in a build that runs it any number of
+    // times, even under a pinned `version`. Single-use tools hash nothing here, so their
+    // fingerprints, and states in flight, stay as they were.
+    if tool.replay_allowed {
+        hash.text("replay allowed");
+    }
     match &tool.version {
         Some(version) => {
             hash.text("version");
@@ -206,5 +212,21 @@ mod tests {
         };
         assert_eq!(with_key("name"), with_key("name"));
         assert_ne!(with_key("name"), with_key("full_name"));
+    }
+
+    #[test]
+    fn allowing_replay_changes_the_fingerprint_even_under_a_pinned_version() {
+        let item = quote! {
+            #[tool]
+            async fn t(&self) -> String {
+                let a = ask!(name = elicit::<Name>("Name?"));
+                a.ok().map(|n| n.name).unwrap_or_default()
+            }
+        };
+        for version in [quote!(), quote!(version = "3",)] {
+            let single_use = expanded_fingerprint(version.clone(), item.clone());
+            let replayed = expanded_fingerprint(quote!(#version replay = "allow"), item.clone());
+            assert_ne!(single_use, replayed, "{version}");
+        }
     }
 }

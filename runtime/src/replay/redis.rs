@@ -60,8 +60,12 @@ impl RedisStore {
         })
     }
 
-    /// Writes every key under `prefix` instead of [`Self::DEFAULT_PREFIX`], for example to keep
-    /// two deployments that share a Redis server apart.
+    /// Writes every key under `prefix` instead of [`Self::DEFAULT_PREFIX`], so that the records
+    /// of two deployments that share a Redis server do not mix.
+    ///
+    /// A prefix keeps records apart, not states: if both deployments open each other's states
+    /// (the same keys and audience), each would run a state once, so a state could run twice.
+    /// Give each deployment its own [`audience`](crate::EngineBuilder::audience) or keys.
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = prefix.into();
         self
