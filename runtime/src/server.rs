@@ -10,7 +10,9 @@ use crate::Engine;
 /// impl mrtr::MrtrServer for MyServer {}
 /// ```
 ///
-/// Override [`MrtrServer::mrtr_engine`] to use your own keys, TTL, clock or principal.
+/// Call [`Engine::try_global`] at startup with this default, so that a malformed `MRTR_KEYS`
+/// stops the server rather than failing each call. Override [`MrtrServer::mrtr_engine`] to use
+/// your own keys, TTL, clock or principal.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not say which mrtr engine seals its tools' state",
     label = "this server has `#[mrtr_tool]` methods",
