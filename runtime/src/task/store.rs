@@ -120,7 +120,31 @@ impl MemoryTaskStore {
 #[async_trait]
 impl TaskStore for MemoryTaskStore {
     async fn create(&self, id: &str, record: &[u8], ttl: Duration) -> Result<(), StoreError> {
-        let now = Instant::now();
+        self.create_at(id, record, ttl, Instant::now())
+    }
+
+    async fn get(&self, id: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.get_at(id, Instant::now()))
+    }
+
+    async fn replace(&self, id: &str, expected: &[u8], record: &[u8]) -> Result<bool, StoreError> {
+        Ok(self.replace_at(id, expected, record, Instant::now()))
+    }
+
+    fn has_room(&self, bytes: usize) -> bool {
+        self.has_room_at(bytes, Instant::now())
+    }
+}
+
+/// The store's operations at `now`, so that its tests step a clock instead of sleeping.
+impl MemoryTaskStore {
+    fn create_at(
+        &self,
+        id: &str,
+        record: &[u8],
+        ttl: Duration,
+        now: Instant,
+    ) -> Result<(), StoreError> {
         let mut records = self.records();
         let over = |records: &Records| {
             records.by_id.len() >= self.capacity || records.bytes + record.len() > self.max_bytes
@@ -158,34 +182,34 @@ impl TaskStore for MemoryTaskStore {
         Ok(())
     }
 
-    async fn get(&self, id: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    fn get_at(&self, id: &str, now: Instant) -> Option<Vec<u8>> {
         let records = self.records();
-        Ok(records
+        records
             .by_id
             .get(id)
-            .filter(|record| record.expires > Instant::now())
-            .map(|record| record.bytes.clone()))
+            .filter(|record| record.expires > now)
+            .map(|record| record.bytes.clone())
     }
 
-    async fn replace(&self, id: &str, expected: &[u8], record: &[u8]) -> Result<bool, StoreError> {
+    fn replace_at(&self, id: &str, expected: &[u8], record: &[u8], now: Instant) -> bool {
         let mut records = self.records();
         let Records { by_id, bytes } = &mut *records;
         match by_id.get_mut(id) {
-            Some(found) if found.expires > Instant::now() && found.bytes == expected => {
+            Some(found) if found.expires > now && found.bytes == expected => {
                 *bytes = *bytes - found.bytes.len() + record.len();
                 found.bytes = record.to_vec();
-                Ok(true)
+                true
             }
-            _ => Ok(false),
+            _ => false,
         }
     }
 
-    fn has_room(&self, bytes: usize) -> bool {
+    fn has_room_at(&self, bytes: usize, now: Instant) -> bool {
         let mut records = self.records();
-        if records.bytes + bytes > self.max_bytes {
-            records.drop_expired(Instant::now());
+        if records.bytes.saturating_add(bytes) > self.max_bytes {
+            records.drop_expired(now);
         }
-        records.bytes + bytes <= self.max_bytes
+        records.bytes.saturating_add(bytes) <= self.max_bytes
     }
 }
 
@@ -213,33 +237,38 @@ impl<T: TaskStore + ?Sized> TaskStore for std::sync::Arc<T> {
 }
 
 #[cfg(test)]
+mod against_a_model;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::replay::StoreErrorKind;
-    use crate::replay::block_on;
 
     #[test]
     fn new_tasks_past_the_bytes_are_refused_until_records_expire_and_running_ones_grow() {
-        block_on(async {
-            let store = MemoryTaskStore::with_capacity(100).max_bytes(64 << 10);
-            let record = vec![b'x'; 20 << 10];
-            let hour = Duration::from_secs(3600);
-            let short = Duration::from_millis(200);
-            store.create("a", &record, short).await.unwrap();
-            store.create("b", &record, short).await.unwrap();
-            store.create("c", &record, hour).await.unwrap();
-            let refused = store.create("d", &record, hour).await.unwrap_err();
-            assert_eq!(refused.kind(), StoreErrorKind::Full);
-            assert!(refused.to_string().contains("max_bytes"), "{refused}");
-            // A running task may still grow, to finish.
-            let grown = vec![b'y'; 40 << 10];
-            assert_eq!(store.replace("c", &record, &grown).await, Ok(true));
-            assert_eq!(store.get("c").await, Ok(Some(grown.clone())));
-            assert!(!store.has_room(1), "no room for a client's answers");
-            // Once `a` and `b` expire, their bytes make room.
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            store.create("d", &record, hour).await.unwrap();
-            assert_eq!(store.records().bytes, grown.len() + record.len());
-        });
+        let store = MemoryTaskStore::with_capacity(100).max_bytes(64 << 10);
+        let record = vec![b'x'; 20 << 10];
+        let hour = Duration::from_secs(3600);
+        let short = Duration::from_millis(200);
+        let start = Instant::now();
+        store.create_at("a", &record, short, start).unwrap();
+        store.create_at("b", &record, short, start).unwrap();
+        store.create_at("c", &record, hour, start).unwrap();
+        let refused = store.create_at("d", &record, hour, start).unwrap_err();
+        assert_eq!(refused.kind(), StoreErrorKind::Full);
+        assert!(refused.to_string().contains("max_bytes"), "{refused}");
+        // A running task may still grow, to finish.
+        let grown = vec![b'y'; 40 << 10];
+        assert!(store.replace_at("c", &record, &grown, start));
+        assert_eq!(store.get_at("c", start), Some(grown.clone()));
+        assert!(
+            !store.has_room_at(1, start),
+            "no room for a client's answers"
+        );
+        assert!(!store.has_room_at(usize::MAX, start));
+        // Once `a` and `b` expire, their bytes make room.
+        let later = start + Duration::from_millis(300);
+        store.create_at("d", &record, hour, later).unwrap();
+        assert_eq!(store.records().bytes, grown.len() + record.len());
     }
 }
