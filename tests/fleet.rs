@@ -2,7 +2,7 @@
 //! `wizard-http` instances sharing it and their keys, and nginx round robin in front, all on
 //! loopback. See `support/services.rs` for how each is started and stopped.
 //!
-//! - both replay stores keep the one documented contract;
+//! - both replay stores keep the one documented contract, and answer random sequences alike;
 //! - a store that cannot be reached, or hangs, fails the round closed, and the same request
 //!   runs its round once the store is back;
 //! - a final state replayed 32 times at once, through both instances, runs its effect once;
@@ -34,7 +34,7 @@ use mrtr_tests::{
     loopback::Loopback,
     rounds::{Asked, Reply, Rounds, Tool, accept, finish, send},
     services::{Fleet, PatientClient, RedisServer, signup_effect},
-    store_contract, wizard_http,
+    store_contract, stores_agree, wizard_http,
 };
 use rmcp::{
     ServiceError,
@@ -120,6 +120,20 @@ async fn redis_store_keeps_the_contract() -> anyhow::Result<()> {
         Ok(())
     })
     .await
+}
+
+/// Random claims, renewals, completions and releases get the same answers from Redis's Lua
+/// scripts as from the in-memory store, step by step.
+#[test]
+fn redis_and_memory_stores_answer_alike() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let redis = runtime
+        .block_on(RedisServer::start())
+        .expect("redis-server starts");
+    let memory = MemoryStore::default();
+    let shared = RedisStore::open(&redis.url()).expect("a Redis URL");
+    stores_agree::check(&memory, &shared, 150);
+    drop(redis);
 }
 
 // =============================================================================

@@ -16,6 +16,7 @@ pub mod services;
 pub mod signups;
 pub mod stats;
 pub mod store_contract;
+pub mod stores_agree;
 pub mod straight;
 pub mod task_client;
 pub mod task_store_contract;

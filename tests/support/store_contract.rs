@@ -20,7 +20,7 @@ const SHORT_LEASE: Duration = Duration::from_millis(200);
 
 /// 16 random bytes: a fresh `RandomState` is seeded from the OS per process, and a counter
 /// keeps draws in one process apart.
-fn random16() -> [u8; 16] {
+pub fn random16() -> [u8; 16] {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut bytes = [0u8; 16];
     for half in bytes.chunks_mut(8) {
@@ -31,14 +31,16 @@ fn random16() -> [u8; 16] {
     bytes
 }
 
-fn flow() -> FlowId {
+/// A flow id no other draw has.
+pub fn flow() -> FlowId {
     let mut flow = FlowId::default();
     let len = flow.len();
     flow.copy_from_slice(&random16()[..len]);
     flow
 }
 
-fn holder() -> Holder {
+/// A holder no other draw has.
+pub fn holder() -> Holder {
     Holder(random16())
 }
 
