@@ -310,6 +310,28 @@ async fn a_loop_asks_under_a_new_key_each_round_and_gets_each_answer_back() {
     .await;
 }
 
+/// A task's timestamps are written from the engine's clock; one past what ISO 8601 can write
+/// (a test clock far in the future) is written as the latest it can, and the task runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_runs_on_an_engine_clock_past_what_a_timestamp_can_write() {
+    within_time(async {
+        let far = std::time::UNIX_EPOCH + Duration::from_secs(10_000_000_000_000);
+        let engine = engine().clock(move || far).build().unwrap();
+        let (served, _) = serve(engine).await;
+        let client = TaskClient::new(&served.url, tasks_and_elicitation());
+        let task = client.start("steps", json!({"times": 1})).await;
+        let waiting = client.wait_for(&task, "input_required").await;
+        let stamp = waiting["lastUpdatedAt"].as_str().unwrap_or_default();
+        assert!(stamp.starts_with("+262142-12-31T23:59:59.999"), "{waiting}");
+        client
+            .update(&task, json!({ "1.word": accept(json!({"word": "far"})) }))
+            .await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "far", "{done}");
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_extension_an_optional_task_tool_is_a_plain_call() {
     within_time(async {

@@ -151,9 +151,20 @@ pub(crate) fn unix_ms(now: SystemTime) -> u64 {
         })
 }
 
-/// `now` in ISO 8601, UTC, to the millisecond.
+/// `now` in ISO 8601, UTC, to the millisecond. A time past what the format can write (a test
+/// clock thousands of years off) is written as the nearest it can.
 pub(crate) fn timestamp(now: SystemTime) -> String {
-    chrono::DateTime::<chrono::Utc>::from(now).to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    use chrono::{DateTime, Utc};
+    let millis = match now.duration_since(SystemTime::UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_millis()).unwrap_or(i64::MAX),
+        Err(before) => i64::try_from(before.duration().as_millis()).map_or(i64::MIN, |ms| -ms),
+    };
+    let at = DateTime::from_timestamp_millis(millis).unwrap_or(if millis > 0 {
+        DateTime::<Utc>::MAX_UTC
+    } else {
+        DateTime::<Utc>::MIN_UTC
+    });
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
 /// The key a question of round `round` goes under: unique over the task's life, however
@@ -164,4 +175,26 @@ pub(crate) fn task_key(round: u32, key: &str) -> String {
 
 pub(crate) fn millis(duration: std::time::Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, UNIX_EPOCH};
+
+    use super::timestamp;
+
+    #[test]
+    fn timestamps_are_utc_to_the_millisecond_and_never_panic() {
+        let at = |millis: u64| UNIX_EPOCH + Duration::from_millis(millis);
+        assert_eq!(timestamp(at(0)), "1970-01-01T00:00:00.000Z");
+        assert_eq!(timestamp(at(1_795_000_000_123)), "2026-11-18T11:06:40.123Z");
+        assert_eq!(
+            timestamp(UNIX_EPOCH - Duration::from_millis(1_500)),
+            "1969-12-31T23:59:58.500Z"
+        );
+        // Clocks far outside what the format writes get its ends.
+        let far = Duration::from_secs(10_000_000_000_000);
+        assert!(timestamp(UNIX_EPOCH + far).starts_with("+262142-12-31T23:59:59.999"));
+        assert!(timestamp(UNIX_EPOCH - far).starts_with("-262143-01-01T00:00:00"));
+    }
 }
