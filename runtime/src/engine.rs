@@ -47,8 +47,9 @@ pub const REDIS_URL_ENV: &str = "MRTR_REDIS_URL";
 
 /// The environment variable [`Engine::from_env`] reads the in-memory replay store's capacity
 /// from, in records (default [`MemoryStore::DEFAULT_CAPACITY`](crate::replay::MemoryStore)).
-/// A record lives as long as the state it guards, so an instance holds about its guarded
-/// rounds per second times the TTL: 100,000 records last a 10-minute TTL at 166 rounds/s.
+/// A record lives as long as the state it guards, plus the clock skew allowance, so an instance
+/// holds about its guarded rounds per second times the TTL and that allowance: 100,000 records
+/// last a 10-minute TTL (and a minute's allowance) at about 150 rounds/s.
 /// Not with [`REDIS_URL_ENV`], whose store has no such bound.
 pub const REPLAY_CAPACITY_ENV: &str = "MRTR_REPLAY_CAPACITY";
 
@@ -206,7 +207,8 @@ impl Engine {
     /// The process-wide engine built by [`Engine::from_env`] on first use: what
     /// [`MrtrServer`](crate::MrtrServer) uses unless a server returns its own.
     ///
-    /// If the environment is malformed ([`KEYS_ENV`], [`AUDIENCE_ENV`] or [`REDIS_URL_ENV`]),
+    /// If the environment is malformed ([`KEYS_ENV`], [`AUDIENCE_ENV`], [`REDIS_URL_ENV`] or
+    /// [`REPLAY_CAPACITY_ENV`]),
     /// it is an engine that refuses every call with `-32603` and logs why. Call
     /// [`Engine::try_global`] at startup so that the server does not start at all.
     pub fn global() -> &'static Engine {
@@ -474,15 +476,22 @@ impl EngineBuilder {
     }
 
     /// The largest sealed `requestState` a round may produce. A round that would exceed it
-    /// fails with an internal error naming the size, rather than sending it.
+    /// fails with `-32603` ("the tool's progress is too large to hand back") rather than send
+    /// it, and the log names both sizes.
     pub fn max_state_bytes(mut self, bytes: usize) -> Self {
         self.max_state_bytes = Some(bytes);
         self
     }
 
     /// The store that makes each state single-use. Default: a [`MemoryStore`], for one
-    /// instance. Several instances need a store they share, such as
-    /// [`RedisStore`](crate::replay::RedisStore).
+    /// instance. Several instances need a store they share, such as [`RedisStore`] (feature
+    /// `redis`).
+    ///
+    #[cfg_attr(feature = "redis", doc = "[`RedisStore`]: crate::replay::RedisStore")]
+    #[cfg_attr(
+        not(feature = "redis"),
+        doc = "[`RedisStore`]: https://docs.rs/mrtr/latest/mrtr/replay/struct.RedisStore.html"
+    )]
     pub fn replay_store(mut self, store: impl ReplayStore) -> Self {
         let store = Arc::new(store);
         self.memory = memory_store(&store);
@@ -491,8 +500,16 @@ impl EngineBuilder {
     }
 
     /// The store that keeps task records. Default: a [`MemoryTaskStore`], for one instance.
-    /// Several instances need one they share, such as
-    /// [`RedisTaskStore`](crate::task::RedisTaskStore).
+    /// Several instances need one they share, such as [`RedisTaskStore`] (feature `redis`).
+    ///
+    #[cfg_attr(
+        feature = "redis",
+        doc = "[`RedisTaskStore`]: crate::task::RedisTaskStore"
+    )]
+    #[cfg_attr(
+        not(feature = "redis"),
+        doc = "[`RedisTaskStore`]: https://docs.rs/mrtr/latest/mrtr/task/struct.RedisTaskStore.html"
+    )]
     pub fn task_store(mut self, store: impl TaskStore) -> Self {
         self.task_store = Some(Arc::new(store));
         self
@@ -578,8 +595,8 @@ impl EngineBuilder {
     /// With a shared task store it is also the lease a task's running round holds on the task:
     /// another instance takes the task over once it lapsed for a whole lease more.
     /// The request running a round renews its lease while it runs, so a slow round keeps it.
-    /// `build` fails below [`Engine::MIN_LEASE`], or below the task poll interval, at which a
-    /// task's round renews it. Default: [`Engine::DEFAULT_LEASE`].
+    /// `build` fails below [`Engine::MIN_LEASE`], or, with a shared task store, below the task
+    /// poll interval, at which a task's round renews it. Default: [`Engine::DEFAULT_LEASE`].
     pub fn lease(mut self, lease: Duration) -> Self {
         self.lease = Some(lease);
         self

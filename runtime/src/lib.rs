@@ -63,6 +63,7 @@
 //!
 //! See the crate README for the full guide: attribute order, what may be held across an ask,
 //! the key format of `MRTR_KEYS`, and the security model of `requestState`.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Lets `#[derive(Form)]` and `#[mrtr_tool]` expand inside this crate's own tests.
 extern crate self as mrtr;
@@ -97,6 +98,7 @@ mod saved;
 mod server;
 pub mod task;
 #[cfg(feature = "testing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
 
 pub use bridge::Bridged;

@@ -36,7 +36,13 @@ use crate::{
 /// so instead of the round running again.
 ///
 /// Instances do not see each other's records: several instances need a shared store such as
-/// [`RedisStore`](crate::replay::RedisStore).
+/// [`RedisStore`] (feature `redis`).
+///
+#[cfg_attr(feature = "redis", doc = "[`RedisStore`]: crate::replay::RedisStore")]
+#[cfg_attr(
+    not(feature = "redis"),
+    doc = "[`RedisStore`]: https://docs.rs/mrtr/latest/mrtr/replay/struct.RedisStore.html"
+)]
 pub struct MemoryStore {
     records: Mutex<Records>,
     capacity: usize,

@@ -24,6 +24,7 @@ use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
 ///
 /// Records must not be evicted early: run Redis with `maxmemory-policy noeviction` (its
 /// default). The store checks the policy when it connects and logs an error otherwise.
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub struct RedisStore {
     client: redis::Client,
     connection: OnceCell<ConnectionManager>,

@@ -14,12 +14,21 @@
 //! - The task starts at the tool's first line, or, if the tool has one,
 //!   at `ask!(start_task())`: the asks before it are ordinary rounds of `tools/call`, answered
 //!   before the task exists.
-//! - Records live in a [`TaskStore`]: [`MemoryTaskStore`] by default, [`RedisTaskStore`] for a
-//!   fleet (`MRTR_REDIS_URL`), where a task started on one instance is polled, answered and
+//! - Records live in a [`TaskStore`]: [`MemoryTaskStore`] by default, [`RedisTaskStore`]
+//!   (feature `redis`) for a fleet (`MRTR_REDIS_URL`), where a task started on one instance is polled, answered and
 //!   cancelled on any other, and a task whose instance died mid-round is taken over by the
 //!   next `tasks/get` on another once its lease lapsed.
 //! - Serve the server through [`Bridged`](crate::Bridged): it creates tasks, answers
 //!   `tasks/get`, `tasks/update` and `tasks/cancel`, and advertises the extension.
+//!
+#![cfg_attr(
+    feature = "redis",
+    doc = "[`RedisTaskStore`]: crate::task::RedisTaskStore"
+)]
+#![cfg_attr(
+    not(feature = "redis"),
+    doc = "[`RedisTaskStore`]: https://docs.rs/mrtr/latest/mrtr/task/struct.RedisTaskStore.html"
+)]
 
 use std::{sync::Arc, time::Duration};
 

@@ -13,6 +13,7 @@ use crate::replay::{RedisStore, StoreError, async_trait, redis::unavailable};
 ///
 /// [`Engine::from_env`](crate::Engine::from_env) uses one when `MRTR_REDIS_URL` is set, on
 /// the same server as the replay store.
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub struct RedisTaskStore {
     connection: RedisStore,
     prefix: String,

@@ -12,9 +12,18 @@ use crate::replay::{StoreError, async_trait};
 ///
 /// Every instance that serves a task's `tasks/get`, `tasks/update` or `tasks/cancel` must see
 /// the same store: [`MemoryTaskStore`] (the default) for one instance,
-/// [`RedisTaskStore`](crate::task::RedisTaskStore) for a fleet. Changes go through
+/// [`RedisTaskStore`] (feature `redis`) for a fleet. Changes go through
 /// [`replace`](TaskStore::replace), a compare-and-set, so that two instances never both resume
 /// a task and a cancel is never lost.
+///
+#[cfg_attr(
+    feature = "redis",
+    doc = "[`RedisTaskStore`]: crate::task::RedisTaskStore"
+)]
+#[cfg_attr(
+    not(feature = "redis"),
+    doc = "[`RedisTaskStore`]: https://docs.rs/mrtr/latest/mrtr/task/struct.RedisTaskStore.html"
+)]
 #[async_trait]
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores the record of a new task. `id` is fresh and random. The record expires `ttl`
