@@ -110,6 +110,34 @@ impl fmt::Debug for Engine {
     }
 }
 
+/// Settings only: never a key's bytes.
+impl fmt::Debug for EngineBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let key_ids: Vec<u8> = self.keys.iter().map(|(id, _)| *id).collect();
+        f.debug_struct("EngineBuilder")
+            .field("key_ids", &key_ids)
+            .field("audience", &self.audience)
+            .field("principal_hook", &self.principal.is_some())
+            .field("principal_choice", &self.principal_choice)
+            .field("ttl", &self.ttl)
+            .field("flow_lifetime", &self.flow_lifetime)
+            .field("max_rounds", &self.max_rounds)
+            .field("max_state_bytes", &self.max_state_bytes)
+            .field("sign_only", &self.sign_only)
+            .field("lease", &self.lease)
+            .field("duplicate_wait", &self.duplicate_wait)
+            .field("clock_skew", &self.clock_skew)
+            .field("own_clock", &self.clock.is_some())
+            .field(
+                "shared_store",
+                &self.store.as_ref().map(|store| store.is_shared()),
+            )
+            .field("task_ttl", &self.task_ttl)
+            .field("task_poll_interval", &self.task_poll_interval)
+            .finish_non_exhaustive()
+    }
+}
+
 /// A problem with the engine's configuration: keys, store or lifetimes. Raised at startup,
 /// never per request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -270,7 +298,7 @@ impl Engine {
 }
 
 /// What the builder was told about callers, besides the hook itself.
-#[derive(Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 enum PrincipalChoice {
     /// Nothing: `build` warns when there is no hook.
     #[default]
@@ -298,6 +326,7 @@ enum PrincipalChoice {
 /// # Ok::<(), mrtr::ConfigError>(())
 /// ```
 #[derive(Default)]
+#[must_use = "an engine builder does nothing until `build()`"]
 pub struct EngineBuilder {
     keys: Vec<(u8, Zeroizing<[u8; 32]>)>,
     ttl: Option<Duration>,

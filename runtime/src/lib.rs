@@ -69,6 +69,8 @@
 extern crate self as mrtr;
 
 mod answer_fits;
+#[cfg(test)]
+mod api_traits;
 mod args_digest;
 mod bridge;
 mod capabilities;

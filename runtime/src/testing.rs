@@ -117,6 +117,14 @@ pub struct Harness {
     server: tokio::task::JoinHandle<()>,
 }
 
+impl fmt::Debug for Harness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Harness")
+            .field("server_running", &!self.server.is_finished())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Harness {
     /// Serves `server` to a 2026-07-28 client that declares form and URL elicitation,
     /// sampling (with tools) and roots.
@@ -272,6 +280,16 @@ pub struct Call<'a, R: Finished = CallToolResult> {
     max_rounds: usize,
 }
 
+impl<R: Finished> fmt::Debug for Call<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Call")
+            .field("params", &self.params)
+            .field("answers", &self.answers)
+            .field("max_rounds", &self.max_rounds)
+            .finish_non_exhaustive()
+    }
+}
+
 /// What a [`Call`] ends with: `CallToolResult`, `GetPromptResult` or `ReadResourceResult`.
 pub trait Finished: private::Method {}
 
@@ -291,7 +309,7 @@ mod private {
 
     /// A method a [`super::Call`] drives: its request, one round of it, and its result's text.
     pub trait Method: Sized {
-        type Params: crate::bridge::Retry + Send;
+        type Params: crate::bridge::Retry + Send + std::fmt::Debug;
 
         fn once(
             client: &Client,

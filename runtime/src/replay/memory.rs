@@ -51,6 +51,15 @@ pub struct MemoryStore {
     unkept: RefusalLog,
 }
 
+impl std::fmt::Debug for MemoryStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryStore")
+            .field("capacity", &self.capacity)
+            .field("max_bytes", &self.max_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Buffers larger than this (in bytes; in records, a 64th of it) shrink once a quarter full.
 const SHRINK_ABOVE: usize = 1 << 20;
 
@@ -126,6 +135,7 @@ impl MemoryStore {
 
     /// A store that holds at most `capacity` records (at least one), and
     /// [`DEFAULT_MAX_BYTES`](Self::DEFAULT_MAX_BYTES) of their responses.
+    #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
             records: Mutex::new(Records::default()),
@@ -138,6 +148,7 @@ impl MemoryStore {
     /// Keeps about `bytes` of responses (at least 64 KiB): the questions and states of rounds
     /// that asked, and the results of rounds that finished. Past it, new rounds are refused
     /// until records expire; a single response over a sixteenth of it is not kept.
+    #[must_use]
     pub fn max_bytes(mut self, bytes: usize) -> Self {
         self.max_bytes = bytes.max(64 << 10);
         self

@@ -32,6 +32,16 @@ pub struct RedisStore {
     timeout: Duration,
 }
 
+/// Not the URL, which may hold a password.
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore")
+            .field("prefix", &self.prefix)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
 /// `R` + holder (32 hex digits) + `:`: the part of a running record that names its holder.
 const HOLDER_END: usize = 34;
 
@@ -67,6 +77,7 @@ impl RedisStore {
     /// A prefix keeps records apart, not states: if both deployments open each other's states
     /// (the same keys and audience), each would run a state once, so a state could run twice.
     /// Give each deployment its own [`audience`](crate::EngineBuilder::audience) or keys.
+    #[must_use]
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = prefix.into();
         self
@@ -74,6 +85,7 @@ impl RedisStore {
 
     /// How long one command (or connecting) may take before the round fails closed.
     /// Default: [`Self::DEFAULT_TIMEOUT`].
+    #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self

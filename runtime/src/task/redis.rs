@@ -19,6 +19,16 @@ pub struct RedisTaskStore {
     prefix: String,
 }
 
+/// Not the URL, which may hold a password.
+impl std::fmt::Debug for RedisTaskStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisTaskStore")
+            .field("prefix", &self.prefix)
+            .field("connection", &self.connection)
+            .finish()
+    }
+}
+
 impl RedisTaskStore {
     /// The default prefix of every key the store writes.
     pub const DEFAULT_PREFIX: &'static str = "mrtr:task:";
@@ -33,6 +43,7 @@ impl RedisTaskStore {
     }
 
     /// Writes every key under `prefix` instead of [`Self::DEFAULT_PREFIX`].
+    #[must_use]
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.prefix = prefix.into();
         self
@@ -40,6 +51,7 @@ impl RedisTaskStore {
 
     /// How long one command (or connecting) may take before the request fails with `-32603`.
     /// Default: [`RedisStore::DEFAULT_TIMEOUT`].
+    #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.connection = self.connection.with_timeout(timeout);
         self

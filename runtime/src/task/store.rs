@@ -64,6 +64,15 @@ pub struct MemoryTaskStore {
     max_bytes: usize,
 }
 
+impl std::fmt::Debug for MemoryTaskStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryTaskStore")
+            .field("capacity", &self.capacity)
+            .field("max_bytes", &self.max_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
 #[derive(Default)]
 struct Records {
     by_id: HashMap<String, Record>,
@@ -101,6 +110,7 @@ impl MemoryTaskStore {
     pub const DEFAULT_CAPACITY: usize = 10_000;
 
     /// A store that holds at most `capacity` live tasks (at least one).
+    #[must_use]
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
             records: Mutex::new(Records::default()),
@@ -113,6 +123,7 @@ impl MemoryTaskStore {
     pub const DEFAULT_MAX_BYTES: usize = 256 << 20;
 
     /// Holds about `bytes` of records (at least 64 KiB): past it, new tasks are refused.
+    #[must_use]
     pub fn max_bytes(mut self, bytes: usize) -> Self {
         self.max_bytes = bytes.max(64 << 10);
         self
