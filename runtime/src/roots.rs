@@ -18,14 +18,33 @@ pub fn roots() -> ClientRoots {
     ClientRoots(())
 }
 
-/// One root the client exposes: a `file://` URI and an optional name.
+/// One root the client exposes: a `file://` URI and an optional name. MCP may add fields:
+/// build one with [`Root::new`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Root {
     /// A `file://` URI.
     pub uri: String,
     /// A human-readable name, if the client gave one.
     #[serde(default)]
     pub name: Option<String>,
+}
+
+impl Root {
+    /// A root at `uri` with no name, as a test answers a `roots()` question.
+    pub fn new(uri: impl Into<String>) -> Self {
+        Self {
+            uri: uri.into(),
+            name: None,
+        }
+    }
+
+    /// This root, named `name`.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
 }
 
 /// A `roots/list` question; see [`roots`].
@@ -96,14 +115,8 @@ mod tests {
         assert_eq!(
             read(json!([{"uri": "file:///home/ada", "name": "home"}, {"uri": "FILE:///tmp"}])),
             Ok(vec![
-                Root {
-                    uri: "file:///home/ada".to_owned(),
-                    name: Some("home".to_owned()),
-                },
-                Root {
-                    uri: "FILE:///tmp".to_owned(),
-                    name: None,
-                },
+                Root::new("file:///home/ada").named("home"),
+                Root::new("FILE:///tmp"),
             ])
         );
         assert_eq!(read(json!([])), Ok(Vec::new()));
@@ -116,11 +129,7 @@ mod tests {
             "file:///a\u{0}",
         ] {
             let answer = read(json!([{"uri": "file:///fine"}, {"uri": uri}]));
-            let fine = Root {
-                uri: "file:///fine".to_owned(),
-                name: None,
-            };
-            assert_eq!(answer, Ok(vec![fine]), "{uri:?}");
+            assert_eq!(answer, Ok(vec![Root::new("file:///fine")]), "{uri:?}");
         }
     }
 }

@@ -512,8 +512,9 @@ impl<R: Finished> Call<'_, R> {
     }
 }
 
-/// What kind of input a question asks for.
+/// What kind of input a question asks for. MCP may add kinds: match with a `_` arm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Kind {
     /// `elicitation/create` in form mode.
     Form,
@@ -527,6 +528,7 @@ pub enum Kind {
 
 /// One question of a round, as the client received it.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Asked {
     /// Its key in `inputRequests`.
     pub key: String,
@@ -577,6 +579,7 @@ fn text_in(content: &Value) -> Option<String> {
 
 /// One `InputRequiredResult`: the questions it asked (none for a checkpoint) and its state.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Round {
     /// The questions of `inputRequests`, in key order.
     pub questions: Vec<Asked>,
