@@ -11,10 +11,27 @@ use crate::round::declared_in;
 
 /// The request's declared client capabilities, as a tool parameter:
 ///
-/// ```ignore
-/// async fn tool(&self, caps: mrtr::Capabilities) -> String {
-///     if caps.elicitation_form() { /* ask!(..elicit..) */ } else { /* sample, or a default */ }
+/// ```
+/// # use mrtr::{Form, ask, elicit, mrtr_tool};
+/// # use rmcp::{handler::server::router::tool::ToolRouter, tool, tool_router};
+/// # #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Form)]
+/// # struct Profile { name: String }
+/// # #[derive(Clone)]
+/// # struct MyServer { tool_router: ToolRouter<Self> }
+/// # impl mrtr::MrtrServer for MyServer {}
+/// # #[tool_router]
+/// # impl MyServer {
+/// #[mrtr_tool]
+/// #[tool(description = "Greets the user")]
+/// async fn greet(&self, caps: mrtr::Capabilities) -> String {
+///     if caps.elicitation_form() {
+///         let profile = ask!(profile = elicit::<Profile>("Your name?"));
+///         format!("Hello {}", profile.ok().map_or("stranger".into(), |p| p.name))
+///     } else {
+///         "Hello stranger".to_owned()
+///     }
 /// }
+/// # }
 /// ```
 ///
 /// Each round reads its own request's capabilities: a retry may declare fewer. Inside a task

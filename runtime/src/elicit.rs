@@ -79,10 +79,25 @@ pub struct Refused {
 impl<T> Elicited<T> {
     /// The form if accepted, else the refusal, ready for `?`:
     ///
-    /// ```ignore
+    /// ```
+    /// # use mrtr::{Form, ask, elicit, mrtr_tool};
+    /// # use rmcp::{handler::server::router::tool::ToolRouter, tool, tool_router};
+    /// # #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema, Form)]
+    /// # struct Profile { name: String }
+    /// # #[derive(Clone)]
+    /// # struct MyServer { tool_router: ToolRouter<Self> }
+    /// # impl mrtr::MrtrServer for MyServer {}
+    /// # #[tool_router]
+    /// # impl MyServer {
+    /// # #[mrtr_tool]
+    /// # #[tool(description = "Asks a name")]
+    /// # async fn name(&self) -> Result<String, String> {
     /// let profile = ask!(profile = elicit::<Profile>("Name?"))
     ///     .accepted()
     ///     .map_err(|refused| format!("cancelled at {}", refused.key))?;
+    /// # Ok(profile.name)
+    /// # }
+    /// # }
     /// ```
     pub fn accepted(self) -> Result<T, Refused> {
         match self {

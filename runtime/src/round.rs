@@ -126,11 +126,24 @@ struct PromptRetry {
 /// `inputResponses` and `requestState` for `#[mrtr_prompt]` methods. Call it from
 /// `ServerHandler::get_prompt` in place of rmcp's `#[prompt_handler]`:
 ///
-/// ```ignore
-/// async fn get_prompt(&self, request: GetPromptRequestParams, context: RequestContext<RoleServer>)
-///     -> Result<GetPromptResponse, ErrorData>
-/// {
-///     mrtr::get_prompt(&self.prompt_router, self, request, context).await
+/// ```
+/// # use rmcp::{
+/// #     ErrorData, RoleServer, ServerHandler,
+/// #     handler::server::router::prompt::PromptRouter,
+/// #     model::{GetPromptRequestParams, GetPromptResponse},
+/// #     service::RequestContext,
+/// # };
+/// # #[derive(Clone)]
+/// # struct MyServer { prompt_router: PromptRouter<Self> }
+/// # impl mrtr::MrtrServer for MyServer {}
+/// impl ServerHandler for MyServer {
+///     async fn get_prompt(
+///         &self,
+///         request: GetPromptRequestParams,
+///         context: RequestContext<RoleServer>,
+///     ) -> Result<GetPromptResponse, ErrorData> {
+///         mrtr::get_prompt(&self.prompt_router, self, request, context).await
+///     }
 /// }
 /// ```
 pub async fn get_prompt<S: Send + Sync + 'static>(

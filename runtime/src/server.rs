@@ -6,7 +6,8 @@ use crate::Engine;
 ///
 /// The default uses [`Engine::global`], configured from the `MRTR_KEYS` environment variable:
 ///
-/// ```ignore
+/// ```
+/// # struct MyServer;
 /// impl mrtr::MrtrServer for MyServer {}
 /// ```
 ///
