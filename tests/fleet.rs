@@ -5,6 +5,7 @@
 //! - both replay stores keep the one documented contract, and answer random sequences alike;
 //! - a store that cannot be reached, or hangs, fails the round closed, and the same request
 //!   runs its round once the store is back;
+//! - over TLS (`rediss://`), the server's certificate is checked against the roots given;
 //! - a final state replayed 32 times at once, through both instances, runs its effect once;
 //! - a round claimed by an instance that is killed runs again on the other one, after the
 //!   lease and not before;
@@ -33,7 +34,9 @@ use mrtr_examples::{
 use mrtr_tests::{
     loopback::Loopback,
     rounds::{Asked, Reply, Rounds, Tool, accept, finish, send},
-    services::{Fleet, PatientClient, RedisServer, signup_effect},
+    services::{
+        FLEET_KEYS, Fleet, PatientClient, RedisServer, WizardInstance, free_port, signup_effect,
+    },
     store_contract, stores_agree, wizard_http,
 };
 use rmcp::{
@@ -239,6 +242,77 @@ async fn redis_that_hangs_fails_closed_within_its_timeout() -> anyhow::Result<()
             .finish(Some(&last.state), json!({ "confirm": confirm(true) }))
             .await?;
         assert_signed_up(&result, "Hang");
+        Ok(())
+    })
+    .await
+}
+
+// =============================================================================
+// Redis over TLS
+// =============================================================================
+
+/// An instance on `rediss://` that trusts the server's CA (through `SSL_CERT_FILE`, as for a
+/// private CA) keeps its records in that Redis and runs whole flows; one that does not trust
+/// it fails each guarded round closed and logs why.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_instance_on_redis_over_tls_checks_the_certificate() -> anyhow::Result<()> {
+    within(Duration::from_secs(60), async {
+        let redis = RedisServer::start_tls().await?;
+        let tls_url = redis.tls_url().expect("a TLS port");
+        let ca = redis.ca_file().display().to_string();
+        let instance = |env: Vec<(&'static str, String)>| {
+            let tls_url = tls_url.clone();
+            async move {
+                let env: Vec<(&str, &str)> = env
+                    .iter()
+                    .map(|(name, value)| (*name, value.as_str()))
+                    .collect();
+                WizardInstance::start_with_env(
+                    wizard_http!(),
+                    free_port(),
+                    FLEET_KEYS,
+                    &tls_url,
+                    &env,
+                )
+                .await
+            }
+        };
+
+        let trusting = instance(vec![("SSL_CERT_FILE", ca)]).await?;
+        let client = connect(&trusting.url()).await?;
+        let rounds = SIGNUP.rounds(&client, "Sealed");
+        let last = up_to_confirm(&rounds).await?;
+        let result = rounds
+            .finish(Some(&last.state), json!({ "confirm": confirm(true) }))
+            .await?;
+        assert_signed_up(&result, "Sealed");
+        let records = redis.key_count().await?;
+        assert!(
+            records >= 3,
+            "{records} records in Redis after three guarded rounds"
+        );
+
+        // The system's roots do not hold the test CA: the handshake fails, and so does the
+        // round, closed.
+        let doubting = instance(Vec::new()).await?;
+        let client = connect(&doubting.url()).await?;
+        let rounds = SIGNUP.rounds(&client, "Doubted");
+        let profile = rounds.first().await?;
+        let next = rounds.call(Some(&profile.state), json!({ "profile": ada() }));
+        match send(&client, next).await {
+            Err(ServiceError::McpError(error)) => {
+                assert_eq!(error.code, ErrorCode::INTERNAL_ERROR, "{error:?}");
+                assert!(!error.message.to_lowercase().contains("certificate"));
+            }
+            other => panic!("expected -32603, got {other:?}"),
+        }
+        let log = doubting.log();
+        assert!(log.to_lowercase().contains("certificate"), "{log}");
+        assert_eq!(
+            redis.key_count().await?,
+            records,
+            "a record past a failed handshake"
+        );
         Ok(())
     })
     .await

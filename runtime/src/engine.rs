@@ -41,8 +41,8 @@ pub const KEYS_ENV: &str = "MRTR_KEYS";
 pub const AUDIENCE_ENV: &str = "MRTR_AUDIENCE";
 
 /// The environment variable [`Engine::from_env`] reads a Redis URL from, for the replay store
-/// that several instances share: `redis://127.0.0.1:6379/0`, `rediss://` for TLS. Needs the
-/// crate's `redis` feature.
+/// that several instances share: `redis://127.0.0.1:6379/0`, or `rediss://` for TLS. Needs the
+/// crate's `redis` feature, and `redis-tls` for `rediss://`.
 pub const REDIS_URL_ENV: &str = "MRTR_REDIS_URL";
 
 /// The environment variable [`Engine::from_env`] reads the in-memory replay store's capacity

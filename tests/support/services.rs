@@ -131,6 +131,8 @@ async fn accepts(port: u16) -> bool {
 /// A `redis-server` on a free loopback port, nothing saved to disk.
 pub struct RedisServer {
     port: u16,
+    /// The TLS port, if it has one.
+    tls_port: Option<u16>,
     dir: TempDir,
     child: Option<Child>,
 }
@@ -138,9 +140,19 @@ pub struct RedisServer {
 impl RedisServer {
     /// Starts Redis and waits until it answers `PING`.
     pub async fn start() -> anyhow::Result<Self> {
+        Self::start_with(None).await
+    }
+
+    /// Starts Redis with a TLS port too, whose certificate, for `127.0.0.1`, a private CA made
+    /// for this server signed ([`RedisServer::ca_file`]). Certificates come from `openssl`.
+    pub async fn start_tls() -> anyhow::Result<Self> {
+        Self::start_with(Some(free_port())).await
+    }
+
+    async fn start_with(tls_port: Option<u16>) -> anyhow::Result<Self> {
         let dir = temp_dir("redis");
         let port = free_port();
-        let config = format!(
+        let mut config = format!(
             "port {port}\n\
              bind 127.0.0.1\n\
              save \"\"\n\
@@ -151,9 +163,24 @@ impl RedisServer {
             dir = dir.path().display(),
             log = dir.path().join("redis.log").display(),
         );
+        if let Some(tls_port) = tls_port {
+            make_certificates(dir.path())?;
+            let file = |name: &str| dir.path().join(name).display().to_string();
+            config += &format!(
+                "tls-port {tls_port}\n\
+                 tls-cert-file {cert}\n\
+                 tls-key-file {key}\n\
+                 tls-ca-cert-file {ca}\n\
+                 tls-auth-clients no\n",
+                cert = file("server.crt"),
+                key = file("server.key"),
+                ca = file("ca.crt"),
+            );
+        }
         std::fs::write(dir.path().join("redis.conf"), config)?;
         let mut redis = Self {
             port,
+            tls_port,
             dir,
             child: None,
         };
@@ -164,6 +191,35 @@ impl RedisServer {
     /// `redis://127.0.0.1:PORT/0`.
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/0", self.port)
+    }
+
+    /// `rediss://127.0.0.1:TLS_PORT/0`, if it was started with [`RedisServer::start_tls`].
+    pub fn tls_url(&self) -> Option<String> {
+        self.tls_port
+            .map(|port| format!("rediss://127.0.0.1:{port}/0"))
+    }
+
+    /// How many keys Redis holds (`DBSIZE`, over the plain port).
+    pub async fn key_count(&self) -> anyhow::Result<usize> {
+        let mut stream =
+            tokio::net::TcpStream::connect(SocketAddr::from(([127, 0, 0, 1], self.port))).await?;
+        stream.write_all(b"DBSIZE\r\n").await?;
+        let mut answer = Vec::new();
+        let mut byte = [0u8; 1];
+        while !answer.ends_with(b"\r\n") {
+            stream.read_exact(&mut byte).await?;
+            answer.push(byte[0]);
+        }
+        let text = String::from_utf8_lossy(&answer);
+        text.trim()
+            .strip_prefix(':')
+            .and_then(|count| count.parse().ok())
+            .with_context(|| format!("DBSIZE answered {text:?}"))
+    }
+
+    /// The PEM file of the CA that signed the TLS port's certificate.
+    pub fn ca_file(&self) -> PathBuf {
+        self.dir.path().join("ca.crt")
     }
 
     /// Kills Redis (SIGKILL). Its records are gone: it saves nothing.
@@ -216,6 +272,89 @@ impl Drop for RedisServer {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A CA (`ca.crt`) and a certificate it signed for `127.0.0.1` (`server.crt`, `server.key`)
+/// in `dir`, valid for a day.
+fn make_certificates(dir: &Path) -> anyhow::Result<()> {
+    let openssl = |args: &[&str]| -> anyhow::Result<()> {
+        let output = Command::new(program("openssl")?)
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .output()
+            .context("run openssl")?;
+        anyhow::ensure!(
+            output.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        Ok(())
+    };
+    let key = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+    ];
+    openssl(
+        &[
+            &["req", "-x509"][..],
+            &key,
+            &[
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.crt",
+                "-days",
+                "1",
+                "-subj",
+                "/CN=mrtr test CA",
+                "-addext",
+                "basicConstraints=critical,CA:TRUE",
+                "-addext",
+                "keyUsage=critical,keyCertSign",
+            ],
+        ]
+        .concat(),
+    )?;
+    openssl(
+        &[
+            &["req"][..],
+            &key,
+            &[
+                "-keyout",
+                "server.key",
+                "-out",
+                "server.csr",
+                "-subj",
+                "/CN=127.0.0.1",
+            ],
+        ]
+        .concat(),
+    )?;
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )?;
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.crt",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.crt",
+        "-days",
+        "1",
+        "-extfile",
+        "server.ext",
+    ])
 }
 
 /// Whether Redis on `port` answers `PING` with `+PONG`.
@@ -368,6 +507,8 @@ pub struct WizardInstance {
     port: u16,
     keys: String,
     redis_url: String,
+    /// More environment variables for the process.
+    env: Vec<(String, String)>,
     dir: TempDir,
     child: Option<Child>,
 }
@@ -381,11 +522,26 @@ impl WizardInstance {
         keys: &str,
         redis_url: &str,
     ) -> anyhow::Result<Self> {
+        Self::start_with_env(program, port, keys, redis_url, &[]).await
+    }
+
+    /// [`WizardInstance::start`], with more environment variables for the process.
+    pub async fn start_with_env(
+        program: &Path,
+        port: u16,
+        keys: &str,
+        redis_url: &str,
+        env: &[(&str, &str)],
+    ) -> anyhow::Result<Self> {
         let mut instance = Self {
             program: program.to_owned(),
             port,
             keys: keys.to_owned(),
             redis_url: redis_url.to_owned(),
+            env: env
+                .iter()
+                .map(|(name, value)| (name.to_string(), value.to_string()))
+                .collect(),
             dir: temp_dir("wizard"),
             child: None,
         };
@@ -422,6 +578,7 @@ impl WizardInstance {
             .env("MRTR_REDIS_URL", &self.redis_url)
             .env("RUST_LOG", "warn,mrtr=info,mrtr_examples=info")
             .env("NO_COLOR", "1")
+            .envs(self.env.iter().map(|(name, value)| (name, value)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::from(log))

@@ -55,9 +55,12 @@ impl RedisStore {
     /// How long one Redis command may take before the round fails closed: 2 s.
     pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
-    /// A store on the Redis server at `url` (`redis://host:port/db`, `rediss://` for TLS).
-    /// Only the URL is checked here; the connection opens on first use.
+    /// A store on the Redis server at `url`: `redis://host:port/db`, or `rediss://` for TLS,
+    /// which needs the crate's `redis-tls` feature and trusts the system's root certificates
+    /// (or those of `SSL_CERT_FILE` or `SSL_CERT_DIR`, when set). Only the URL is checked here;
+    /// the connection opens on first use.
     pub fn open(url: &str) -> Result<Self, StoreError> {
+        prepare_tls(url)?;
         let client = redis::Client::open(url).map_err(|error| {
             StoreError::unavailable(format!(
                 "not a Redis URL ({error}); write it like redis://127.0.0.1:6379/0"
@@ -113,6 +116,28 @@ impl RedisStore {
     fn key(&self, key: &RoundKey) -> String {
         format!("{}{key}", self.prefix)
     }
+}
+
+/// A `rediss://` URL needs the `redis-tls` feature, and rustls a crypto provider: ring, unless
+/// the process already chose one.
+fn prepare_tls(url: &str) -> Result<(), StoreError> {
+    let tls = url
+        .get(..9)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("rediss://"));
+    if !tls {
+        return Ok(());
+    }
+    #[cfg(feature = "redis-tls")]
+    {
+        // An error means another provider is installed already, which serves as well.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        Ok(())
+    }
+    #[cfg(not(feature = "redis-tls"))]
+    Err(StoreError::unavailable(
+        "a rediss:// URL (Redis over TLS) needs mrtr's `redis-tls` feature: \
+         mrtr = { version = \"..\", features = [\"redis-tls\"] }",
+    ))
 }
 
 pub(crate) fn unavailable(error: redis::RedisError) -> StoreError {
@@ -317,5 +342,29 @@ impl ReplayStore for RedisStore {
 
     fn is_shared(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tls_url_needs_the_tls_feature_and_says_so() {
+        for url in ["rediss://127.0.0.1:6380/0", "REDISS://cache.internal/0"] {
+            let opened = RedisStore::open(url);
+            if cfg!(feature = "redis-tls") {
+                assert!(opened.is_ok(), "{url}: {:?}", opened.err());
+            } else {
+                let error = opened.expect_err("refused").to_string();
+                assert!(error.contains("`redis-tls` feature"), "{error}");
+            }
+        }
+        assert!(RedisStore::open("redis://127.0.0.1:6379/0").is_ok());
+        let error = RedisStore::open("http://127.0.0.1/")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("not a Redis URL"), "{error}");
     }
 }

@@ -33,8 +33,9 @@ impl RedisTaskStore {
     /// The default prefix of every key the store writes.
     pub const DEFAULT_PREFIX: &'static str = "mrtr:task:";
 
-    /// A store on the Redis server at `url` (`redis://host:port/db`, `rediss://` for TLS).
-    /// Only the URL is checked here; the connection opens on first use.
+    /// A store on the Redis server at `url`, written as for
+    /// [`RedisStore::open`](crate::replay::RedisStore::open) (`rediss://` for TLS, with the
+    /// `redis-tls` feature). Only the URL is checked here; the connection opens on first use.
     pub fn open(url: &str) -> Result<Self, StoreError> {
         Ok(Self {
             connection: RedisStore::open(url)?,
