@@ -516,11 +516,7 @@ impl EngineBuilder {
     /// instance. Several instances need a store they share, such as [`RedisStore`] (feature
     /// `redis`).
     ///
-    #[cfg_attr(feature = "redis", doc = "[`RedisStore`]: crate::replay::RedisStore")]
-    #[cfg_attr(
-        not(feature = "redis"),
-        doc = "[`RedisStore`]: https://docs.rs/mrtr/latest/mrtr/replay/struct.RedisStore.html"
-    )]
+    #[doc = redis_store_link!()]
     pub fn replay_store(mut self, store: impl ReplayStore) -> Self {
         let store = Arc::new(store);
         self.memory = memory_store(&store);
@@ -531,14 +527,7 @@ impl EngineBuilder {
     /// The store that keeps task records. Default: a [`MemoryTaskStore`], for one instance.
     /// Several instances need one they share, such as [`RedisTaskStore`] (feature `redis`).
     ///
-    #[cfg_attr(
-        feature = "redis",
-        doc = "[`RedisTaskStore`]: crate::task::RedisTaskStore"
-    )]
-    #[cfg_attr(
-        not(feature = "redis"),
-        doc = "[`RedisTaskStore`]: https://docs.rs/mrtr/latest/mrtr/task/struct.RedisTaskStore.html"
-    )]
+    #[doc = redis_task_store_link!()]
     pub fn task_store(mut self, store: impl TaskStore) -> Self {
         self.task_store = Some(Arc::new(store));
         self

@@ -68,6 +68,9 @@
 // Lets `#[derive(Form)]` and `#[mrtr_tool]` expand inside this crate's own tests.
 extern crate self as mrtr;
 
+#[macro_use]
+mod doc_links;
+
 mod answer_fits;
 #[cfg(test)]
 mod api_traits;

@@ -38,11 +38,7 @@ use crate::{
 /// Instances do not see each other's records: several instances need a shared store such as
 /// [`RedisStore`] (feature `redis`).
 ///
-#[cfg_attr(feature = "redis", doc = "[`RedisStore`]: crate::replay::RedisStore")]
-#[cfg_attr(
-    not(feature = "redis"),
-    doc = "[`RedisStore`]: https://docs.rs/mrtr/latest/mrtr/replay/struct.RedisStore.html"
-)]
+#[doc = redis_store_link!()]
 pub struct MemoryStore {
     records: Mutex<Records>,
     capacity: usize,

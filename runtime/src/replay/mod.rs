@@ -22,11 +22,7 @@
 //! fleet. Implement [`ReplayStore`] for anything else.
 //!
 //! [`EngineBuilder::duplicate_wait`]: crate::EngineBuilder::duplicate_wait
-#![cfg_attr(feature = "redis", doc = "[`RedisStore`]: crate::replay::RedisStore")]
-#![cfg_attr(
-    not(feature = "redis"),
-    doc = "[`RedisStore`]: https://docs.rs/mrtr/latest/mrtr/replay/struct.RedisStore.html"
-)]
+#![doc = redis_store_link!()]
 //! [`EngineBuilder::lease`]: crate::EngineBuilder::lease
 
 use std::{

@@ -21,14 +21,7 @@
 //! - Serve the server through [`Bridged`](crate::Bridged): it creates tasks, answers
 //!   `tasks/get`, `tasks/update` and `tasks/cancel`, and advertises the extension.
 //!
-#![cfg_attr(
-    feature = "redis",
-    doc = "[`RedisTaskStore`]: crate::task::RedisTaskStore"
-)]
-#![cfg_attr(
-    not(feature = "redis"),
-    doc = "[`RedisTaskStore`]: https://docs.rs/mrtr/latest/mrtr/task/struct.RedisTaskStore.html"
-)]
+#![doc = redis_task_store_link!()]
 
 use std::{sync::Arc, time::Duration};
 

@@ -16,14 +16,7 @@ use crate::replay::{StoreError, async_trait};
 /// [`replace`](TaskStore::replace), a compare-and-set, so that two instances never both resume
 /// a task and a cancel is never lost.
 ///
-#[cfg_attr(
-    feature = "redis",
-    doc = "[`RedisTaskStore`]: crate::task::RedisTaskStore"
-)]
-#[cfg_attr(
-    not(feature = "redis"),
-    doc = "[`RedisTaskStore`]: https://docs.rs/mrtr/latest/mrtr/task/struct.RedisTaskStore.html"
-)]
+#[doc = redis_task_store_link!()]
 #[async_trait]
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores the record of a new task. `id` is fresh and random. The record expires `ttl`
