@@ -160,7 +160,7 @@ pub(crate) fn parse(
         diagnostics.push(error);
     }
 
-    let item = match syn::parse2::<ImplItemFn>(without_needless_raw(item)) {
+    let mut item = match syn::parse2::<ImplItemFn>(without_needless_raw(item)) {
         Ok(item) => item,
         Err(error) => {
             diagnostics.push(syn::Error::new(
@@ -198,6 +198,7 @@ pub(crate) fn parse(
         return None;
     }
     check_signature(kind, &item, diagnostics);
+    refuse_instrument_err(kind, &mut item, diagnostics);
     Some(ToolFn {
         item,
         version,
@@ -409,6 +410,57 @@ fn looks_expanded_by_rmcp(item: &ImplItemFn) -> bool {
         _ => false,
     };
     returns_pinned_future && body_is_pinned_async
+}
+
+/// `err` of a `#[tracing::instrument(..)]` below the attribute: tracing matches the function's
+/// value as a `Result`, but the function now returns an `Outcome`. Reported at `err`, and taken
+/// out of the attribute so that the rest still expands.
+fn refuse_instrument_err(kind: Kind, item: &mut ImplItemFn, diagnostics: &mut Diagnostics) {
+    use proc_macro2::{TokenStream, TokenTree};
+    for attr in &mut item.attrs {
+        let is_instrument = attr
+            .path()
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == "instrument");
+        let syn::Meta::List(list) = &mut attr.meta else {
+            continue;
+        };
+        if !is_instrument {
+            continue;
+        }
+        // Top-level arguments, split at commas.
+        let mut arguments: Vec<Vec<TokenTree>> = vec![Vec::new()];
+        for token in list.tokens.clone() {
+            match &token {
+                TokenTree::Punct(punct) if punct.as_char() == ',' => arguments.push(Vec::new()),
+                _ => arguments.last_mut().expect("one at least").push(token),
+            }
+        }
+        let is_err = |argument: &[TokenTree]| {
+            matches!(argument.first(), Some(TokenTree::Ident(ident)) if ident == "err")
+                && argument.len() <= 2
+        };
+        let Some(err) = arguments.iter().find(|argument| is_err(argument)) else {
+            continue;
+        };
+        diagnostics.error_at(
+            err[0].span(),
+            format!(
+                "`err` of `#[tracing::instrument]` reads the function's `Result`, but `{}` turns \
+                 the function into rounds that return `mrtr::Outcome`. Remove `err`, and log the \
+                 error where the function returns it: \
+                 `.inspect_err(|error| tracing::error!(%error))?`",
+                kind.attribute()
+            ),
+        );
+        let kept: Vec<TokenStream> = arguments
+            .into_iter()
+            .filter(|argument| !argument.is_empty() && !is_err(argument))
+            .map(TokenStream::from_iter)
+            .collect();
+        list.tokens = quote::quote!(#(#kept),*);
+    }
 }
 
 /// `#[tracing::instrument]` on an `async fn` moves the body into an async block beside a local
