@@ -260,25 +260,12 @@ async fn an_instance_on_redis_over_tls_checks_the_certificate() -> anyhow::Resul
         let redis = RedisServer::start_tls().await?;
         let tls_url = redis.tls_url().expect("a TLS port");
         let ca = redis.ca_file().display().to_string();
-        let instance = |env: Vec<(&'static str, String)>| {
-            let tls_url = tls_url.clone();
-            async move {
-                let env: Vec<(&str, &str)> = env
-                    .iter()
-                    .map(|(name, value)| (*name, value.as_str()))
-                    .collect();
-                WizardInstance::start_with_env(
-                    wizard_http!(),
-                    free_port(),
-                    FLEET_KEYS,
-                    &tls_url,
-                    &env,
-                )
+        let instance = async |env: &[(&str, &str)]| {
+            WizardInstance::start_with_env(wizard_http!(), free_port(), FLEET_KEYS, &tls_url, env)
                 .await
-            }
         };
 
-        let trusting = instance(vec![("SSL_CERT_FILE", ca)]).await?;
+        let trusting = instance(&[("SSL_CERT_FILE", &ca)]).await?;
         let client = connect(&trusting.url()).await?;
         let rounds = SIGNUP.rounds(&client, "Sealed");
         let last = up_to_confirm(&rounds).await?;
@@ -292,9 +279,9 @@ async fn an_instance_on_redis_over_tls_checks_the_certificate() -> anyhow::Resul
             "{records} records in Redis after three guarded rounds"
         );
 
-        // The system's roots do not hold the test CA: the handshake fails, and so does the
-        // round, closed.
-        let doubting = instance(Vec::new()).await?;
+        // Its roots (the system's, or an `SSL_CERT_FILE` this process inherited) do not hold the
+        // test CA: the handshake fails, and so does the round, closed.
+        let doubting = instance(&[]).await?;
         let client = connect(&doubting.url()).await?;
         let rounds = SIGNUP.rounds(&client, "Doubted");
         let profile = rounds.first().await?;

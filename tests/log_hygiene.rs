@@ -52,8 +52,9 @@ struct Vault {
 #[tool_router]
 impl Vault {
     #[mrtr_tool]
-    // Between the two, as the README says: it records the round mrtr adds, by its `Debug`.
-    #[tracing::instrument(skip(self, args))]
+    // Between the two, as the README says: it records the round mrtr adds, by its `Debug`,
+    // and the fields and level it is given.
+    #[tracing::instrument(skip(self, args), level = "info", fields(vault = "main"))]
     #[tool(description = "Holds a secret across an ask")]
     async fn vault(&self, Parameters(args): Parameters<VaultArgs>) -> Result<String, String> {
         let token = format!("{}-token", args.seed);
@@ -269,6 +270,10 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
     assert!(
         logs.contains(r#"Round { method: "tools/call", name: "vault", .. }"#),
         "the instrumented tool's span names its round:\n{logs}"
+    );
+    assert!(
+        logs.contains(r#"vault="main""#),
+        "the instrumented tool's span has its field:\n{logs}"
     );
     for secret in ANSWERS.iter().chain([&LOCAL]) {
         let leaked: Vec<&str> = logs.lines().filter(|line| line.contains(secret)).collect();

@@ -418,15 +418,15 @@ fn looks_expanded_by_rmcp(item: &ImplItemFn) -> bool {
 fn refuse_instrument_err(kind: Kind, item: &mut ImplItemFn, diagnostics: &mut Diagnostics) {
     use proc_macro2::{TokenStream, TokenTree};
     for attr in &mut item.attrs {
-        let is_instrument = attr
-            .path()
-            .segments
-            .last()
-            .is_some_and(|segment| segment.ident == "instrument");
+        let names_instrument = |path: &syn::Path| {
+            path.segments
+                .last()
+                .is_some_and(|segment| segment.ident == "instrument")
+        };
         let syn::Meta::List(list) = &mut attr.meta else {
             continue;
         };
-        if !is_instrument {
+        if !names_instrument(&list.path) {
             continue;
         }
         // Top-level arguments, split at commas.

@@ -402,6 +402,15 @@ impl<S: ReplayStore + ?Sized> ReplayStore for std::sync::Arc<S> {
     }
 }
 
+/// `len` bytes (at least a `usize`'s) that no other `serial` of a run repeats: the records and
+/// responses of the stores' model tests.
+#[cfg(test)]
+pub(crate) fn unique_bytes(len: usize, serial: usize) -> Vec<u8> {
+    let mut bytes = serial.to_le_bytes().to_vec();
+    bytes.resize(len.max(bytes.len()), serial as u8);
+    bytes
+}
+
 /// Runs `future` to its end on a runtime of its own, for the stores' unit tests.
 #[cfg(test)]
 pub(crate) fn block_on<F: std::future::Future>(future: F) -> F::Output {

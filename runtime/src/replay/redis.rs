@@ -362,8 +362,7 @@ mod tests {
         }
         assert!(RedisStore::open("redis://127.0.0.1:6379/0").is_ok());
         let error = RedisStore::open("http://127.0.0.1/")
-            .err()
-            .unwrap()
+            .unwrap_err()
             .to_string();
         assert!(error.contains("not a Redis URL"), "{error}");
     }

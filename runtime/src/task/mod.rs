@@ -15,9 +15,9 @@
 //!   at `ask!(start_task())`: the asks before it are ordinary rounds of `tools/call`, answered
 //!   before the task exists.
 //! - Records live in a [`TaskStore`]: [`MemoryTaskStore`] by default, [`RedisTaskStore`]
-//!   (feature `redis`) for a fleet (`MRTR_REDIS_URL`), where a task started on one instance is polled, answered and
-//!   cancelled on any other, and a task whose instance died mid-round is taken over by the
-//!   next `tasks/get` on another once its lease lapsed.
+//!   (feature `redis`) for a fleet (`MRTR_REDIS_URL`), where a task started on one instance is
+//!   polled, answered and cancelled on any other, and a task whose instance died mid-round is
+//!   taken over by the next `tasks/get` on another once its lease lapsed.
 //! - Serve the server through [`Bridged`](crate::Bridged): it creates tasks, answers
 //!   `tasks/get`, `tasks/update` and `tasks/cancel`, and advertises the extension.
 //!

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 
 use super::*;
-use crate::replay::{StoreErrorKind, block_on};
+use crate::replay::{StoreErrorKind, block_on, unique_bytes};
 
 /// Milliseconds since the start of a run, on both clocks.
 type Millis = u64;
@@ -176,13 +176,6 @@ fn check_queue(records: &Records) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// A response of `len` bytes that no other completion in the run repeats.
-fn response(len: usize, serial: usize) -> Vec<u8> {
-    let mut bytes = serial.to_le_bytes().to_vec();
-    bytes.resize(len.max(bytes.len()), serial as u8);
-    bytes
-}
-
 fn keys() -> impl Strategy<Value = RoundKey> {
     (0u8..4, 1u32..4).prop_map(|(flow, round)| RoundKey {
         flow: [flow; 12],
@@ -250,7 +243,7 @@ proptest! {
                     prop_assert_eq!(got, model.renew(key, who, lease, now), "{:?}", op);
                 }
                 Op::Complete { key, holder: who, response_len, expires } => {
-                    let bytes = response(response_len, serial);
+                    let bytes = unique_bytes(response_len, serial);
                     let got = block_on(store.complete(
                         key,
                         holder(who),

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 
 use super::*;
-use crate::replay::StoreErrorKind;
+use crate::replay::{StoreErrorKind, unique_bytes};
 
 /// Milliseconds since the start of a run.
 type Millis = u64;
@@ -120,13 +120,6 @@ impl Model {
     }
 }
 
-/// A record of `len` bytes that no other in the run repeats.
-fn record(len: usize, serial: usize) -> Vec<u8> {
-    let mut bytes = serial.to_le_bytes().to_vec();
-    bytes.resize(len.max(bytes.len()), serial as u8);
-    bytes
-}
-
 /// Sizes around the store's least bound of 64 KiB, so a run reaches it in a few tasks.
 fn lens() -> impl Strategy<Value = usize> {
     prop_oneof![0usize..64, (8usize..40).prop_map(|kib| kib << 10)]
@@ -163,7 +156,7 @@ proptest! {
             match op {
                 Op::Create { len, ttl } => {
                     let id = format!("task-{serial}");
-                    let bytes = record(len, serial);
+                    let bytes = unique_bytes(len, serial);
                     let got = store
                         .create_at(&id, &bytes, Duration::from_millis(ttl), instant(now))
                         .map_err(Refused::of);
@@ -181,7 +174,7 @@ proptest! {
                     let Some(id) = ids.get(task) else { continue };
                     let held = &model.records[id];
                     let expected = if stale { held.previous.clone() } else { held.bytes.clone() };
-                    let bytes = record(len, serial);
+                    let bytes = unique_bytes(len, serial);
                     let got = store.replace_at(id, &expected, &bytes, instant(now));
                     prop_assert_eq!(got, model.replace(id, &expected, bytes, now), "{:?}", op);
                 }
