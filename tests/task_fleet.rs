@@ -2,7 +2,7 @@
 //! store and task store), on loopback. A task started on one is polled, answered and
 //! cancelled on the other; a task whose instance is killed mid-work is taken over by the
 //! other, also one that started after a round; both task stores keep the one documented
-//! contract.
+//! contract, and answer random sequences of operations alike.
 
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ use mrtr_tests::{
     loopback::Served,
     services::{FLEET_KEYS, RedisServer, WizardInstance, free_port},
     task_client::{TaskClient, accept, tasks_and_elicitation, text},
-    task_store_contract,
+    task_store_contract, task_stores_agree,
 };
 use serde_json::json;
 
@@ -86,6 +86,21 @@ async fn both_task_stores_keep_the_contract() {
         task_store_contract::check(&RedisTaskStore::open(&redis.url()).unwrap()).await;
     })
     .await;
+}
+
+/// Random creations, reads and compare-and-sets get the same answers, error kinds included,
+/// from Redis's commands and Lua script as from the in-memory store, step by step and once
+/// brief records ran out.
+#[test]
+fn redis_and_memory_task_stores_answer_alike() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let redis = runtime
+        .block_on(RedisServer::start())
+        .expect("redis-server starts");
+    let memory = MemoryTaskStore::default();
+    let shared = RedisTaskStore::open(&redis.url()).expect("a Redis URL");
+    task_stores_agree::check(&memory, &shared, 150);
+    drop(redis);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

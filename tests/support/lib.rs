@@ -20,6 +20,7 @@ pub mod stores_agree;
 pub mod straight;
 pub mod task_client;
 pub mod task_store_contract;
+pub mod task_stores_agree;
 pub mod transports;
 pub mod user;
 pub mod wizard_text;

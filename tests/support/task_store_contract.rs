@@ -23,6 +23,10 @@ pub async fn check(store: &dyn TaskStore) {
     assert_eq!(store.get(&id).await.unwrap().as_deref(), Some(&first[..]));
     assert_eq!(store.get(&fresh_id()).await.unwrap(), None);
 
+    // A create on a live id fails and leaves the record as it was.
+    assert!(store.create(&id, b"overwrite", long).await.is_err());
+    assert_eq!(store.get(&id).await.unwrap().as_deref(), Some(&first[..]));
+
     // `replace` is a compare-and-set: against what is there it applies, against anything
     // else it does not.
     assert!(!store.replace(&id, b"not it", b"lost").await.unwrap());

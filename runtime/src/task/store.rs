@@ -20,7 +20,8 @@ use crate::replay::{StoreError, async_trait};
 #[async_trait]
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores the record of a new task. `id` is fresh and random. The record expires `ttl`
-    /// from now.
+    /// from now. Fails if `id` still holds a live record, which stays as it was: records
+    /// change only through [`replace`](TaskStore::replace).
     async fn create(&self, id: &str, record: &[u8], ttl: Duration) -> Result<(), StoreError>;
 
     /// The record of `id`; `None` if there is none or it expired.
@@ -159,6 +160,11 @@ impl MemoryTaskStore {
         now: Instant,
     ) -> Result<(), StoreError> {
         let mut records = self.records();
+        if records.by_id.get(id).is_some_and(|held| held.expires > now) {
+            return Err(StoreError::unavailable(format!(
+                "the task store already holds a task with the fresh id {id}"
+            )));
+        }
         let over = |records: &Records| {
             records.by_id.len() >= self.capacity || records.bytes + record.len() > self.max_bytes
         };
@@ -283,5 +289,26 @@ mod tests {
         let later = start + Duration::from_millis(300);
         store.create_at("d", &record, hour, later).unwrap();
         assert_eq!(store.records().bytes, grown.len() + record.len());
+    }
+
+    /// A create never overwrites a live task, as Redis's `SET NX` does not; once the task
+    /// expired, its id takes a new one.
+    #[test]
+    fn a_create_on_a_live_id_is_refused_and_on_an_expired_one_succeeds() {
+        let store = MemoryTaskStore::default();
+        let start = Instant::now();
+        let second = Duration::from_secs(1);
+        store.create_at("a", b"first", second, start).unwrap();
+        let refused = store
+            .create_at("a", b"second", Duration::from_secs(60), start)
+            .unwrap_err();
+        assert_eq!(refused.kind(), StoreErrorKind::Unavailable);
+        assert!(refused.to_string().contains("already holds"), "{refused}");
+        assert_eq!(store.get_at("a", start), Some(b"first".to_vec()));
+        let later = start + second;
+        assert_eq!(store.get_at("a", later), None, "the first expired");
+        store.create_at("a", b"third", second, later).unwrap();
+        assert_eq!(store.get_at("a", later), Some(b"third".to_vec()));
+        assert_eq!(store.records().bytes, b"third".len());
     }
 }
