@@ -3,11 +3,12 @@
 //! Run on `MemoryTaskStore` and `RedisTaskStore`, it holds the Lua script to the in-memory
 //! store's rules, and the other way round.
 //!
-//! No answer depends on timing. Records live a minute or a century, which outlives the run, or
-//! are brief: they outlive each case by far, and every id is read again only once all of them
-//! ran out, so that a replace that lost its record's expiry shows. Each case draws fresh ids,
-//! so runs against a long-lived store do not collide; four ids a case make creations collide,
-//! compare-and-sets both match and miss, and reads find nothing.
+//! No answer depends on timing. Records live a minute, a century or `Duration::MAX` (which both
+//! stores keep a century), all of which outlive the run, or are brief: they outlive each case
+//! by far, and every id is read again only once all of them ran out, so that a replace that
+//! lost its record's expiry shows. Each case draws fresh ids, so runs against a long-lived
+//! store do not collide; four ids a case make creations collide, compare-and-sets both match
+//! and miss, and reads find nothing.
 //!
 //! `has_room` is not compared: Redis has no bound of its own and always has room, while the
 //! memory store has room up to its bytes, so the two differ by design. Nor is `is_shared`.
@@ -42,6 +43,8 @@ const MARGIN: Duration = Duration::from_millis(250);
 enum Ttl {
     Minute,
     Century,
+    /// Past what a clock can hold: each store keeps it a century.
+    Forever,
     Brief,
 }
 
@@ -50,6 +53,7 @@ impl Ttl {
         match self {
             Self::Minute => Duration::from_secs(60),
             Self::Century => Engine::MAX_TIME,
+            Self::Forever => Duration::MAX,
             Self::Brief => BRIEF,
         }
     }
@@ -94,7 +98,7 @@ fn record() -> impl Strategy<Value = Vec<u8>> {
 
 fn ops() -> impl Strategy<Value = Op> {
     let id = 0..IDS;
-    let ttl = prop_oneof![4 => Just(Ttl::Minute), 1 => Just(Ttl::Century), 2 => Just(Ttl::Brief)];
+    let ttl = prop_oneof![4 => Just(Ttl::Minute), 1 => Just(Ttl::Century), 1 => Just(Ttl::Forever), 2 => Just(Ttl::Brief)];
     let expected = prop_oneof![
         2 => Just(Expected::Held),
         1 => (0..RECORDS).prop_map(Expected::Record),

@@ -81,7 +81,8 @@ fn replace_script() -> &'static Script {
 impl TaskStore for RedisTaskStore {
     async fn create(&self, id: &str, record: &[u8], ttl: Duration) -> Result<(), StoreError> {
         let mut connection = self.connection.connection().await?;
-        let millis = super::record::millis(ttl).max(1);
+        // At most a century, as the memory store keeps it: Redis refuses a longer `PX`.
+        let millis = super::record::millis(ttl.min(crate::Engine::MAX_TIME)).max(1);
         let created: Option<String> = redis::cmd("SET")
             .arg(self.key(id))
             .arg(record)
