@@ -36,6 +36,7 @@ use tokio::sync::{oneshot, watch};
 use crate::{
     Engine, MrtrServer,
     log::Escaped,
+    replay::{StoreError, StoreErrorKind},
     task::record::{Asked, TaskRecord, millis, task_key, timestamp, unix_ms},
 };
 
@@ -198,6 +199,33 @@ fn not_found() -> ErrorData {
 fn unavailable(what: &str, error: impl std::fmt::Display) -> ErrorData {
     tracing::error!(%error, "mrtr: the task store failed to {what}");
     ErrorData::internal_error("the task store is unavailable", None)
+}
+
+/// `-32603` for a task store with no room: clients fill it, so the refusal is logged at most
+/// once per interval, with a count, as the replay store's are, and the client is told to come
+/// back later rather than that the store is down.
+fn too_many_tasks(engine: &Engine, bytes: usize, error: &dyn std::fmt::Display) -> ErrorData {
+    if let Some(before) = engine.inner.full_refusals.due(engine.now()) {
+        tracing::warn!(
+            bytes,
+            %error,
+            refused_since_last_line = before,
+            "mrtr: the task store has no room; raise MemoryTaskStore's capacity or max_bytes, \
+             or share a RedisTaskStore"
+        );
+    }
+    ErrorData::internal_error(
+        "the server has too many tasks in progress; try again later",
+        None,
+    )
+}
+
+/// A store's failure to create a task: full, or unavailable.
+fn not_created(engine: &Engine, bytes: usize, error: StoreError) -> ErrorData {
+    match error.kind() {
+        StoreErrorKind::Full => too_many_tasks(engine, bytes, &error),
+        _ => unavailable("create a task", error),
+    }
 }
 
 /// The task a run settles into, and the run's token, once the task exists.
@@ -402,8 +430,9 @@ async fn create(
         error: None,
     };
     record.hold(&runner, now, engine.inner.lease);
-    if let Err(error) = tasks.store.create(&id, &record.to_bytes(), tasks.ttl).await {
-        return Err(refuse(unavailable("create a task", error)));
+    let bytes = record.to_bytes();
+    if let Err(error) = tasks.store.create(&id, &bytes, tasks.ttl).await {
+        return Err(refuse(not_created(engine, bytes.len(), error)));
     }
     tracing::debug!(task = %id, tool = %Escaped(&record.call.name), "mrtr: a task started");
     let run = Run {
@@ -752,17 +781,10 @@ where
     // takes no more of them.
     let answers = serde_json::to_vec(&request.input_responses).map_or(0, |json| json.len());
     if !engine.inner.tasks.store.has_room(answers) {
-        if let Some(before) = engine.inner.full_refusals.due(now) {
-            tracing::warn!(
-                bytes = answers,
-                refused_since_last_line = before,
-                "mrtr: the task store has no room for a task's answers; raise \
-                 MemoryTaskStore::max_bytes or share a RedisTaskStore"
-            );
-        }
-        return Err(ErrorData::internal_error(
-            "the server has too many tasks in progress; try again later",
-            None,
+        return Err(too_many_tasks(
+            &engine,
+            answers,
+            &"no room for a task's answers",
         ));
     }
     let expired = as_object(&input_expired());
@@ -916,5 +938,54 @@ mod tests {
         }
         assert!(!plausible_id(&"A".repeat(23)));
         assert!(!plausible_id("AAAAAAAAAAAAAAAAAAAA/+"));
+    }
+
+    /// Clients fill a bounded task store: past it, a new task is refused as busy (`-32603`,
+    /// "try again later"), logged once per interval with a count, not as an unavailable store
+    /// with an error line per call.
+    #[test]
+    fn a_full_task_store_refuses_new_tasks_as_busy_and_logs_them_once_per_interval() {
+        let engine = Engine::builder()
+            .keys_from_str("1:X2XQbUjbJfvYQXgBhUoZdeUD6eHcAwRctSvzddqmzfo=")
+            .unwrap()
+            .without_principal()
+            .task_store(crate::task::MemoryTaskStore::with_capacity(1))
+            .build()
+            .unwrap();
+        let start = || {
+            let engine = engine.clone();
+            async move {
+                let abort = tokio::spawn(std::future::pending::<()>()).abort_handle();
+                let (created, _) = watch::channel(None);
+                create(
+                    &engine,
+                    CallToolRequestParams::new("steps"),
+                    ClientCapabilities::default(),
+                    None,
+                    created,
+                    (abort, Box::new(|| {})),
+                )
+                .await
+            }
+        };
+        let logs = crate::log::captured(|| {
+            crate::replay::block_on(async {
+                assert!(start().await.is_ok(), "the first task has room");
+                for _ in 0..100 {
+                    let refused = start().await.unwrap_err();
+                    assert_eq!(refused.code, ErrorCode::INTERNAL_ERROR);
+                    assert!(refused.message.contains("try again later"), "{refused:?}");
+                }
+            })
+        });
+        let lines: Vec<&str> = logs
+            .lines()
+            .filter(|line| !line.contains("DEBUG"))
+            .collect();
+        assert_eq!(lines.len(), 1, "{logs}");
+        assert!(
+            lines[0].contains("WARN") && lines[0].contains("no room"),
+            "{logs}"
+        );
     }
 }
