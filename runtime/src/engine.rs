@@ -41,8 +41,8 @@ pub const KEYS_ENV: &str = "MRTR_KEYS";
 pub const AUDIENCE_ENV: &str = "MRTR_AUDIENCE";
 
 /// The environment variable [`Engine::from_env`] reads a Redis URL from, for the replay store
-/// that several instances share: `redis://127.0.0.1:6379/0`, or `rediss://` for TLS. Needs the
-/// crate's `redis` feature, and `redis-tls` for `rediss://`.
+/// and the task store that several instances share: `redis://127.0.0.1:6379/0`, or `rediss://`
+/// for TLS. Needs the crate's `redis` feature, and `redis-tls` for `rediss://`.
 pub const REDIS_URL_ENV: &str = "MRTR_REDIS_URL";
 
 /// The environment variable [`Engine::from_env`] reads the in-memory replay store's capacity
@@ -197,8 +197,9 @@ impl Engine {
     }
 
     /// An engine with keys from [`KEYS_ENV`], or a random per-process key if it is unset, the
-    /// audience from [`AUDIENCE_ENV`], if set, and the replay store from [`REDIS_URL_ENV`], or
-    /// one in memory if it is unset.
+    /// audience from [`AUDIENCE_ENV`], if set, and the replay and task stores on Redis at
+    /// [`REDIS_URL_ENV`], or in memory if it is unset (the replay store of
+    /// [`REPLAY_CAPACITY_ENV`] records, if that is set).
     ///
     /// The random key and the memory store work for a single instance only: a retry that
     /// reaches another instance, or the same one after a restart, is rejected, and duplicates
@@ -549,8 +550,12 @@ impl EngineBuilder {
         self
     }
 
-    /// Uses Redis at the URL in [`REDIS_URL_ENV`] as the replay store, if it is set, or an
-    /// in-memory store of [`REPLAY_CAPACITY_ENV`] records, if that is set.
+    /// Uses Redis at the URL in [`REDIS_URL_ENV`], if it is set, as both the replay store and
+    /// the task store (a [`RedisTaskStore`] on the same server), replacing any set before; or
+    /// an in-memory replay store of [`REPLAY_CAPACITY_ENV`] records, if that is set. Set a
+    /// store of your own after this call to keep it.
+    ///
+    #[doc = redis_task_store_link!()]
     pub fn store_from_env(self) -> Result<Self, ConfigError> {
         let builder = self.store_from_setting(std::env::var(REDIS_URL_ENV))?;
         builder.capacity_from_setting(std::env::var(REPLAY_CAPACITY_ENV))
