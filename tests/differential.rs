@@ -93,6 +93,29 @@ pub enum Shape {
     Empty,
 }
 
+/// A user's generic struct, held across asks (sweep 31).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tagged<T> {
+    pub tag: String,
+    pub value: T,
+}
+
+/// A user's generic enum, held across asks (sweep 31).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Verdict<T, E> {
+    Done(T),
+    Failed(E),
+    Pending,
+}
+
+/// The phases of a small state machine driven by answers (sweep 31).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Phase {
+    Start,
+    Named(String),
+    Done(u32),
+}
+
 /// Compiles each body as a resumable tool (`Corpus::NAME`) and as a straight async fn
 /// (`straight::NAME`) whose `ask!` reads the next answer of a script.
 macro_rules! corpus {
@@ -136,8 +159,8 @@ macro_rules! corpus {
 /// What corpus bodies may use, besides `ask!`.
 pub mod prelude {
     pub use super::{
-        Args, Color, Memo, Num, Person, Pick, Point, Shape, Step, Text, Yes, add, consume,
-        describe, double, len_with, parse_num, record, refuse, sum_with,
+        Args, Color, Memo, Num, Person, Phase, Pick, Point, Shape, Step, Tagged, Text, Verdict,
+        Yes, add, consume, describe, double, len_with, parse_num, record, refuse, sum_with,
     };
     pub use mrtr::{Elicited, elicit, start_task};
     pub use mrtr_tests::note;
@@ -1785,6 +1808,569 @@ corpus! {
     }
 
     // -----------------------------------------------------------------------------------------
+    // Sweep 31: bodies a user would write, each different from those above.
+    // -----------------------------------------------------------------------------------------
+
+    owned_strings_loop_returns_midway(args) => {
+        let words: Vec<String> = (0..args.n).map(|i| format!("w{i}")).collect();
+        let mut kept = String::new();
+        for word in words {
+            let reply = ask!(reply = elicit::<Text>(format!("About {word} ({kept})?"))).accepted().map_err(refuse)?.text;
+            if reply == "stop" {
+                note!(args, "stopped at {word}");
+                return Ok(format!("stopped {kept}"));
+            }
+            kept.push_str(&word);
+            kept.push(':');
+            kept += &reply;
+            kept.push(' ');
+        }
+        Ok(kept)
+    }
+
+    parse_errors_between_asks(args) => {
+        let raw = ask!(raw = elicit::<Text>("Count?")).accepted().map_err(refuse)?.text;
+        let count: u8 = raw.trim().parse().map_err(|e: std::num::ParseIntError| format!("bad count {raw}: {e}"))?;
+        note!(args, "count {count}");
+        let mut total = u64::from(args.n);
+        for k in 0..count {
+            let part = ask!(part = elicit::<Text>(format!("Part {k} of {count} ({total})?"))).accepted().map_err(refuse)?.text;
+            let v: u64 = part.parse().map_err(|_| format!("part {k} is not a number: {part}"))?;
+            total = total.saturating_add(v);
+            note!(args, "total {total}");
+        }
+        Ok(format!("{count} {total}"))
+    }
+
+    shadowing_that_changes_type(args) => {
+        let x = args.n;
+        let x = ask!(x = elicit::<Num>(format!("Base {x}?"))).accepted().map_err(refuse)?.num + i64::from(x);
+        let x = x.to_string();
+        let x = ask!(y = elicit::<Text>(format!("Suffix for {x}?"))).ok().map(|t| format!("{x}{}", t.text)).unwrap_or(x);
+        note!(args, "x {x}");
+        let x = x.len();
+        let x = ask!(z = elicit::<Yes>(format!("Length {x}?"))).ok().map_or(x, |y| if y.yes { x * 2 } else { x });
+        Ok(format!("{x}"))
+    }
+
+    answer_enum_arms_continue_or_break_with_value(args) => {
+        let mut picks = Vec::new();
+        let mut i = 0u32;
+        let last = 'asking: loop {
+            i += 1;
+            if i > args.n + 1 {
+                break 'asking None;
+            }
+            match ask!(pick = elicit::<Pick>(format!("Pick {i} after {picks:?}?"))).accepted().map(|p| p.color) {
+                Ok(Color::Red) => {
+                    let why = ask!(why = elicit::<Text>("Why red?")).accepted().map_err(refuse)?.text;
+                    picks.push(format!("red:{why}"));
+                }
+                Ok(Color::Green) => continue 'asking,
+                Ok(Color::Blue) => break 'asking Some(i),
+                Err(refused) => {
+                    note!(args, "refused {}", refused.key);
+                    continue;
+                }
+            }
+            note!(args, "end {i}");
+        };
+        Ok(format!("{picks:?} {last:?} {i}"))
+    }
+
+    nested_for_with_labeled_continue(args) => {
+        let mut grid: Vec<Vec<i64>> = Vec::new();
+        'rows: for r in 0..args.n {
+            let mut row = Vec::new();
+            for c in 0..3u32 {
+                let v = ask!(cell = elicit::<Num>(format!("Cell {r},{c}?"))).accepted().map_err(refuse)?.num;
+                if v < 0 {
+                    note!(args, "short row {r}");
+                    grid.push(row);
+                    continue 'rows;
+                }
+                row.push(v);
+            }
+            grid.push(row);
+        }
+        Ok(format!("{grid:?}"))
+    }
+
+    while_let_stack_that_grows(args) => {
+        let mut stack = vec![(0u32, format!("root{}", args.n))];
+        let mut seen = Vec::new();
+        while let Some((depth, name)) = stack.pop() {
+            let kids = ask!(kids = elicit::<Num>(format!("Children of {name} at {depth}?"))).accepted().map_err(refuse)?.num;
+            seen.push(format!("{name}/{kids}"));
+            if depth < 2 {
+                for k in 0..kids.clamp(0, 2) {
+                    stack.push((depth + 1, format!("{name}.{k}")));
+                }
+            }
+            note!(args, "stack {}", stack.len());
+        }
+        Ok(seen.join(" "))
+    }
+
+    accumulates_into_map_string_tuple_and_struct(args) => {
+        let mut by_len: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        let mut log = String::new();
+        let mut stats = (0usize, 0i64, false);
+        let mut person = Person { name: String::new(), age: 0 };
+        for i in 0..args.n.min(3) {
+            let w = ask!(word = elicit::<Text>(format!("Word {i} ({log})?"))).accepted().map_err(refuse)?.text;
+            by_len.entry(w.len()).or_default().push(w.clone());
+            log.push_str(&w);
+            log.push(',');
+            stats.0 += 1;
+            stats.1 += w.len() as i64;
+            stats.2 |= w.is_empty();
+            person.name = w;
+            person.age += 1;
+        }
+        let last = ask!(last = elicit::<Num>(format!("Age for {}?", person.name))).accepted().map_err(refuse)?.num;
+        person.age += u32::try_from(last).unwrap_or(0);
+        Ok(format!("{by_len:?} {log} {stats:?} {person:?}"))
+    }
+
+    option_and_result_combinators_around_asks(args) => {
+        let hint = (args.n > 1).then(|| args.n * 3).filter(|h| h % 2 == 0).map(|h| h.to_string());
+        let got = ask!(got = elicit::<Text>(format!("Hint {hint:?}?"))).ok().map(|t| t.text).filter(|t| !t.is_empty()).or_else(|| hint.clone());
+        let parsed = got.as_deref().map(parse_num).transpose();
+        note!(args, "parsed {parsed:?}");
+        let value = parsed.unwrap_or_default().unwrap_or(-1);
+        let doubled = ask!(twice = elicit::<Yes>(format!("Double {value}?"))).ok().and_then(|y| y.yes.then_some(value * 2)).unwrap_or(value);
+        Ok(format!("{hint:?} {got:?} {doubled}"))
+    }
+
+    if_let_on_a_reference_asks_in_both_branches(args) => {
+        let saved = (args.n % 2 == 0).then(|| format!("saved{}", args.n));
+        let result = if let Some(s) = saved.clone() {
+            let ok = ask!(use_saved = elicit::<Yes>(format!("Use {s}?"))).ok().is_some_and(|y| y.yes);
+            if ok { s } else { String::from("dropped") }
+        } else {
+            ask!(fresh = elicit::<Text>("Fresh value?")).accepted().map_err(refuse)?.text
+        };
+        note!(args, "result {result}");
+        Ok(format!("{saved:?} {result}"))
+    }
+
+    lets_without_values_set_in_branches_one_asking(args) => {
+        let greeting: String;
+        if args.n > 2 {
+            greeting = format!("hi{}", args.n);
+        } else {
+            greeting = ask!(greeting = elicit::<Text>("Greeting?")).accepted().map_err(refuse)?.text;
+        }
+        let times = if args.n > 2 { 2 } else { 1 };
+        let name = ask!(name = elicit::<Text>(format!("Name for {greeting}?"))).accepted().map_err(refuse)?.text;
+        Ok(greeting.repeat(times) + &name)
+    }
+
+    references_taken_after_an_ask(args) => {
+        let names = vec![format!("a{}", args.n), "bee".to_owned(), "c".to_owned()];
+        let limit = ask!(limit = elicit::<Num>("How many?")).accepted().map_err(refuse)?.num;
+        let first = &names[0];
+        let shown: Vec<&str> = names.iter().take(limit.clamp(0, 3) as usize).map(String::as_str).collect();
+        let longest = names.iter().max_by_key(|s| s.len()).map(String::as_str).unwrap_or("");
+        note!(args, "{first} {shown:?} {longest}");
+        let head = names[0].clone();
+        let tail = ask!(tail = elicit::<Text>(format!("After {head}?"))).accepted().map_err(refuse)?.text;
+        let last = names.last().map(|s| s.as_str()).unwrap_or_default();
+        Ok(format!("{} {tail} {last} {}", names.join("+"), names.len()))
+    }
+
+    small_and_wide_number_types(args) => {
+        let mut acc: u8 = 250u8.saturating_add(args.n as u8);
+        let mut big: u128 = u128::from(args.n) << 100;
+        let mut small: i8 = -(args.n.min(100) as i8);
+        let mut ch = 'a';
+        let mut ratio = 1.5f64 * f64::from(args.n);
+        for i in 0..2 {
+            let step = ask!(step = elicit::<Num>(format!("Step {i}: {acc} {big} {small} {ch} {ratio}?"))).accepted().map_err(refuse)?.num;
+            acc = acc.wrapping_add(step as u8);
+            big = big.saturating_mul(u128::from(step.unsigned_abs()) + 1);
+            small = small.checked_sub(step as i8).unwrap_or(i8::MIN);
+            ch = char::from_u32(ch as u32 + step.rem_euclid(26) as u32).unwrap_or('?');
+            ratio /= (step as f64) + 0.25;
+        }
+        Ok(format!("{acc} {big} {small} {ch} {ratio:.6} {}", ratio.to_bits()))
+    }
+
+    unit_values_held(args) => {
+        let units = vec![(); args.n as usize];
+        let marker: Option<()> = (args.n > 1).then_some(());
+        let checked: Result<(), String> = if args.n > 2 { Err("big".into()) } else { Ok(()) };
+        let answer = ask!(u = elicit::<Yes>(format!("{} units?", units.len()))).ok().map(|_| ());
+        note!(args, "{marker:?} {checked:?}");
+        let again = ask!(again = elicit::<Yes>("Again?")).ok().map(|_| ());
+        Ok(format!("{} {marker:?} {checked:?} {answer:?} {again:?}", units.len()))
+    }
+
+    nested_vec_compound_assignment(args) => {
+        let rows = args.n.clamp(1, 3) as usize;
+        let mut grid = vec![vec![0i64; 2]; rows];
+        let mut i = 0;
+        while i < rows {
+            for j in 0..2 {
+                grid[i][j] += ask!(cell = elicit::<Num>(format!("Cell {i},{j} of {grid:?}?"))).accepted().map_err(refuse)?.num;
+                if grid[i][j] < 0 {
+                    break;
+                }
+            }
+            i += 1;
+        }
+        Ok(format!("{grid:?}"))
+    }
+
+    closures_made_after_an_ask(args) => {
+        let base = ask!(base = elicit::<Num>("Base?")).accepted().map_err(refuse)?.num;
+        let scale = |v: i64| v * base + i64::from(args.n);
+        let label = format!("b{base}");
+        let show = |v: i64| format!("{label}:{v}");
+        note!(args, "{}", show(scale(2)));
+        let more = ask!(more = elicit::<Num>(format!("More than {}?", show(1)))).accepted().map_err(refuse)?.num;
+        Ok(format!("{} {}", show(scale(more)), label))
+    }
+
+    format_specs_with_captured_locals(args) => {
+        let name = format!("n{}", args.n);
+        let width = 8usize;
+        let count = args.n as i64;
+        let first = ask!(first = elicit::<Text>(format!("{name:>width$}|{count:+}|{name:?}?"))).accepted().map_err(refuse)?.text;
+        let line = format!("{first:-^width$}{count:03}{name}");
+        note!(args, "{line}");
+        let n2 = ask!(n2 = elicit::<Num>(format!("{line:.3}?"))).accepted().map_err(refuse)?.num;
+        Ok(format!("{line} {n2:#x} {n2:>width$} {:e}", n2 as f64))
+    }
+
+    let_else_asks_then_continues_in_a_loop(args) => {
+        let mut got = Vec::new();
+        for i in 0..args.n {
+            let Some(v) = (i % 2 == 0).then_some(i) else {
+                let filler = ask!(filler = elicit::<Text>(format!("Filler for {i}?"))).ok().map(|t| t.text).unwrap_or_default();
+                got.push(filler);
+                continue;
+            };
+            got.push(format!("v{v}"));
+        }
+        let code = (args.n > 1).then(|| format!("c{}", args.n));
+        let Some(code) = code else {
+            let why = ask!(why = elicit::<Text>("No code; why?")).accepted().map_err(refuse)?.text;
+            return Ok(format!("none: {why} {got:?}"));
+        };
+        let more = ask!(more = elicit::<Num>(format!("More for {code}?"))).accepted().map_err(refuse)?.num;
+        Ok(format!("{code} {more} {got:?}"))
+    }
+
+    early_return_from_nested_loops(args) => {
+        let targets = vec![3i64, 5, 8];
+        for round in 0..args.n {
+            for t in targets.iter().copied() {
+                let guess = ask!(guess = elicit::<Num>(format!("Round {round}, target {t}?"))).accepted().map_err(refuse)?.num;
+                if guess == t {
+                    note!(args, "hit {t} in {round}");
+                    return Ok(format!("hit {t} at {round}"));
+                }
+                if guess > 100 {
+                    break;
+                }
+            }
+            note!(args, "round {round} over");
+        }
+        Ok(format!("no hit in {targets:?}"))
+    }
+
+    generic_struct_and_enum_locals(args) => {
+        let mut tagged = Tagged { tag: format!("t{}", args.n), value: vec![args.n] };
+        let mut verdict: Verdict<Tagged<Vec<u32>>, String> = Verdict::Pending;
+        let n = ask!(n = elicit::<Num>(format!("Value for {}?", tagged.tag))).accepted().map_err(refuse)?.num;
+        tagged.value.push(n as u32);
+        if n > 10 {
+            verdict = Verdict::Failed(format!("too big {n}"));
+        } else if n > 0 {
+            verdict = Verdict::Done(tagged.clone());
+        }
+        note!(args, "{verdict:?}");
+        let ok = ask!(ok = elicit::<Yes>(format!("Keep {verdict:?}?"))).ok().is_some_and(|y| y.yes);
+        let out = match verdict {
+            Verdict::Done(Tagged { tag, value }) if ok => format!("{tag}{value:?}"),
+            Verdict::Done(_) => "unkept".to_owned(),
+            Verdict::Failed(e) => e,
+            Verdict::Pending => format!("pending {tagged:?}"),
+        };
+        Ok(out)
+    }
+
+    compound_assignment_to_a_plain_local(args) => {
+        let mut total: i64 = 0;
+        let mut history: Vec<(u32, i64)> = Vec::new();
+        let mut i = 0;
+        while i < args.n {
+            i += 1;
+            if i % 2 == 1 {
+                total += ask!(odd = elicit::<Num>(format!("Odd {i} (total {total})?"))).accepted().map_err(refuse)?.num;
+            } else {
+                total *= 2;
+            }
+            history.push((i, total));
+        }
+        let mut text = String::from(">");
+        text += &ask!(suffix = elicit::<Text>(format!("Suffix after {total}?"))).ok().map_or_else(String::new, |t| t.text);
+        Ok(format!("{total} {history:?} {text}"))
+    }
+
+    ask_as_a_method_argument(args) => {
+        let mut answers = BTreeMap::new();
+        for key in ["alpha", "beta", "gamma"].map(String::from) {
+            if answers.len() as u32 >= args.n {
+                break;
+            }
+            let v = ask!(v = elicit::<Num>(format!("Value for {key}?"))).accepted().map_or(0, |n| n.num);
+            answers.insert(key, v);
+        }
+        let mut order = std::collections::VecDeque::new();
+        order.push_front(ask!(first = elicit::<Text>(format!("First of {answers:?}?"))).ok().map(|t| t.text));
+        Ok(format!("{answers:?} {order:?}"))
+    }
+
+    budget_loop_with_continue_and_break(args) => {
+        let mut budget = i64::from(args.n) * 10;
+        let mut spent = Vec::new();
+        while budget > 0 {
+            let cost = ask!(cost = elicit::<Num>(format!("Cost (budget {budget})?"))).accepted().map_err(refuse)?.num;
+            if cost <= 0 {
+                note!(args, "free");
+                continue;
+            }
+            if cost > budget {
+                break;
+            }
+            budget -= cost;
+            spent.push(cost);
+        }
+        Ok(format!("{budget} {spent:?}"))
+    }
+
+    chars_of_an_answer_counted(args) => {
+        let mut counts: BTreeMap<char, u32> = BTreeMap::new();
+        let word = ask!(word = elicit::<Text>("Word?")).accepted().map_err(refuse)?.text;
+        for c in word.chars() {
+            *counts.entry(c).or_insert(0) += 1;
+            if c == '!' {
+                let keep = ask!(bang = elicit::<Yes>(format!("Keep bang in {word}?"))).ok().is_some_and(|y| y.yes);
+                if !keep {
+                    counts.remove(&'!');
+                    break;
+                }
+            }
+        }
+        Ok(format!("{counts:?} {} {}", word.len(), args.n))
+    }
+
+    match_on_a_trimmed_answer(args) => {
+        let cmd = ask!(cmd = elicit::<Text>("Command?")).accepted().map_err(refuse)?.text;
+        let reply = match cmd.trim() {
+            "add" => {
+                let n = ask!(add = elicit::<Num>("Add?")).accepted().map_err(refuse)?.num;
+                format!("added {n}")
+            }
+            "quit" | "exit" => return Ok("bye".into()),
+            other if other.starts_with('#') => format!("comment {other}"),
+            other => {
+                let other = other.to_owned();
+                let sure = ask!(sure = elicit::<Yes>(format!("Unknown {other}; sure?"))).ok().is_some_and(|y| y.yes);
+                format!("{other} {sure}")
+            }
+        };
+        note!(args, "{reply}");
+        Ok(format!("{reply} {}", cmd.len()))
+    }
+
+    question_mark_on_pieces_of_an_answer(args) => {
+        let raw = ask!(raw = elicit::<Text>("Pair a,b?")).accepted().map_err(refuse)?.text;
+        let (a, b) = raw.split_once(',').ok_or_else(|| format!("no comma in {raw}"))?;
+        let a: i64 = a.trim().parse().map_err(|_| format!("a is not a number: {a}"))?;
+        let b = parse_num(b)?;
+        note!(args, "{a} {b}");
+        let c = ask!(c = elicit::<Num>(format!("c for {a},{b}?"))).accepted().map_err(refuse)?.num;
+        let product = a.checked_mul(b).and_then(|p| p.checked_add(c)).ok_or("overflow")?;
+        Ok(format!("{product} {}", args.n))
+    }
+
+    state_machine_enum_in_a_loop(args) => {
+        let mut phase = Phase::Start;
+        let mut steps = 0u32;
+        loop {
+            steps += 1;
+            let next = match phase.clone() {
+                Phase::Start => Phase::Named(ask!(name = elicit::<Text>("Name?")).accepted().map_err(refuse)?.text),
+                Phase::Named(name) if name.is_empty() => Phase::Start,
+                Phase::Named(name) => {
+                    let age = ask!(age = elicit::<Num>(format!("Age of {name}?"))).accepted().map_err(refuse)?.num;
+                    Phase::Done(u32::try_from(age).unwrap_or(0))
+                }
+                Phase::Done(age) => break Ok(format!("{age} after {steps}")),
+            };
+            note!(args, "{next:?}");
+            phase = next;
+            if steps > args.n + 3 {
+                break Err("too many steps".to_owned());
+            }
+        }
+    }
+
+    several_questions_in_one_round_in_a_loop(args) => {
+        let mut people = Vec::new();
+        for i in 0..args.n.min(2) {
+            let (name, age) = ask!(name = elicit::<Text>(format!("Name {i}?")), age = elicit::<Num>(format!("Age {i} after {people:?}?")));
+            let name = name.accepted().map_err(refuse)?.text;
+            let age = age.accepted().map(|a| a.num).unwrap_or(-1);
+            note!(args, "{name} {age}");
+            people.push(Person { name, age: u32::try_from(age).unwrap_or(0) });
+        }
+        let sure = ask!(sure = elicit::<Yes>(format!("{} people?", people.len()))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{people:?} {sure}"))
+    }
+
+    a_block_value_that_asks(args) => {
+        let offset = i64::from(args.n);
+        let total = {
+            let a = ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num;
+            note!(args, "a {a}");
+            a * 2 + offset
+        };
+        let label = {
+            let t = ask!(t = elicit::<Text>(format!("Label for {total}?"))).ok().map(|t| t.text).unwrap_or_default();
+            t.to_uppercase()
+        };
+        Ok(format!("{total} {label}"))
+    }
+
+    range_adapters_in_for(args) => {
+        let mut seen = Vec::new();
+        for i in (0..args.n).rev() {
+            let v = ask!(down = elicit::<Num>(format!("Down {i}?"))).accepted().map_err(refuse)?.num;
+            seen.push(v + i64::from(i));
+        }
+        for i in (0..args.n * 2).step_by(3) {
+            let v = ask!(step = elicit::<Num>(format!("Step {i}?"))).accepted().map_err(refuse)?.num;
+            seen.push(v * 100);
+        }
+        let names = vec!["x".to_owned(), "y".to_owned()];
+        let weights = vec![2i64, 3];
+        for (name, weight) in names.into_iter().zip(weights) {
+            if seen.len() > 4 {
+                break;
+            }
+            let v = ask!(zip = elicit::<Num>(format!("{name} x{weight}?"))).accepted().map_err(refuse)?.num;
+            seen.push(v * weight);
+        }
+        Ok(format!("{seen:?}"))
+    }
+
+    queue_with_pop_front_and_early_error(args) => {
+        let mut queue: std::collections::VecDeque<(String, u32)> = (0..args.n).map(|i| (format!("job{i}"), 0)).collect();
+        let mut done = Vec::new();
+        while let Some((job, tries)) = queue.pop_front() {
+            let ok = ask!(ok = elicit::<Yes>(format!("Did {job} work (try {tries})?"))).accepted().map_err(|r| format!("{job}: {}", refuse(r)))?.yes;
+            if ok {
+                done.push(job);
+            } else if tries < 1 {
+                queue.push_back((job, tries + 1));
+            } else {
+                return Err(format!("{job} failed twice; done {done:?}"));
+            }
+        }
+        Ok(format!("{done:?}"))
+    }
+
+    else_if_let_asks(args) => {
+        let first = (args.n == 1).then(|| "one".to_owned());
+        let second: Result<u32, String> = if args.n > 3 { Ok(args.n) } else { Err(format!("small {}", args.n)) };
+        let out = if let Some(f) = first {
+            f
+        } else if let Ok(big) = second.clone() {
+            let extra = ask!(extra = elicit::<Num>(format!("Extra for {big}?"))).accepted().map_err(refuse)?.num;
+            format!("{big}+{extra}")
+        } else if args.n == 0 {
+            return Ok("zero".to_owned());
+        } else {
+            let why = ask!(why = elicit::<Text>(format!("Why {second:?}?"))).ok().map(|t| t.text);
+            format!("{why:?}")
+        };
+        Ok(format!("{out} {second:?}"))
+    }
+
+    option_take_and_replace_around_asks(args) => {
+        let mut pending = (args.n > 0).then(|| format!("p{}", args.n));
+        let mut log = Vec::new();
+        if let Some(p) = pending.take() {
+            let ok = ask!(keep = elicit::<Yes>(format!("Keep {p}?"))).ok().is_some_and(|y| y.yes);
+            if ok {
+                pending = Some(p.repeat(2));
+            }
+            log.push(format!("{ok}"));
+        }
+        let old = std::mem::replace(&mut log, vec!["fresh".to_owned()]);
+        let n = ask!(n = elicit::<Num>(format!("After {pending:?} {old:?}?"))).accepted().map_err(refuse)?.num;
+        let swapped = std::mem::take(&mut pending).unwrap_or_default();
+        Ok(format!("{swapped} {pending:?} {old:?} {log:?} {n}"))
+    }
+
+    shadowed_loop_variable(args) => {
+        let mut out = Vec::new();
+        for i in 0..args.n {
+            let i = i * 10;
+            let i = ask!(i = elicit::<Num>(format!("Scale {i}?"))).accepted().map_or(i64::from(i), |n| n.num + i64::from(i));
+            out.push(i);
+        }
+        Ok(format!("{out:?}"))
+    }
+
+    answer_cast_then_indexed(args) => {
+        let options = vec!["tea".to_owned(), "coffee".to_owned(), "water".to_owned()];
+        let idx = ask!(idx = elicit::<Num>(format!("Pick from {options:?}?"))).accepted().map_err(refuse)?.num as usize % options.len();
+        let choice = &options[idx];
+        note!(args, "chose {choice}");
+        let chosen = choice.clone();
+        let size = ask!(size = elicit::<Pick>(format!("Size for {chosen}?"))).accepted().map(|p| p.color);
+        Ok(format!("{chosen} {size:?} {}", args.n))
+    }
+
+    struct_literal_fields_from_an_ask(args) => {
+        let name = format!("p{}", args.n);
+        let person = Person { age: ask!(age = elicit::<Num>(format!("Age of {name}?"))).accepted().map_or(0, |n| n.num as u32), name };
+        let point = Point { x: ask!(x = elicit::<Num>("x?")).accepted().map_err(refuse)?.num, y: i64::from(person.age) };
+        Ok(format!("{person:?} {point:?}"))
+    }
+
+    return_in_a_match_in_a_loop_in_if_let(args) => {
+        let start = (args.n > 0).then_some(args.n);
+        if let Some(mut left) = start {
+            let mut acc = Vec::new();
+            loop {
+                match ask!(pick = elicit::<Pick>(format!("{left} left, {acc:?}?"))) {
+                    Elicited::Accept(Pick { color: Color::Red }) => return Ok(format!("red early {acc:?}")),
+                    Elicited::Accept(Pick { color }) => acc.push(format!("{color:?}")),
+                    Elicited::Decline(_) => {
+                        let why = ask!(why = elicit::<Text>("Why not?")).ok().map(|t| t.text).unwrap_or_default();
+                        acc.push(why);
+                    }
+                    Elicited::Cancel(refused) => return Err(refuse(refused)),
+                }
+                left -= 1;
+                if left == 0 {
+                    break;
+                }
+            }
+            Ok(acc.join(","))
+        } else {
+            Ok("none".to_owned())
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -2324,6 +2910,230 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![num(3)]),
             run(3, vec![decline.clone()]),
             run(4, vec![num(8), decline.clone()]),
+        ],
+        "owned_strings_loop_returns_midway" => vec![
+            run(0, vec![]),
+            run(3, vec![text("a"), text("stop")]),
+            run(2, vec![text("a"), text("b")]),
+            run(2, vec![decline.clone()]),
+        ],
+        "parse_errors_between_asks" => vec![
+            run(1, vec![text(" 2 "), text("5"), text("7")]),
+            run(1, vec![text("x")]),
+            run(1, vec![text("3"), text("1"), text("y")]),
+            run(0, vec![text("0")]),
+            run(1, vec![text("2"), cancel.clone()]),
+        ],
+        "shadowing_that_changes_type" => vec![
+            run(2, vec![num(40), text("!"), yes(true)]),
+            run(1, vec![num(-1), decline.clone(), cancel.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "answer_enum_arms_continue_or_break_with_value" => vec![
+            run(0, vec![pick("blue")]),
+            run(
+                2,
+                vec![
+                    pick("red"),
+                    text("warm"),
+                    pick("green"),
+                    pick("red"),
+                    text("x"),
+                ],
+            ),
+            run(3, vec![pick("green"), decline.clone(), pick("blue")]),
+            run(1, vec![pick("red"), decline.clone()]),
+        ],
+        "nested_for_with_labeled_continue" => vec![
+            run(0, vec![]),
+            run(2, vec![num(1), num(-1), num(2), num(3), num(4)]),
+            run(1, vec![num(1), decline.clone()]),
+        ],
+        "while_let_stack_that_grows" => vec![
+            run(0, vec![num(0)]),
+            run(1, vec![num(2), num(1), num(5), num(0)]),
+            run(2, vec![num(1), num(1), decline.clone()]),
+        ],
+        "accumulates_into_map_string_tuple_and_struct" => vec![
+            run(0, vec![num(3)]),
+            run(3, vec![text("ab"), text(""), text("xyz"), num(9)]),
+            run(2, vec![text("a"), decline.clone()]),
+        ],
+        "option_and_result_combinators_around_asks" => vec![
+            run(2, vec![text(""), yes(true)]),
+            run(4, vec![text("5"), yes(false)]),
+            run(1, vec![text("x"), decline.clone()]),
+            run(1, vec![decline.clone(), yes(true)]),
+        ],
+        "if_let_on_a_reference_asks_in_both_branches" => vec![
+            run(2, vec![yes(true)]),
+            run(4, vec![yes(false)]),
+            run(1, vec![text("f")]),
+            run(3, vec![decline.clone()]),
+        ],
+        "lets_without_values_set_in_branches_one_asking" => vec![
+            run(3, vec![text("ann")]),
+            run(1, vec![text("yo"), text("bo")]),
+            run(1, vec![decline.clone()]),
+        ],
+        "references_taken_after_an_ask" => vec![
+            run(1, vec![num(2), text("t")]),
+            run(12, vec![num(-1), decline.clone()]),
+        ],
+        "small_and_wide_number_types" => vec![
+            run(1, vec![num(3), num(-7)]),
+            run(9, vec![num(300), num(0)]),
+            run(0, vec![num(1), decline.clone()]),
+        ],
+        "unit_values_held" => vec![
+            run(3, vec![yes(true), decline.clone()]),
+            run(0, vec![decline.clone(), yes(false)]),
+            run(2, vec![cancel.clone(), cancel.clone()]),
+        ],
+        "nested_vec_compound_assignment" => vec![
+            run(1, vec![num(1), num(2)]),
+            run(3, vec![num(-1), num(4), num(5), num(6), num(-7)]),
+            run(2, vec![num(1), decline.clone()]),
+        ],
+        "closures_made_after_an_ask" => vec![
+            run(2, vec![num(3), num(4)]),
+            run(0, vec![num(1), decline.clone()]),
+        ],
+        "format_specs_with_captured_locals" => vec![
+            run(7, vec![text("ab"), num(255)]),
+            run(0, vec![text(""), num(-3)]),
+            run(1, vec![decline.clone()]),
+        ],
+        "let_else_asks_then_continues_in_a_loop" => vec![
+            run(0, vec![text("none")]),
+            run(1, vec![text("why")]),
+            run(4, vec![text("f1"), decline.clone(), num(5)]),
+            run(3, vec![text("f1"), decline.clone()]),
+        ],
+        "early_return_from_nested_loops" => vec![
+            run(0, vec![]),
+            run(2, vec![num(1), num(5)]),
+            run(2, vec![num(101), num(1), num(2), num(3)]),
+            run(1, vec![num(0), num(0), num(0)]),
+            run(1, vec![decline.clone()]),
+        ],
+        "generic_struct_and_enum_locals" => vec![
+            run(1, vec![num(5), yes(true)]),
+            run(2, vec![num(5), yes(false)]),
+            run(3, vec![num(50), decline.clone()]),
+            run(4, vec![num(0), yes(true)]),
+            run(4, vec![cancel.clone()]),
+        ],
+        "compound_assignment_to_a_plain_local" => vec![
+            run(0, vec![text("z")]),
+            run(3, vec![num(2), num(5), decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "ask_as_a_method_argument" => vec![
+            run(0, vec![text("a")]),
+            run(2, vec![num(1), decline.clone(), text("b")]),
+            run(5, vec![num(1), num(2), num(3), cancel.clone()]),
+        ],
+        "budget_loop_with_continue_and_break" => vec![
+            run(0, vec![]),
+            run(2, vec![num(5), num(0), num(30)]),
+            run(1, vec![num(4), num(6)]),
+            run(1, vec![decline.clone()]),
+        ],
+        "chars_of_an_answer_counted" => vec![
+            run(1, vec![text("ab!c!d"), yes(true), yes(true)]),
+            run(1, vec![text("ab!c"), yes(false)]),
+            run(0, vec![text("h!i!"), yes(true), yes(false)]),
+            run(0, vec![text("h!i!"), yes(true), yes(true)]),
+            run(0, vec![decline.clone()]),
+        ],
+        "match_on_a_trimmed_answer" => vec![
+            run(1, vec![text(" add "), num(3)]),
+            run(1, vec![text("exit")]),
+            run(1, vec![text("#c")]),
+            run(1, vec![text(" what "), yes(true)]),
+            run(1, vec![text("add"), decline.clone()]),
+        ],
+        "question_mark_on_pieces_of_an_answer" => vec![
+            run(1, vec![text("2, 3"), num(4)]),
+            run(1, vec![text("23")]),
+            run(1, vec![text("x,3")]),
+            run(1, vec![text("2,y")]),
+            run(1, vec![text("9223372036854775807,2"), num(0)]),
+            run(1, vec![text("1,1"), decline.clone()]),
+        ],
+        "state_machine_enum_in_a_loop" => vec![
+            run(1, vec![text("ann"), num(30)]),
+            run(0, vec![text(""), text("bo"), num(-1)]),
+            run(0, vec![text(""), text("")]),
+            run(2, vec![text("cy"), decline.clone()]),
+        ],
+        "several_questions_in_one_round_in_a_loop" => vec![
+            run(0, vec![yes(true)]),
+            // A round's answers come in the order of its keys: `age`, then `name`.
+            run(
+                2,
+                vec![
+                    num(30),
+                    text("ann"),
+                    decline.clone(),
+                    text("bo"),
+                    yes(false),
+                ],
+            ),
+            run(1, vec![num(3), decline.clone()]),
+        ],
+        "a_block_value_that_asks" => vec![
+            run(2, vec![num(5), text("x")]),
+            run(0, vec![num(1), decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "range_adapters_in_for" => vec![
+            run(0, vec![num(1), num(2)]),
+            run(2, vec![num(1), num(2), num(3), num(4), num(5)]),
+            run(3, vec![num(1), num(2), num(3), num(4), num(5)]),
+            run(1, vec![num(1), decline.clone()]),
+        ],
+        "queue_with_pop_front_and_early_error" => vec![
+            run(0, vec![]),
+            run(2, vec![yes(true), yes(false), yes(true)]),
+            run(2, vec![yes(false), yes(false), yes(false), yes(false)]),
+            run(1, vec![decline.clone()]),
+        ],
+        "else_if_let_asks" => vec![
+            run(1, vec![]),
+            run(4, vec![num(2)]),
+            run(0, vec![]),
+            run(2, vec![text("w")]),
+            run(5, vec![decline.clone()]),
+        ],
+        "option_take_and_replace_around_asks" => vec![
+            run(0, vec![num(1)]),
+            run(2, vec![yes(true), num(2)]),
+            run(3, vec![decline.clone(), num(3)]),
+            run(3, vec![yes(true), decline.clone()]),
+        ],
+        "shadowed_loop_variable" => vec![
+            run(0, vec![]),
+            run(3, vec![num(1), decline.clone(), num(3)]),
+        ],
+        "answer_cast_then_indexed" => vec![
+            run(1, vec![num(4), pick("red")]),
+            run(1, vec![num(2), decline.clone()]),
+            run(1, vec![cancel.clone()]),
+        ],
+        "struct_literal_fields_from_an_ask" => vec![
+            run(1, vec![num(30), num(2)]),
+            run(2, vec![decline.clone(), decline.clone()]),
+        ],
+        "return_in_a_match_in_a_loop_in_if_let" => vec![
+            run(0, vec![]),
+            run(
+                3,
+                vec![pick("blue"), decline.clone(), text("w"), pick("green")],
+            ),
+            run(3, vec![pick("blue"), pick("red")]),
+            run(2, vec![decline.clone(), decline.clone(), cancel.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
