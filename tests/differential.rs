@@ -2370,6 +2370,113 @@ corpus! {
         }
     }
 
+    two_bindings_of_one_name_alive_at_an_ask(args) => {
+        let x = i64::from(args.n);
+        let total = {
+            let x = format!("inner{x}");
+            let k = ask!(k = elicit::<Num>(format!("{x}?"))).accepted().map_err(refuse)?.num;
+            x.len() as i64 + k
+        };
+        let label = format!("l{}", args.n);
+        if args.n > 1 {
+            let label = format!("{label}!");
+            let ok = ask!(ok = elicit::<Yes>(format!("{label}?"))).ok().is_some_and(|y| y.yes);
+            note!(args, "{label} {ok}");
+        }
+        Ok(format!("{x} {total} {label}"))
+    }
+
+    arm_binding_read_after_the_ask_in_its_statement(args) => {
+        let found = (args.n > 0).then(|| format!("f{}", args.n));
+        let out = match found {
+            Some(x) => ask!(suffix = elicit::<Text>(format!("Suffix for {x}?"))).ok().map(|t| format!("{x}{}", t.text)).unwrap_or(x),
+            None => String::from("none"),
+        };
+        Ok(out)
+    }
+
+    destructuring_assignments_between_asks(args) => {
+        let (mut a, mut b) = (i64::from(args.n), 0i64);
+        b += ask!(b = elicit::<Num>(format!("b for {a}?"))).accepted().map_err(refuse)?.num;
+        (a, b) = (b, a);
+        let [mut lo, mut hi] = [a.min(b), a.max(b)];
+        note!(args, "{a} {b} {lo} {hi}");
+        let c = ask!(c = elicit::<Num>(format!("c between {lo} and {hi}?"))).accepted().map_err(refuse)?.num;
+        [lo, hi] = [lo.min(c), hi.max(c)];
+        Ok(format!("{a} {b} {lo} {hi}"))
+    }
+
+    shadowing_a_loop_carried_string_without_changing_it(args) => {
+        let mut acc = String::new();
+        for i in 0..args.n {
+            let acc_len = acc.len();
+            let acc2 = format!("{acc}{i}");
+            let t = ask!(t = elicit::<Text>(format!("After {acc2} ({acc_len})?"))).accepted().map_err(refuse)?.text;
+            acc.push_str(&t);
+            note!(args, "{acc2} {t}");
+        }
+        Ok(acc)
+    }
+
+    compound_assignment_to_fields_and_entries(args) => {
+        let mut stats = (0i64, String::new());
+        let mut point = Point { x: 1, y: i64::from(args.n) };
+        let mut counts: BTreeMap<String, i64> = BTreeMap::new();
+        stats.0 += ask!(first = elicit::<Num>("First?")).accepted().map_err(refuse)?.num;
+        point.y *= ask!(scale = elicit::<Num>(format!("Scale {point:?}?"))).accepted().map_or(1, |n| n.num);
+        let word = format!("w{}", args.n % 2);
+        *counts.entry(word.clone()).or_insert(0) += ask!(count = elicit::<Num>(format!("Count {word}?"))).accepted().map_or(0, |n| n.num);
+        stats.1 += &ask!(tail = elicit::<Text>("Tail?")).ok().map_or_else(String::new, |t| t.text);
+        Ok(format!("{stats:?} {point:?} {counts:?}"))
+    }
+
+    match_on_a_tuple_with_an_answer(args) => {
+        let out = match (ask!(which = elicit::<Pick>("Which?")).accepted().map(|p| p.color), args.n) {
+            (Ok(Color::Red), 0) => "red zero".to_owned(),
+            (Ok(color), n) if n > 2 => {
+                let why = ask!(why = elicit::<Text>(format!("Why {color:?} with {n}?"))).ok().map(|t| t.text);
+                format!("{color:?} {why:?}")
+            }
+            (Ok(color), n) => format!("{color:?} {n}"),
+            (Err(refused), _) => return Err(refuse(refused)),
+        };
+        Ok(out)
+    }
+
+    for_over_a_map_clone_that_it_grows(args) => {
+        let mut map: BTreeMap<String, i64> = (0..args.n).map(|i| (format!("k{i}"), i64::from(i))).collect();
+        for (k, v) in map.clone() {
+            let extra = ask!(extra = elicit::<Num>(format!("Extra for {k}={v} of {}?", map.len()))).accepted().map_err(refuse)?.num;
+            if extra == 0 {
+                continue;
+            }
+            map.insert(format!("{k}+"), v + extra);
+        }
+        Ok(format!("{map:?}"))
+    }
+
+    slices_of_an_answer_between_asks(args) => {
+        let s = ask!(s = elicit::<Text>("Word?")).accepted().map_err(refuse)?.text;
+        let first = s.chars().next().map(String::from).unwrap_or_default();
+        let rest = s.get(1..).unwrap_or("");
+        let shout = rest.to_uppercase();
+        note!(args, "{first} {rest}");
+        let again = ask!(again = elicit::<Text>(format!("{first}{shout}?"))).ok().map(|t| t.text);
+        let s_len = s.len();
+        let first_of_again = again.as_deref().and_then(|a| a.split_whitespace().next()).map(str::to_owned);
+        Ok(format!("{first} {shout} {s_len} {first_of_again:?} {}", args.n))
+    }
+
+    question_mark_in_a_while_condition(args) => {
+        let mut raw = format!("{}", args.n);
+        let mut seen = Vec::new();
+        while parse_num(&raw)? > 0 {
+            raw = ask!(raw = elicit::<Text>(format!("Below {raw}?"))).accepted().map_err(refuse)?.text;
+            seen.push(raw.clone());
+        }
+        Ok(format!("{seen:?}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -3134,6 +3241,58 @@ fn cases(name: &str) -> Vec<Run> {
             ),
             run(3, vec![pick("blue"), pick("red")]),
             run(2, vec![decline.clone(), decline.clone(), cancel.clone()]),
+        ],
+        "two_bindings_of_one_name_alive_at_an_ask" => vec![
+            run(1, vec![num(5)]),
+            run(3, vec![num(2), yes(true)]),
+            run(2, vec![num(2), decline.clone()]),
+            run(2, vec![decline.clone()]),
+        ],
+        "arm_binding_read_after_the_ask_in_its_statement" => vec![
+            run(0, vec![]),
+            run(1, vec![text("s")]),
+            run(2, vec![decline.clone()]),
+        ],
+        "destructuring_assignments_between_asks" => vec![
+            run(3, vec![num(7), num(1)]),
+            run(0, vec![num(-2), num(9)]),
+            run(1, vec![num(1), decline.clone()]),
+        ],
+        "shadowing_a_loop_carried_string_without_changing_it" => vec![
+            run(0, vec![]),
+            run(2, vec![text("a"), text("b")]),
+            run(2, vec![text("a"), decline.clone()]),
+        ],
+        "compound_assignment_to_fields_and_entries" => vec![
+            run(1, vec![num(2), num(3), num(4), text("t")]),
+            run(
+                2,
+                vec![num(2), decline.clone(), decline.clone(), cancel.clone()],
+            ),
+            run(2, vec![decline.clone()]),
+        ],
+        "match_on_a_tuple_with_an_answer" => vec![
+            run(0, vec![pick("red")]),
+            run(3, vec![pick("blue"), text("w")]),
+            run(1, vec![pick("green")]),
+            run(4, vec![pick("red"), decline.clone()]),
+            run(0, vec![cancel.clone()]),
+        ],
+        "for_over_a_map_clone_that_it_grows" => vec![
+            run(0, vec![]),
+            run(3, vec![num(1), num(0), num(5)]),
+            run(2, vec![num(1), decline.clone()]),
+        ],
+        "slices_of_an_answer_between_asks" => vec![
+            run(1, vec![text("hello"), text("big world")]),
+            run(1, vec![text(""), decline.clone()]),
+            run(1, vec![text("éa"), text(" ")]),
+        ],
+        "question_mark_in_a_while_condition" => vec![
+            run(0, vec![]),
+            run(3, vec![text("2"), text("0")]),
+            run(3, vec![text("x")]),
+            run(1, vec![decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
