@@ -2477,6 +2477,61 @@ corpus! {
         Ok(format!("{seen:?}"))
     }
 
+    // `let`s without a value that one `if` or `match` gives their values together, a branch
+    // asking (sweep 31: the first of them was reported as declared without a value before an
+    // `ask!`, though each branch assigns it).
+    lets_without_values_given_together(args) => {
+        let greeting: String;
+        let times;
+        if args.n > 2 {
+            greeting = format!("hi{}", args.n);
+            times = 2;
+        } else {
+            greeting = ask!(greeting = elicit::<Text>("Greeting?")).accepted().map_err(refuse)?.text;
+            times = 1;
+        }
+        let mut unit;
+        let count: i64;
+        let scratch;
+        match args.n % 4 {
+            0 => return Ok(format!("{greeting} early")),
+            1 => {
+                unit = "one".to_owned();
+                count = ask!(count = elicit::<Num>(format!("Count for {greeting}?"))).accepted().map_err(refuse)?.num;
+                scratch = count * 2;
+                note!(args, "scratch {scratch}");
+            }
+            2 => {
+                count = 2;
+                unit = ask!(unit = elicit::<Text>("Unit?")).ok().map_or_else(|| "none".to_owned(), |t| t.text);
+            }
+            _ => {
+                unit = String::from("many");
+                count = i64::from(args.n);
+            }
+        }
+        unit.push('!');
+        let name = ask!(name = elicit::<Text>(format!("Name for {greeting} x{times} ({count} {unit})?"))).accepted().map_err(refuse)?.text;
+        Ok(format!("{}{name} {count} {unit}", greeting.repeat(times)))
+    }
+
+    // The same through an `else if` chain that returns, the ask after it (sweep 31).
+    lets_without_values_given_together_before_a_later_ask(args) => {
+        let kind;
+        let size: u32;
+        if args.n == 0 {
+            kind = "none".to_owned();
+            size = 0;
+        } else if args.n < 3 {
+            size = args.n * 10;
+            kind = format!("small{size}");
+        } else {
+            return Ok("big".to_owned());
+        }
+        let ok = ask!(ok = elicit::<Yes>(format!("{kind} {size}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{kind} {size} {ok}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -3292,6 +3347,21 @@ fn cases(name: &str) -> Vec<Run> {
             run(0, vec![]),
             run(3, vec![text("2"), text("0")]),
             run(3, vec![text("x")]),
+            run(1, vec![decline.clone()]),
+        ],
+        "lets_without_values_given_together" => vec![
+            run(3, vec![text("bo")]),
+            run(1, vec![text("yo"), num(5), text("bo")]),
+            run(2, vec![text("g"), text("kg"), text("x")]),
+            run(4, vec![]),
+            run(2, vec![text("g"), decline.clone(), text("x")]),
+            run(1, vec![decline.clone()]),
+            run(5, vec![num(3), cancel.clone()]),
+        ],
+        "lets_without_values_given_together_before_a_later_ask" => vec![
+            run(0, vec![yes(true)]),
+            run(2, vec![yes(false)]),
+            run(5, vec![]),
             run(1, vec![decline.clone()]),
         ],
         other => panic!("no cases for {other}"),

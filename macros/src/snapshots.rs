@@ -293,3 +293,26 @@ fn a_let_without_a_value_takes_its_value_where_it_is_assigned() {
         }
     ));
 }
+
+#[test]
+fn lets_without_values_that_one_if_gives_take_their_values_as_a_tuple() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let greeting: String;
+                let times;
+                if args.n > 2 {
+                    greeting = format!("hi{}", args.n);
+                    times = 2;
+                } else {
+                    greeting = ask!(greeting = elicit::<Text>("Greeting?")).accepted().map_err(refuse)?.text;
+                    times = 1;
+                }
+                let name = ask!(name = elicit::<Text>(format!("Name for {greeting}?"))).accepted().map_err(refuse)?.text;
+                Ok(greeting.repeat(times) + &name)
+            }
+        }
+    ));
+}

@@ -16,7 +16,8 @@
 //! branches assigns `x` in the first statement that names it, or leaves (`return`, `break`,
 //! `continue`, `panic!`). When nothing after that statement reads `x`, each branch gets a
 //! `let x` of its own instead. Anything else is left as written, and lowering reports the
-//! `let`. Only a `let` that an ask follows in its block is rewritten.
+//! `let`. Only a `let` that an ask follows in its block is rewritten. Several that one `if`,
+//! `match` or block gives their values become one `let` of a tuple first ([`given_together`]).
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
@@ -36,6 +37,20 @@ struct DeferredInit;
 impl VisitMut for DeferredInit {
     fn visit_block_mut(&mut self, block: &mut Block) {
         visit_mut::visit_block_mut(self, block);
+        // Several `let`s that one statement gives their values become one `let` of a tuple
+        // first, whose branches then hold a `let` of each, rewritten one by one below.
+        let mut index = block.stmts.len();
+        while index > 0 {
+            index -= 1;
+            if let Some((lets, mut declaring)) = given_together(&block.stmts, index) {
+                self.visit_stmt_mut(&mut declaring);
+                block.stmts[index] = declaring;
+                index -= lets.len();
+                for at in lets.into_iter().rev() {
+                    block.stmts.remove(at);
+                }
+            }
+        }
         // Last first: a `let` moved down must not stand between an earlier one and its
         // value, where it would count as a value made between.
         for index in (0..block.stmts.len()).rev() {
@@ -79,6 +94,180 @@ fn given_value(stmts: &[Stmt], index: usize) -> Option<(usize, Stmt)> {
     };
     let read_later = stmts[first + 1..].iter().any(|s| mentions(s, name));
     given_by(giving, *semi, local, read_later, let_with).map(|stmt| (first, stmt))
+}
+
+/// The `let`s without a value that the statement at `at` gives their values together, and
+/// that statement as the `let` of them all, when two or more of them are read after it:
+///
+/// ```text
+/// let a;                        let (a, b) = if c {
+/// let b;                            let a; let b;
+/// if c {                            a = ask!(q); b = 1;
+///     a = ask!(q); b = 1;   =>      (a, b)
+/// } else {                      } else {
+///     a = 0; b = 2;                 let a; let b;
+/// }                                 a = 0; b = 2;
+///                                   (a, b)
+///                               };
+/// ```
+///
+/// Each `let` must be one that [`given_value`] would move to `at` on its own. One that is not
+/// read after it goes only into the branches that name it, and a branch that leaves gets no
+/// tuple.
+fn given_together(stmts: &[Stmt], at: usize) -> Option<(Vec<usize>, Stmt)> {
+    let Stmt::Expr(giving, _) = &stmts[at] else {
+        return None;
+    };
+    if !matches!(giving, Expr::If(_) | Expr::Match(_) | Expr::Block(_)) {
+        return None;
+    }
+    let mut lets = Vec::new();
+    for index in (0..at).rev() {
+        let Stmt::Local(local) = &stmts[index] else {
+            continue;
+        };
+        if local.init.is_some() {
+            break;
+        }
+        let Some(name) = deferred_name(local) else {
+            continue;
+        };
+        if !local.attrs.is_empty()
+            || stmts[index + 1..at].iter().any(|s| mentions(s, name))
+            || !mentions(giving, name)
+        {
+            continue;
+        }
+        let read_later = stmts[at + 1..].iter().any(|s| mentions(s, name));
+        let mode = if read_later {
+            Mode::Value
+        } else {
+            Mode::Scoped
+        };
+        if rewritten(giving, local, mode).is_some() {
+            lets.push((index, local, read_later));
+        }
+    }
+    lets.reverse();
+    let tupled: Vec<&Local> = lets
+        .iter()
+        .filter(|(_, _, read_later)| *read_later)
+        .map(|(_, local, _)| *local)
+        .collect();
+    let asked = stmts[lets.first()?.0 + 1..]
+        .iter()
+        .any(|s| !asks_in_stmt(s).is_empty());
+    if !asked || tupled.len() < 2 {
+        return None;
+    }
+    let all: Vec<&Local> = lets.iter().map(|(_, local, _)| *local).collect();
+    let value = together(giving, &all, &tupled)?;
+    let pats = tupled.iter().map(|local| {
+        let pat = declared(local).expect("a `let` without a value");
+        quote!(#pat)
+    });
+    let types = tupled.iter().map(|local| match &local.pat {
+        Pat::Type(typed) => typed.ty.to_token_stream(),
+        _ => quote!(_),
+    });
+    let typed = tupled
+        .iter()
+        .any(|local| matches!(local.pat, Pat::Type(_)))
+        .then(|| quote!(: (#(#types,)*)));
+    let declaring = syn::parse_quote!(let (#(#pats,)*) #typed = #value;);
+    Some((
+        lets.into_iter().map(|(index, _, _)| index).collect(),
+        declaring,
+    ))
+}
+
+/// `giving` with each branch declaring the `let`s of `all` that it names ([`branch_together`]).
+fn together(giving: &Expr, all: &[&Local], tupled: &[&Local]) -> Option<Expr> {
+    match giving {
+        Expr::Block(block) if block.label.is_none() && block.attrs.is_empty() => {
+            let mut block = block.clone();
+            block.block = branch_together(&block.block, all, tupled);
+            Some(Expr::Block(block))
+        }
+        Expr::If(branch) => {
+            let mut branch = branch.clone();
+            branch.then_branch = branch_together(&branch.then_branch, all, tupled);
+            let (_, otherwise) = branch.else_branch.as_mut()?;
+            **otherwise = together(otherwise, all, tupled)?;
+            Some(Expr::If(branch))
+        }
+        Expr::Match(matched) => {
+            let mut matched = matched.clone();
+            for arm in &mut matched.arms {
+                let named = all.iter().any(|local| {
+                    deferred_name(local).is_some_and(|name| mentions(&arm.body, name))
+                });
+                if !named && leaves(&arm.body) {
+                    continue;
+                }
+                let block = match &*arm.body {
+                    Expr::Block(block) if block.label.is_none() && block.attrs.is_empty() => {
+                        block.block.clone()
+                    }
+                    body => syn::parse_quote!({ #body; }),
+                };
+                let block = branch_together(&block, all, tupled);
+                *arm.body = syn::parse_quote!(#block);
+            }
+            Some(Expr::Match(matched))
+        }
+        _ => None,
+    }
+}
+
+/// `block` with a `let` of each of `all` that it names, just before the first statement that
+/// names it (so that each then moves down onto its value with no other `let` between), and
+/// the tuple of `tupled` last unless it leaves.
+fn branch_together(block: &Block, all: &[&Local], tupled: &[&Local]) -> Block {
+    let mut stmts: Vec<Stmt> = Vec::new();
+    for (at, stmt) in block.stmts.iter().enumerate() {
+        let mut stmt = Some(stmt.clone());
+        for local in all {
+            let Some(name) = deferred_name(local) else {
+                continue;
+            };
+            if block.stmts.iter().position(|stmt| mentions(stmt, name)) != Some(at) {
+                continue;
+            }
+            // `x = v;` becomes `let x = v;` at once, as rustc would have it written (and
+            // clippy's `needless_late_init` asks); anything else keeps a `let x;` before it.
+            match &stmt {
+                Some(Stmt::Expr(Expr::Assign(assign), _))
+                    if is_name(&assign.left, name) && !mentions(&assign.right, name) =>
+                {
+                    stmts.push(branch_let(local, (*assign.right).clone()));
+                    stmt = None;
+                }
+                _ => {
+                    let pat = &local.pat;
+                    let declared_mut = declared(local).is_some_and(|pat| pat.mutability.is_some());
+                    let allow = declared_mut.then(|| quote!(#[allow(unused_mut)]));
+                    stmts.push(syn::parse_quote!(#allow let #pat;));
+                }
+            }
+        }
+        stmts.extend(stmt);
+    }
+    if !stmts.last().is_some_and(stmt_leaves) {
+        match stmts.last_mut() {
+            Some(Stmt::Expr(_, semi @ None)) => *semi = Some(Default::default()),
+            Some(Stmt::Macro(mac)) if mac.semi_token.is_none() => {
+                mac.semi_token = Some(Default::default())
+            }
+            _ => {}
+        }
+        let names = tupled.iter().filter_map(|local| deferred_name(local));
+        stmts.push(Stmt::Expr(syn::parse_quote!((#(#names,)*)), None));
+    }
+    Block {
+        brace_token: block.brace_token,
+        stmts,
+    }
 }
 
 /// `x` of `let x;`, `let mut x;` or `let x: T;`.
