@@ -2532,6 +2532,135 @@ corpus! {
         Ok(format!("{kind} {size} {ok}"))
     }
 
+    one_key_at_two_sites(args) => {
+        let first = ask!(confirm = elicit::<Yes>("Sure?")).ok().is_some_and(|y| y.yes);
+        note!(args, "first {first}");
+        let second = if args.n > 1 {
+            ask!(confirm = elicit::<Yes>("Really sure?")).ok().is_some_and(|y| y.yes)
+        } else {
+            false
+        };
+        let third = ask!(confirm = elicit::<Yes>(format!("Last time ({first} {second})?"))).ok().map(|y| y.yes);
+        Ok(format!("{first} {second} {third:?}"))
+    }
+
+    values_at_their_edges(args) => {
+        let floats = [f64::NAN, f64::INFINITY, -0.0, f64::MIN_POSITIVE, 1e300 * f64::from(args.n)];
+        let wide = (u128::MAX, i128::MIN, i64::MIN, u64::MAX);
+        let nested: Option<Option<u8>> = if args.n > 1 { Some(None) } else { Some(Some(7)) };
+        let text = format!("é🦀\u{0}\n\"{}", args.n);
+        let chars = ['\u{0}', 'é', '🦀', char::MAX];
+        let boxed: Box<str> = "boxed".into();
+        let cow: std::borrow::Cow<'static, str> = if args.n > 0 { "borrowed".into() } else { String::from("owned").into() };
+        let span = std::time::Duration::from_nanos(u64::from(args.n) * 1_000_000_007);
+        let range = 3..args.n + 5;
+        let path = std::path::PathBuf::from(format!("/tmp/{}", args.n));
+        let bytes: Vec<u8> = (0..=255u8).step_by(51).collect();
+        let ok = ask!(ok = elicit::<Yes>(format!("{} {:?}?", floats.len(), wide.0))).ok().is_some_and(|y| y.yes);
+        Ok(format!(
+            "{:?} {wide:?} {nested:?} {text:?} {chars:?} {boxed} {cow} {span:?} {range:?} {path:?} {bytes:?} {ok} {}",
+            floats.map(f64::to_bits),
+            floats[0].is_nan()
+        ))
+    }
+
+    an_answer_passed_to_an_async_fn_and_into_err(args) => {
+        let d = double(ask!(n = elicit::<Num>("n?")).accepted().map_err(refuse)?.num).await;
+        note!(args, "doubled {d}");
+        if d > 10 {
+            return Err(ask!(why = elicit::<Text>(format!("Why {d}?"))).accepted().map(|t| t.text).unwrap_or_else(refuse));
+        }
+        let label = if let Some(t) = ask!(label = elicit::<Text>("Label?")).ok() {
+            t.text
+        } else {
+            let again = ask!(again = elicit::<Text>("Label, again?")).ok().map(|t| t.text);
+            again.unwrap_or_default()
+        };
+        Ok(format!("{d} {label} {}", args.n))
+    }
+
+    loop_over_answers_break_continue_or_value(args) => {
+        let mut got = Vec::new();
+        let mut skipped = 0;
+        loop {
+            let v = match ask!(next = elicit::<Num>(format!("Next after {got:?}?"))) {
+                Elicited::Accept(Num { num }) if num < 0 => break,
+                Elicited::Accept(Num { num: 0 }) => {
+                    skipped += 1;
+                    continue;
+                }
+                Elicited::Accept(Num { num }) => num,
+                Elicited::Decline(_) => {
+                    let fallback = ask!(fallback = elicit::<Num>("Fallback?")).accepted().map_or(-1, |n| n.num);
+                    if fallback < 0 {
+                        break;
+                    }
+                    fallback
+                }
+                Elicited::Cancel(refused) => return Err(refuse(refused)),
+            };
+            got.push(v);
+            if got.len() as u32 > args.n {
+                break;
+            }
+        }
+        Ok(format!("{got:?} {skipped}"))
+    }
+
+    a_labeled_block_that_asks_and_breaks(args) => {
+        let picked = 'pick: {
+            if args.n == 0 {
+                break 'pick "zero".to_owned();
+            }
+            let t = ask!(t = elicit::<Text>("t?")).accepted().map_err(refuse)?.text;
+            if t.is_empty() {
+                break 'pick "empty".to_owned();
+            }
+            let u = ask!(u = elicit::<Text>(format!("u after {t}?"))).ok().map(|u| u.text).unwrap_or_default();
+            format!("{t}{u}")
+        };
+        Ok(picked)
+    }
+
+    for_with_struct_patterns(args) => {
+        let points = vec![Point { x: 1, y: 2 }, Point { x: 3, y: i64::from(args.n) }];
+        let mut out = Vec::new();
+        for (i, Point { x, y: height }) in points.clone().into_iter().enumerate() {
+            let dx = ask!(dx = elicit::<Num>(format!("dx for {i} at {x},{height}?"))).accepted().map_err(refuse)?.num;
+            out.push((x + dx, height));
+        }
+        let people = vec![Person { name: "ann".into(), age: 3 }];
+        for Person { name, age } in people {
+            let ok = ask!(ok = elicit::<Yes>(format!("{name} {age}?"))).ok().is_some_and(|y| y.yes);
+            out.push((i64::from(age), i64::from(ok)));
+            note!(args, "{name}");
+        }
+        Ok(format!("{out:?} {}", points.len()))
+    }
+
+    // What the README says to write for a loop-carried local rebuilt after an ask: take it,
+    // rather than move it (`let old = current;` is a borrow of a moved value at the ask).
+    accumulator_taken_then_rebuilt_across_an_ask(args) => {
+        let mut current = format!("c{}", args.n);
+        for _ in 0..2 {
+            let old = std::mem::take(&mut current);
+            let t = ask!(t = elicit::<Text>(format!("After {old}?"))).accepted().map_err(refuse)?.text;
+            current = format!("{old}{t}");
+        }
+        let mut phase = Phase::Start;
+        while phase != Phase::Done(0) {
+            phase = match std::mem::replace(&mut phase, Phase::Start) {
+                Phase::Start => Phase::Named(ask!(name = elicit::<Text>(format!("Name after {current}?"))).accepted().map_err(refuse)?.text),
+                Phase::Named(name) => {
+                    note!(args, "named {name}");
+                    Phase::Done(0)
+                }
+                done @ Phase::Done(_) => done,
+            };
+        }
+        Ok(format!("{current} {phase:?}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -3363,6 +3492,45 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![yes(false)]),
             run(5, vec![]),
             run(1, vec![decline.clone()]),
+        ],
+        "one_key_at_two_sites" => vec![
+            run(2, vec![yes(true), yes(false), yes(true)]),
+            run(1, vec![yes(false), decline.clone()]),
+            run(3, vec![decline.clone(), yes(true), cancel.clone()]),
+        ],
+        "values_at_their_edges" => vec![run(0, vec![yes(true)]), run(2, vec![decline.clone()])],
+        "an_answer_passed_to_an_async_fn_and_into_err" => vec![
+            run(1, vec![num(6), text("big")]),
+            run(1, vec![num(6), decline.clone()]),
+            run(1, vec![num(2), text("l")]),
+            run(1, vec![num(2), decline.clone(), text("m")]),
+            run(1, vec![num(2), cancel.clone(), cancel.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "loop_over_answers_break_continue_or_value" => vec![
+            run(1, vec![num(0), num(3), num(0), num(4)]),
+            run(
+                5,
+                vec![num(1), decline.clone(), num(2), decline.clone(), num(-1)],
+            ),
+            run(5, vec![num(1), num(-3)]),
+            run(5, vec![num(1), cancel.clone()]),
+        ],
+        "a_labeled_block_that_asks_and_breaks" => vec![
+            run(0, vec![]),
+            run(1, vec![text("")]),
+            run(1, vec![text("a"), text("b")]),
+            run(1, vec![text("a"), decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "for_with_struct_patterns" => vec![
+            run(4, vec![num(1), num(2), yes(true)]),
+            run(0, vec![num(1), decline.clone()]),
+        ],
+        "accumulator_taken_then_rebuilt_across_an_ask" => vec![
+            run(1, vec![text("a"), text("b"), text("n")]),
+            run(2, vec![text("a"), decline.clone()]),
+            run(0, vec![text("a"), text("b"), cancel.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
