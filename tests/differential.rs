@@ -160,7 +160,8 @@ macro_rules! corpus {
 pub mod prelude {
     pub use super::{
         Args, Color, Memo, Num, Person, Phase, Pick, Point, Shape, Step, Tagged, Text, Verdict,
-        Yes, add, consume, describe, double, len_with, parse_num, record, refuse, sum_with,
+        Yes, add, consume, describe, double, len_with, noted_prompt, parse_num, record, refuse,
+        sum_with,
     };
     pub use mrtr::{Elicited, elicit, start_task};
     pub use mrtr_tests::note;
@@ -210,6 +211,13 @@ pub fn describe(answer: Elicited<Pick>) -> String {
         Elicited::Accept(pick) => format!("picked {:?}", pick.color),
         Elicited::Decline(refused) | Elicited::Cancel(refused) => refuse(refused),
     }
+}
+
+/// A question's message that notes in the journal when it is built: a question is built once
+/// per time it is sent, so the journals match.
+pub fn noted_prompt(run: &str, text: String) -> String {
+    mrtr_tests::straight::note(run, format!("prompt {text}"));
+    text
 }
 
 /// Notes an optional answer in the journal: `record(&args.run, ask!(..).ok())`.
@@ -2661,6 +2669,46 @@ corpus! {
         Ok(format!("{current} {phase:?}"))
     }
 
+    checkpoints_between_effects_in_a_loop(args) => {
+        let mut done = Vec::new();
+        for i in 0..args.n {
+            note!(args, "work {i}");
+            done.push(i * 3);
+            ask!(saved = mrtr::checkpoint());
+            if i == 1 {
+                let ok = ask!(ok = elicit::<Yes>(format!("Go on after {done:?}?"))).ok().is_some_and(|y| y.yes);
+                if !ok {
+                    break;
+                }
+            }
+        }
+        ask!(last = mrtr::checkpoint());
+        Ok(format!("{done:?}"))
+    }
+
+    a_checkpoint_and_a_question_in_one_round(args) => {
+        let mut total = i64::from(args.n);
+        for i in 0..2 {
+            let ((), n) = ask!(cp = mrtr::checkpoint(), n = elicit::<Num>(format!("n {i} ({total})?")));
+            total += n.accepted().map_or(0, |n| n.num);
+            note!(args, "total {total}");
+        }
+        Ok(format!("{total}"))
+    }
+
+    questions_built_by_functions_with_effects(args) => {
+        let mut count = i64::from(args.n);
+        let label = |k: i64| format!("label {k} of {}", args.n);
+        let first = ask!(first = elicit::<Text>(noted_prompt(&args.run, label(count)))).accepted().map_err(refuse)?.text;
+        count += 1;
+        let mut seen = vec![first];
+        for i in 0..args.n {
+            let t = ask!(each = elicit::<Text>(noted_prompt(&args.run, format!("{} {i} {seen:?}", label(count))))).ok().map(|t| t.text);
+            seen.push(t.unwrap_or_default());
+        }
+        Ok(format!("{seen:?} {count}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -3531,6 +3579,21 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![text("a"), text("b"), text("n")]),
             run(2, vec![text("a"), decline.clone()]),
             run(0, vec![text("a"), text("b"), cancel.clone()]),
+        ],
+        "checkpoints_between_effects_in_a_loop" => vec![
+            run(0, vec![]),
+            run(3, vec![yes(true)]),
+            run(3, vec![yes(false)]),
+            run(2, vec![decline.clone()]),
+        ],
+        "a_checkpoint_and_a_question_in_one_round" => vec![
+            run(1, vec![num(2), num(3)]),
+            run(0, vec![decline.clone(), num(1)]),
+        ],
+        "questions_built_by_functions_with_effects" => vec![
+            run(0, vec![text("a")]),
+            run(2, vec![text("a"), text("b"), decline.clone()]),
+            run(1, vec![decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
