@@ -2709,6 +2709,42 @@ corpus! {
         Ok(format!("{seen:?} {count}"))
     }
 
+    lets_without_values_given_together_in_a_loop_and_a_block(args) => {
+        let mut log = Vec::new();
+        for i in 0..args.n {
+            let mut word;
+            let score: i64;
+            let tag;
+            match i % 3 {
+                0 => {
+                    word = ask!(word = elicit::<Text>(format!("Word {i}?"))).accepted().map_err(refuse)?.text;
+                    score = word.len() as i64;
+                    tag = 'a';
+                }
+                1 if args.n > 2 => continue,
+                1 => {
+                    tag = 'b';
+                    score = -1;
+                    word = String::from("one");
+                }
+                _ => {
+                    score = ask!(score = elicit::<Num>(format!("Score {i}?"))).accepted().map_or(0, |n| n.num);
+                    word = format!("s{score}");
+                    tag = 'c';
+                }
+            }
+            word.push(tag);
+            log.push(format!("{word}:{score}"));
+        }
+        let first;
+        let second: Vec<i64>;
+        {
+            first = ask!(first = elicit::<Num>(format!("First after {log:?}?"))).accepted().map_or(0, |n| n.num);
+            second = vec![first, first * 2];
+        }
+        Ok(format!("{log:?} {first} {second:?}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -3593,6 +3629,13 @@ fn cases(name: &str) -> Vec<Run> {
         "questions_built_by_functions_with_effects" => vec![
             run(0, vec![text("a")]),
             run(2, vec![text("a"), text("b"), decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "lets_without_values_given_together_in_a_loop_and_a_block" => vec![
+            run(0, vec![num(1)]),
+            run(2, vec![text("ab"), num(2)]),
+            run(3, vec![text("x"), num(7), num(3)]),
+            run(3, vec![text("x"), decline.clone(), cancel.clone()]),
             run(1, vec![decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
