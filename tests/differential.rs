@@ -2745,6 +2745,34 @@ corpus! {
         Ok(format!("{log:?} {first} {second:?}"))
     }
 
+    while_let_asking_with_continue_and_labeled_break(args) => {
+        let mut kept = Vec::new();
+        let mut rounds = 0u32;
+        'outer: while let Some(word) = ask!(word = elicit::<Text>(format!("Word after {kept:?}?"))).ok().map(|t| t.text) {
+            rounds += 1;
+            if word.is_empty() {
+                continue;
+            }
+            for (i, c) in word.chars().enumerate() {
+                if c == '!' {
+                    note!(args, "bang at {i}");
+                    break 'outer;
+                }
+                if c == '?' {
+                    let ok = ask!(sure = elicit::<Yes>(format!("Keep {word} at {i}?"))).ok().is_some_and(|y| y.yes);
+                    if !ok {
+                        continue 'outer;
+                    }
+                }
+            }
+            kept.push(word);
+            if rounds > args.n {
+                break;
+            }
+        }
+        Ok(format!("{kept:?} {rounds}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -3637,6 +3665,22 @@ fn cases(name: &str) -> Vec<Run> {
             run(3, vec![text("x"), num(7), num(3)]),
             run(3, vec![text("x"), decline.clone(), cancel.clone()]),
             run(1, vec![decline.clone()]),
+        ],
+        "while_let_asking_with_continue_and_labeled_break" => vec![
+            run(
+                5,
+                vec![
+                    text("a"),
+                    text(""),
+                    text("b?c"),
+                    yes(true),
+                    text("d?"),
+                    yes(false),
+                    decline.clone(),
+                ],
+            ),
+            run(5, vec![text("a"), text("x!y")]),
+            run(0, vec![text("a")]),
         ],
         other => panic!("no cases for {other}"),
     }
