@@ -3500,7 +3500,7 @@ fn cases(name: &str) -> Vec<Run> {
         "queue_with_pop_front_and_early_error" => vec![
             run(0, vec![]),
             run(2, vec![yes(true), yes(false), yes(true)]),
-            run(2, vec![yes(false), yes(false), yes(false), yes(false)]),
+            run(2, vec![yes(false), yes(false), yes(true), yes(false)]),
             run(1, vec![decline.clone()]),
         ],
         "else_if_let_asks" => vec![
