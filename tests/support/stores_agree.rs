@@ -131,16 +131,7 @@ async fn apply(
 /// Runs `cases` random sequences on both stores, from a thread that is not in a runtime.
 /// Panics with the shortest sequence on which they disagree.
 pub fn check(left: &dyn ReplayStore, right: &dyn ReplayStore, cases: u32) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new(config);
+    let (runtime, mut runner) = runtime_and_runner(cases);
     let run = prop::collection::vec(ops(), 1..48);
     let outcome = runner.run(&run, |run| {
         runtime.block_on(async {
@@ -166,4 +157,19 @@ pub fn check(left: &dyn ReplayStore, right: &dyn ReplayStore, cases: u32) {
     if let Err(failure) = outcome {
         panic!("the stores disagree: {failure}");
     }
+}
+
+/// A runtime for the stores' futures and a proptest runner of `cases` cases that saves no
+/// failures to disk, for each of the stores' differential checks.
+pub(crate) fn runtime_and_runner(cases: u32) -> (tokio::runtime::Runtime, TestRunner) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    (runtime, TestRunner::new(config))
 }

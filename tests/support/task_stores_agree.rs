@@ -20,12 +20,9 @@ use std::{
 };
 
 use mrtr::{Engine, replay::StoreErrorKind, task::TaskStore};
-use proptest::{
-    prelude::*,
-    test_runner::{Config, TestCaseError, TestRunner},
-};
+use proptest::{prelude::*, test_runner::TestCaseError};
 
-use crate::store_contract::random16;
+use crate::{store_contract::random16, stores_agree::runtime_and_runner};
 
 /// The ids a case touches.
 const IDS: usize = 4;
@@ -152,16 +149,7 @@ struct Used {
 /// reads every id again once the brief records ran out. Panics with the shortest sequence on
 /// which the stores disagree, or with the id they disagree on after.
 pub fn check(left: &dyn TaskStore, right: &dyn TaskStore, cases: u32) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new(config);
+    let (runtime, mut runner) = runtime_and_runner(cases);
     let run = (
         prop::collection::vec(record(), 1..=RECORDS),
         prop::collection::vec(ops(), 1..48),
