@@ -244,9 +244,7 @@ fn branch_together(block: &Block, all: &[&Local], tupled: &[&Local]) -> Block {
                     stmt = None;
                 }
                 _ => {
-                    let pat = &local.pat;
-                    let declared_mut = declared(local).is_some_and(|pat| pat.mutability.is_some());
-                    let allow = declared_mut.then(|| quote!(#[allow(unused_mut)]));
+                    let (allow, pat) = (allow_unused_mut(local), &local.pat);
                     stmts.push(syn::parse_quote!(#allow let #pat;));
                 }
             }
@@ -321,10 +319,15 @@ fn let_with(local: &Local, value: Expr) -> Stmt {
 
 /// `let x = value;` inside a branch; a `mut` the branch does not need is the outer binding's.
 fn branch_let(local: &Local, value: Expr) -> Stmt {
-    let pat = &local.pat;
-    let declared_mut = declared(local).is_some_and(|pat| pat.mutability.is_some());
-    let allow = declared_mut.then(|| quote!(#[allow(unused_mut)]));
+    let (allow, pat) = (allow_unused_mut(local), &local.pat);
     syn::parse_quote!(#allow let #pat = #value;)
+}
+
+/// `#[allow(unused_mut)]` for a branch's own `let` of a `let mut` without a value: the branch
+/// may not change it.
+fn allow_unused_mut(local: &Local) -> Option<TokenStream> {
+    let declared_mut = declared(local).is_some_and(|pat| pat.mutability.is_some());
+    declared_mut.then(|| quote!(#[allow(unused_mut)]))
 }
 
 /// `expr`, which assigns `x` on every path that does not leave, rewritten: to evaluate to the
