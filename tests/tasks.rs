@@ -1013,16 +1013,11 @@ async fn the_official_rust_client_drives_a_task_with_input() {
 #[test]
 fn a_2025_session_that_declares_tasks_runs_a_task_tool_in_process_without_a_warning() {
     let lines = mrtr_tests::log_lines::LogLines::default();
-    let writer = lines.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(move || writer.clone())
-        .with_max_level(tracing::Level::WARN)
-        .finish();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    tracing::subscriber::with_default(subscriber, || {
+    lines.capture(tracing::Level::WARN, || {
         runtime.block_on(within_time(async {
             let (tools, _, client) = on_duplex(ProtocolVersion::V_2025_11_25).await;
             let arguments = json!({"times": 0}).as_object().cloned().unwrap();

@@ -156,9 +156,13 @@ pub(crate) fn captured(f: impl FnOnce()) -> String {
         .with_ansi(false)
         .with_writer(move || writer.clone())
         .finish();
+    // While only one subscriber is registered, tracing asks just the calling thread's about a
+    // callsite hit for the first time, so another test's thread would mark it unwanted for good.
+    // A second one, kept for the whole run, makes it ask every registered subscriber.
+    static SECOND: std::sync::OnceLock<tracing::Dispatch> = std::sync::OnceLock::new();
+    SECOND.get_or_init(|| tracing::Dispatch::new(tracing::subscriber::NoSubscriber::default()));
     tracing::subscriber::with_default(subscriber, || {
-        // Another test's thread may have cached a callsite as unwanted while no subscriber
-        // listened; ask every callsite again now that this one does.
+        // A callsite cached as unwanted before this subscriber came is asked again.
         tracing::callsite::rebuild_interest_cache();
         f()
     });
@@ -169,6 +173,34 @@ pub(crate) fn captured(f: impl FnOnce()) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The race that made a capturing test miss its own line: another thread hits a callsite for
+    /// the first time while the capture's subscriber is the only one registered.
+    #[test]
+    fn a_callsite_first_hit_on_another_thread_while_capturing_is_still_captured() {
+        fn warn_once_per_test() {
+            tracing::warn!("the line under test");
+        }
+        let (ready, hit) = (
+            std::sync::Arc::new(std::sync::Barrier::new(2)),
+            std::sync::Arc::new(std::sync::Barrier::new(2)),
+        );
+        let other = std::thread::spawn({
+            let (ready, hit) = (ready.clone(), hit.clone());
+            move || {
+                ready.wait();
+                warn_once_per_test();
+                hit.wait();
+            }
+        });
+        let logs = captured(|| {
+            ready.wait();
+            hit.wait();
+            warn_once_per_test();
+        });
+        other.join().unwrap();
+        assert!(logs.contains("the line under test"), "{logs}");
+    }
 
     #[test]
     fn client_strings_are_escaped_and_cut() {
