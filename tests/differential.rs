@@ -17,7 +17,9 @@ use mrtr::{Elicited, Engine, Form, ask, elicit, mrtr_tool, start_task};
 pub use mrtr_tests::differential::{Args, Num};
 use mrtr_tests::{
     clock::TestClock,
-    differential::{Run, accept, as_a_task, compare, in_rounds, on_a_session, on_session},
+    differential::{
+        Run, accept, answers_left, as_a_task, compare, in_rounds, on_a_session, on_session,
+    },
     loopback::{Served, connect_declaring},
     note,
     task_client::TaskClient,
@@ -3722,6 +3724,21 @@ where
         .await
         .expect("the corpus ran in time");
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+/// Each script is answered to its end by its body, so none misses the path it was written for.
+#[tokio::test]
+async fn every_script_is_spent_by_its_body() {
+    let mut unspent = Vec::new();
+    for (name, runs) in corpus_runs() {
+        for (index, case) in runs.iter().enumerate() {
+            let left = answers_left(case, |args| run_straight(name, args)).await;
+            if left > 0 {
+                unspent.push(format!("{name}, script {index}: answers left over: {left}"));
+            }
+        }
+    }
+    assert!(unspent.is_empty(), "{}", unspent.join("\n"));
 }
 
 #[tokio::test]

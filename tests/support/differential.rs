@@ -94,6 +94,25 @@ where
     }
 }
 
+/// How many of `case`'s answers a straight run of `body` leaves untaken: a script with answers
+/// over takes another path than the one it was written for.
+pub async fn answers_left<F, Fut>(case: &Run, body: F) -> usize
+where
+    F: FnOnce(Args) -> Fut,
+    Fut: Future<Output = Result<String, String>>,
+{
+    let args = Args {
+        run: fresh_run("spent"),
+        n: case.n,
+    };
+    SCRIPT
+        .scope(Script::new(case.answers.clone()), async {
+            body(args).await.ok();
+            SCRIPT.with(Script::left)
+        })
+        .await
+}
+
 /// Runs each program with each of its scripts straight (`run_straight`) and through `observe`,
 /// and lists every run that differs. `keyed`: whether `observe` sees the questions' keys (a
 /// session does not). Also counts the runs by how many questions they asked.

@@ -37,6 +37,11 @@ impl Script {
             .unwrap_or_else(|| panic!("the script has no answer left for `{key}`"))
     }
 
+    /// How many answers no question took.
+    pub fn left(&self) -> usize {
+        self.answers.lock().unwrap().len()
+    }
+
     pub fn asked(&self) -> Vec<(String, String)> {
         self.asked.lock().unwrap().clone()
     }
