@@ -941,4 +941,31 @@ mod legacy {
         })
         .await;
     }
+
+    /// A prompt or resource that asks what the session did not declare ends with `-32603` and
+    /// the official SDKs' message (a tool gets it as an error result).
+    #[tokio::test]
+    async fn a_prompt_or_resource_the_session_cannot_answer_is_a_32603() {
+        timed(async {
+            let server = server().await;
+            let model_only = connect(&server, json!({"sampling": {}})).await;
+            let expected = "Client does not support elicitation (required for elicitation/create)";
+            let prompt = model_only
+                .get_prompt(GetPromptRequestParams::new("brief"))
+                .await
+                .unwrap_err();
+            let resource = model_only
+                .read_resource(ReadResourceRequestParams::new("secret://plans"))
+                .await
+                .unwrap_err();
+            for error in [prompt, resource] {
+                let ServiceError::McpError(error) = error else {
+                    panic!("expected a JSON-RPC error, got {error:?}")
+                };
+                assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+                assert_eq!(error.message, expected);
+            }
+        })
+        .await;
+    }
 }
