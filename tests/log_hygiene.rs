@@ -53,8 +53,8 @@ struct Vault {
 impl Vault {
     #[mrtr_tool]
     // Between the two, as the README says: it records the round mrtr adds, by its `Debug`,
-    // and the fields and level it is given.
-    #[tracing::instrument(skip(self, args), level = "info", fields(vault = "main"))]
+    // and the fields and level it is given; `ret` logs each round's outcome, not its state.
+    #[tracing::instrument(skip(self, args), level = "info", fields(vault = "main"), ret)]
     #[tool(description = "Holds a secret across an ask")]
     async fn vault(&self, Parameters(args): Parameters<VaultArgs>) -> Result<String, String> {
         let token = format!("{}-token", args.seed);
@@ -193,10 +193,12 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
         json!({"elicitation": {"form": {}}}),
     )
     .await;
+    let mut handed_out = Vec::new();
     let run = async {
         // A flow that holds the secret local, gets an answer that does not fit (its serde
         // error would quote the value), then one that does.
         let first = state_of(client.call_tool_once(call(None, None)).await.unwrap());
+        handed_out.push(first.clone());
         let wrong = json!({"action": "accept", "content": {"pin": ANSWERS[0], "code": ANSWERS[1]}});
         let again = state_of(
             client
@@ -204,6 +206,7 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
                 .await
                 .unwrap(),
         );
+        handed_out.push(again.clone());
         let right = json!({"action": "accept", "content": {"pin": ANSWERS[2], "code": 7}});
         let done = client
             .call_tool_once(call(Some(&again), Some(right)))
@@ -275,10 +278,19 @@ async fn the_log_holds_no_answer_no_local_and_no_raw_client_string() {
         logs.contains(r#"vault="main""#),
         "the instrumented tool's span has its field:\n{logs}"
     );
-    for secret in ANSWERS.iter().chain([&LOCAL]) {
+    let states: Vec<&str> = handed_out.iter().map(String::as_str).collect();
+    for secret in ANSWERS.iter().chain([&LOCAL]).chain(&states) {
         let leaked: Vec<&str> = logs.lines().filter(|line| line.contains(secret)).collect();
         assert!(leaked.is_empty(), "{secret} reached the log: {leaked:#?}");
     }
+    assert!(
+        logs.contains(r#"return=InputRequired(InputRequiredResult { input_requests: Some(["unlock"]), request_state: Some(<sealed, "#),
+        "`ret` logs a round that asks by its keys and its state's length:\n{logs}"
+    );
+    assert!(
+        logs.contains(r#"return=Recorded(Tool(CallToolResult {"#),
+        "`ret` logs the last round's result, as recorded for its duplicates:\n{logs}"
+    );
     assert!(
         !logs
             .lines()

@@ -9,13 +9,15 @@ use rmcp::{
     },
 };
 
-use crate::replay::RecordedResponse;
+use crate::replay::{RecordedResponse, response::WithoutState};
 
 /// The result of one round: the tool finished, needs input, or the round failed.
 ///
 /// `#[mrtr_tool]` changes a tool's return type `R` to `Outcome<R>`; rmcp turns it into the
 /// `tools/call` response.
-#[derive(Debug)]
+///
+/// Its `Debug`, which `#[tracing::instrument(ret)]` logs, shows the questions' keys and the
+/// sealed state's length, not the state: a state resumes the call for whoever holds it.
 #[non_exhaustive]
 pub enum Outcome<R> {
     /// The function returned.
@@ -27,6 +29,20 @@ pub enum Outcome<R> {
     /// A single-use round's response in its wire form, as recorded for its duplicates: this
     /// request's own, or the first response to the same state.
     Recorded(RecordedResponse),
+}
+
+impl<R: std::fmt::Debug> std::fmt::Debug for Outcome<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Done(result) => f.debug_tuple("Done").field(result).finish(),
+            Self::InputRequired(input) => f
+                .debug_tuple("InputRequired")
+                .field(&WithoutState(input))
+                .finish(),
+            Self::Failed(error) => f.debug_tuple("Failed").field(error).finish(),
+            Self::Recorded(response) => f.debug_tuple("Recorded").field(response).finish(),
+        }
+    }
 }
 
 impl<R: IntoCallToolResult> IntoCallToolResult for Outcome<R> {

@@ -14,7 +14,10 @@ use serde::{Deserialize, Serialize};
 use crate::outcome::IntoReadResourceResult;
 
 /// The response of a guarded round, as the client received it (or will).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+///
+/// Its `Debug` shows an `InputRequired` response's question keys and its state's length, not
+/// the state: a state resumes the call for whoever holds it.
+#[derive(Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RecordedResponse {
@@ -30,6 +33,53 @@ pub enum RecordedResponse {
     InputRequired(InputRequiredResult),
     /// A JSON-RPC error.
     Error(ErrorData),
+}
+
+impl std::fmt::Debug for RecordedResponse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Tool(result) => f.debug_tuple("Tool").field(result).finish(),
+            Self::Task(result) => f.debug_tuple("Task").field(result).finish(),
+            Self::Prompt(result) => f.debug_tuple("Prompt").field(result).finish(),
+            Self::Resource(result) => f.debug_tuple("Resource").field(result).finish(),
+            Self::InputRequired(input) => f
+                .debug_tuple("InputRequired")
+                .field(&WithoutState(input))
+                .finish(),
+            Self::Error(error) => f.debug_tuple("Error").field(error).finish(),
+        }
+    }
+}
+
+/// An `InputRequiredResult` for logs: its questions by key, its state by length only.
+pub(crate) struct WithoutState<'a>(pub(crate) &'a InputRequiredResult);
+
+impl std::fmt::Debug for WithoutState<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        struct Sealed(usize);
+        impl std::fmt::Debug for Sealed {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "<sealed, {} bytes>", self.0)
+            }
+        }
+        let input = self.0;
+        f.debug_struct("InputRequiredResult")
+            .field(
+                "input_requests",
+                &input
+                    .input_requests
+                    .as_ref()
+                    .map(|requests| requests.keys().collect::<Vec<_>>()),
+            )
+            .field(
+                "request_state",
+                &input
+                    .request_state
+                    .as_ref()
+                    .map(|state| Sealed(state.len())),
+            )
+            .finish_non_exhaustive()
+    }
 }
 
 /// What a response of one method looks like on the wire. Implemented by the three markers the
@@ -162,6 +212,23 @@ impl RecordedResponse {
 mod tests {
     use super::*;
     use rmcp::model::ContentBlock;
+
+    /// A state resumes the call for whoever holds it, so `Debug` (and so a log) shows its length.
+    #[test]
+    fn debug_shows_a_state_by_its_length_and_questions_by_their_keys() {
+        let input: InputRequiredResult = serde_json::from_value(serde_json::json!({
+            "resultType": "input_required",
+            "inputRequests": {"pin": {"method": "roots/list", "params": {}}},
+            "requestState": "SEALED-STATE-0815",
+        }))
+        .unwrap();
+        let shown = format!("{:?}", RecordedResponse::InputRequired(input.clone()));
+        assert!(!shown.contains("SEALED-STATE-0815"), "{shown}");
+        assert!(shown.contains(r#"Some(["pin"])"#), "{shown}");
+        assert!(shown.contains("<sealed, 17 bytes>"), "{shown}");
+        let outcome = crate::Outcome::<String>::InputRequired(input);
+        assert_eq!(format!("{outcome:?}"), shown);
+    }
 
     #[test]
     fn responses_read_back_from_their_recorded_form() {
