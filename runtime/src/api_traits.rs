@@ -51,6 +51,32 @@ fn a_builder_prints_its_key_ids_and_not_its_keys() {
     assert!(!printed.contains("171"), "a key byte: {printed}");
 }
 
+#[test]
+fn an_engine_prints_its_settings_and_not_its_keys() {
+    let key = "X2XQbUjbJfvYQXgBhUoZdeUD6eHcAwRctSvzddqmzfo=";
+    let engine = Engine::builder()
+        .keys_from_str(&format!("7:{key}"))
+        .unwrap()
+        .without_principal()
+        .sign_only()
+        .build()
+        .unwrap();
+    let printed = format!("{engine:?}");
+    for setting in [
+        "key_ids: [7]",
+        "sign_only: true",
+        "principal_hook: false",
+        "ttl: 600s",
+    ] {
+        assert!(printed.contains(setting), "{setting}: {printed}");
+    }
+    // The key's first bytes, 95 and 109, as `Debug` would list them.
+    assert!(
+        !printed.contains(key) && !printed.contains("95, 109"),
+        "{printed}"
+    );
+}
+
 #[cfg(feature = "redis")]
 #[test]
 fn a_redis_store_prints_without_its_url() {

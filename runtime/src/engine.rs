@@ -98,13 +98,17 @@ impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Engine")
             .field("key_ids", &self.inner.keys.ids())
+            .field("sign_only", &self.inner.keys.is_sign_only())
             .field("audience", &self.inner.audience)
+            .field("principal_hook", &self.inner.principal.is_some())
             .field("require_principal", &self.inner.require_principal)
             .field("ttl", &self.inner.ttl)
             .field("max_state_bytes", &self.inner.max_state_bytes)
             .field("flow_lifetime", &self.inner.flow_lifetime)
             .field("max_rounds", &self.inner.max_rounds)
             .field("lease", &self.inner.lease)
+            .field("duplicate_wait", &self.inner.duplicate_wait)
+            .field("clock_skew", &self.inner.clock_skew)
             .field("shared_store", &self.inner.store.is_shared())
             .finish_non_exhaustive()
     }

@@ -96,6 +96,11 @@ impl KeyRing {
         self
     }
 
+    /// Whether states are sealed readable and signed, not encrypted.
+    pub(crate) fn is_sign_only(&self) -> bool {
+        self.sign_only
+    }
+
     fn get(&self, id: u8) -> Result<&RingKey, OpenError> {
         self.keys
             .iter()
