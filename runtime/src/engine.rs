@@ -561,20 +561,24 @@ impl EngineBuilder {
     ///
     #[doc = redis_task_store_link!()]
     pub fn store_from_env(self) -> Result<Self, ConfigError> {
-        let builder = self.store_from_setting(std::env::var(REDIS_URL_ENV))?;
-        builder.capacity_from_setting(std::env::var(REPLAY_CAPACITY_ENV))
+        let redis = std::env::var(REDIS_URL_ENV);
+        let with_redis = !matches!(redis, Err(std::env::VarError::NotPresent));
+        let builder = self.store_from_setting(redis)?;
+        builder.capacity_from_setting(std::env::var(REPLAY_CAPACITY_ENV), with_redis)
     }
 
+    /// `with_redis`: whether [`REDIS_URL_ENV`] is set too.
     fn capacity_from_setting(
         self,
         setting: Result<String, std::env::VarError>,
+        with_redis: bool,
     ) -> Result<Self, ConfigError> {
         let capacity = match setting {
             Err(std::env::VarError::NotPresent) => return Ok(self),
             Ok(text) => text.trim().replace('_', "").parse::<usize>().ok(),
             Err(std::env::VarError::NotUnicode(_)) => None,
         };
-        if self.store.is_some() {
+        if with_redis {
             return Err(ConfigError(format!(
                 "{REPLAY_CAPACITY_ENV} sizes the in-memory replay store; unset it with \
                  {REDIS_URL_ENV}"
@@ -1004,11 +1008,12 @@ mod tests {
     #[test]
     fn the_replay_capacity_setting_is_checked_at_startup() {
         use std::env::VarError;
-        let capacity = |value: &str| Engine::builder().capacity_from_setting(Ok(value.to_owned()));
+        let capacity =
+            |value: &str| Engine::builder().capacity_from_setting(Ok(value.to_owned()), false);
         assert!(capacity("2_000_000").unwrap().store.is_some());
         assert!(
             Engine::builder()
-                .capacity_from_setting(Err(VarError::NotPresent))
+                .capacity_from_setting(Err(VarError::NotPresent), false)
                 .unwrap()
                 .store
                 .is_none()
@@ -1017,12 +1022,18 @@ mod tests {
             let error = capacity(bad).err().unwrap();
             assert!(error.to_string().contains("above 0"), "{bad}: {error}");
         }
-        let shared = Engine::builder()
-            .replay_store(crate::replay::MemoryStore::default())
-            .capacity_from_setting(Ok("10".to_owned()))
+        let both = Engine::builder()
+            .capacity_from_setting(Ok("10".to_owned()), true)
             .err()
             .unwrap();
-        assert!(shared.to_string().contains(REDIS_URL_ENV), "{shared}");
+        assert!(both.to_string().contains(REDIS_URL_ENV), "{both}");
+        // As with Redis, the setting replaces a store set on the builder before.
+        let replaced = Engine::builder()
+            .replay_store(crate::replay::MemoryStore::default())
+            .capacity_from_setting(Ok("10".to_owned()), false)
+            .unwrap();
+        let store = format!("{:?}", replaced.memory.unwrap());
+        assert!(store.contains("capacity: 10,"), "{store}");
     }
 
     #[test]
