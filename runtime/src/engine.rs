@@ -330,7 +330,10 @@ enum PrincipalChoice {
 ///     .build()?;
 /// # Ok::<(), mrtr::ConfigError>(())
 /// ```
-#[derive(Default)]
+///
+/// A clone keeps the settings and shares the stores set on it, so engines built from clones of
+/// one builder guard their rounds in one replay store.
+#[derive(Default, Clone)]
 #[must_use = "an engine builder does nothing until `build()`"]
 pub struct EngineBuilder {
     keys: Vec<(u8, Zeroizing<[u8; 32]>)>,
@@ -1194,6 +1197,21 @@ mod tests {
                 .max_state_bytes(Engine::MIN_STATE_BYTES)
                 .build()
                 .is_ok()
+        );
+    }
+
+    #[test]
+    fn engines_built_from_clones_of_a_builder_share_its_stores() {
+        let base = Engine::builder()
+            .key(1, key(KEY_A))
+            .without_principal()
+            .ttl(Duration::from_secs(30))
+            .replay_store(crate::replay::MemoryStore::with_capacity(10));
+        let (one, two) = (base.clone().build().unwrap(), base.build().unwrap());
+        assert!(Arc::ptr_eq(one.replay_store(), two.replay_store()));
+        assert_eq!(
+            (one.inner.ttl, two.inner.ttl),
+            (Duration::from_secs(30), Duration::from_secs(30))
         );
     }
 
