@@ -20,8 +20,9 @@ use crate::replay::{StoreError, async_trait};
 #[async_trait]
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores the record of a new task. `id` is fresh and random. The record expires `ttl`
-    /// from now. Fails if `id` still holds a live record, which stays as it was: records
-    /// change only through [`replace`](TaskStore::replace).
+    /// from now; a `ttl` under a millisecond counts as one (Redis's least). Fails if `id` still
+    /// holds a live record, which stays as it was: records change only through
+    /// [`replace`](TaskStore::replace).
     async fn create(&self, id: &str, record: &[u8], ttl: Duration) -> Result<(), StoreError>;
 
     /// The record of `id`; `None` if there is none or it expired.
@@ -150,6 +151,9 @@ impl TaskStore for MemoryTaskStore {
     }
 }
 
+/// The shortest time a record is kept: Redis's `PX` takes whole milliseconds from 1.
+const LEAST_TTL: Duration = Duration::from_millis(1);
+
 /// The store's operations at `now`, so that its tests step a clock instead of sleeping.
 impl MemoryTaskStore {
     fn create_at(
@@ -192,7 +196,7 @@ impl MemoryTaskStore {
             id.to_owned(),
             Record {
                 bytes: record.to_vec(),
-                expires: crate::replay::at_most_a_century(now, ttl),
+                expires: crate::replay::at_most_a_century(now, ttl.max(LEAST_TTL)),
             },
         );
         if let Some(replaced) = replaced {
@@ -310,5 +314,18 @@ mod tests {
         store.create_at("a", b"third", second, later).unwrap();
         assert_eq!(store.get_at("a", later), Some(b"third".to_vec()));
         assert_eq!(store.records().bytes, b"third".len());
+    }
+
+    /// As in Redis, whose `PX` takes no less than a millisecond.
+    #[test]
+    fn a_ttl_under_a_millisecond_keeps_the_record_a_millisecond() {
+        let store = MemoryTaskStore::default();
+        let start = Instant::now();
+        for (id, ttl) in [("zero", Duration::ZERO), ("nanos", Duration::from_nanos(5))] {
+            store.create_at(id, b"task", ttl, start).unwrap();
+            assert_eq!(store.get_at(id, start), Some(b"task".to_vec()), "{id}");
+            let past = start + Duration::from_millis(1);
+            assert_eq!(store.get_at(id, past), None, "{id}");
+        }
     }
 }
