@@ -1,0 +1,33 @@
+// An `Rc` held across an `ask!`: it is not `Send`, so the error is at its `let`, not at `#[tool]`.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> String {
+        let greeting = std::rc::Rc::new(String::from("Hello"));
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{greeting} {name:?}")
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
