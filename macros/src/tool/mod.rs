@@ -20,6 +20,7 @@ mod liveness;
 mod lower;
 mod macro_reads;
 mod parse;
+mod refusal;
 mod scopes;
 mod syntax;
 
@@ -66,6 +67,8 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     if !diagnostics.is_empty() {
         return fallback::signature_fallback(kind, diagnostics, &tool.item);
     }
+    let mut tool = tool;
+    refusal::check(kind, &mut tool.item, &mut diagnostics);
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
     borrowed::check(&analysis.body, &mut diagnostics);
