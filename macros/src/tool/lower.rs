@@ -30,7 +30,7 @@ use super::{
     idents,
     syntax::{
         Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
-        iterates, kept_for_drop, pattern_bindings, recreated_closure, str_literal,
+        iterates, kept_for_drop, pattern_bindings, picks_borrow, recreated_closure, str_literal,
         task_start_marker, with_captures,
     },
 };
@@ -450,6 +450,23 @@ impl<'a> Lowering<'a> {
                          owned values before the ask (`.map(str::to_owned).collect::<Vec<_>>()`, \
                          `.cloned().collect::<Vec<_>>()`) and iterate that after it",
                         binding.ident
+                    ),
+                );
+                continue;
+            }
+            // An annotated type says what the value is (`let n: i64 = row.get(0)?;`).
+            let annotated = matches!(&local.pat, Pat::Type(_));
+            if let Some(call) = init.and_then(picks_borrow).filter(|_| !annotated) {
+                let arguments = if call.args.is_empty() { "" } else { ".." };
+                let method = format!("{}({arguments})", call.method);
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` holds a borrow across an `ask!`: `.{1}` hands out a reference \
+                         into what it is called on, and a borrow cannot be saved into \
+                         `requestState`. Hold an owned copy: add `.cloned()` right after \
+                         `.{1}`, or `.map(str::to_owned)` where it gives a `&str`",
+                        binding.ident, method
                     ),
                 );
                 continue;

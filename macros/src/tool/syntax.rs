@@ -509,6 +509,110 @@ pub(crate) fn borrows(init: &Expr) -> bool {
     }
 }
 
+/// A method that picks one borrowed item out of borrowed data: `items.first()`,
+/// `map.get(&key)`, `text.strip_prefix("x")`, `text.split(' ').next()`,
+/// `items.iter().max()`, also through `?`, `.unwrap()` and the like. The picking call, to say
+/// where to add `.cloned()`. `None` where the item may be owned: `text.chars().next()` is a `char`,
+/// `items.iter().copied().max()` a copy, `row.get::<_, i64>(0)` a value.
+pub(crate) fn picks_borrow(init: &Expr) -> Option<&syn::ExprMethodCall> {
+    const UNWRAPPING: &[&str] = &[
+        "unwrap",
+        "expect",
+        "unwrap_or",
+        "unwrap_or_default",
+        "unwrap_or_else",
+        "ok_or",
+        "ok_or_else",
+    ];
+    // Iterators whose items borrow what they are called on, and adapters that keep the items.
+    const BORROWING_ITEMS: &[&str] = &[
+        "iter",
+        "iter_mut",
+        "split",
+        "splitn",
+        "rsplit",
+        "rsplitn",
+        "split_terminator",
+        "split_whitespace",
+        "split_ascii_whitespace",
+        "lines",
+        "keys",
+        "values",
+        "windows",
+        "chunks",
+    ];
+    const KEEPING: &[&str] = &[
+        "filter",
+        "enumerate",
+        "rev",
+        "skip",
+        "take",
+        "peekable",
+        "skip_while",
+        "take_while",
+        "step_by",
+    ];
+    const PICKING_ITEM: &[(&str, usize)] = &[
+        ("next", 0),
+        ("next_back", 0),
+        ("last", 0),
+        ("nth", 1),
+        ("max", 0),
+        ("min", 0),
+        ("max_by_key", 1),
+        ("min_by_key", 1),
+        ("max_by", 1),
+        ("min_by", 1),
+        ("find", 1),
+        ("peek", 0),
+    ];
+    const PICKING_PART: &[(&str, usize)] = &[
+        ("first", 0),
+        ("last", 0),
+        ("get", 1),
+        ("strip_prefix", 1),
+        ("strip_suffix", 1),
+        ("first_key_value", 0),
+        ("last_key_value", 0),
+    ];
+    fn items_borrow(expr: &Expr) -> bool {
+        match expr {
+            Expr::MethodCall(call) => {
+                let method = call.method.to_string();
+                BORROWING_ITEMS.contains(&method.as_str())
+                    || KEEPING.contains(&method.as_str()) && items_borrow(&call.receiver)
+            }
+            Expr::Paren(inner) => items_borrow(&inner.expr),
+            _ => false,
+        }
+    }
+    let called = |call: &syn::ExprMethodCall, table: &[(&str, usize)]| {
+        table
+            .iter()
+            .any(|(name, args)| call.method == name && call.args.len() == *args)
+    };
+    match init {
+        Expr::Try(tried) => picks_borrow(&tried.expr),
+        Expr::Paren(inner) => picks_borrow(&inner.expr),
+        Expr::MethodCall(call) if UNWRAPPING.contains(&call.method.to_string().as_str()) => {
+            picks_borrow(&call.receiver)
+        }
+        Expr::MethodCall(call) if call.turbofish.is_some() => None,
+        Expr::MethodCall(call) if called(call, PICKING_ITEM) && items_borrow(&call.receiver) => {
+            Some(call)
+        }
+        // On a place (`items.first()`, `args.tags.get(0)`), not on what a method made, which
+        // may be an iterator of owned items (`into_iter().last()`).
+        Expr::MethodCall(call)
+            if called(call, PICKING_PART)
+                && matches!(&*call.receiver, Expr::Path(_) | Expr::Field(_)) =>
+        {
+            Some(call)
+        }
+        _ => None,
+    }
+}
+
 /// A method that makes an iterator over what it is called on (`text.split(',')`,
 /// `items.iter().map(..)`).
 pub(crate) fn iterates(init: &Expr) -> bool {

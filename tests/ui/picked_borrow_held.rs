@@ -1,0 +1,48 @@
+// A local that picks a borrowed item out of the arguments (`.next()` of a `split`, `.first()`,
+// `.get(..)`, `.strip_prefix(..)`) held across an `ask!`: an `Option<&str>` fails only as a
+// lifetime error at the attribute, so the error names the call to add `.cloned()` after.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Args {
+    text: String,
+    tags: Vec<String>,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+        let first_word = args.text.split(' ').next();
+        let first_tag = args.tags.first();
+        let second_tag = args.tags.get(1);
+        let rest = args.text.strip_prefix("Dr. ").ok_or("not a doctor")?;
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        Ok(format!(
+            "{first_word:?} {first_tag:?} {second_tag:?} {rest} {name:?}"
+        ))
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
