@@ -39,3 +39,10 @@ pub use __placeholder_answer as placeholder_answer;
 pub fn answer_of<Q: crate::Question>(_question: Q) -> Q::Answer {
     unreachable!("code next to a #[mrtr_tool] error never compiles")
 }
+
+/// The first `return` of a tool's body, never taken: it fixes the body's type to what the
+/// function returns before rustc reads the user's own `return`s and tail.
+#[doc(hidden)]
+pub fn returns<R>() -> R {
+    unreachable!("the body's first return is never taken")
+}

@@ -114,16 +114,21 @@ pub(crate) fn emit(emit: Emit<'_>) -> TokenStream {
         let #record = <::mrtr::__private::#wire as ::mrtr::__private::Wire<_>>::record;
         #machine_here.run(#record, #body_here).await #finish
     };
-    // Typed as the function returns, so that a tail of another type is rustc's plain "expected
-    // `Result`, found `String`" there (with its `Ok(..)` hint), and `?` works meanwhile. An
-    // `impl Trait` cannot type a `let`: then rustc's "should return `Result`" for a `?` points
-    // at the return type.
-    let returned = idents::returned();
+    // Typed as the function returns by a first `return` that is never taken: an async block
+    // takes its type from the first `return` rustc reads. So a tail or a `return` of another
+    // type is rustc's plain "expected `Result`, found `String`" there (with its `Ok(..)` hint),
+    // noting the return type, and `?` works meanwhile. (A `let` typed so around the body would
+    // type the tail only: a `return` of another type would type the block, with the error at the
+    // attribute, and a body that ends in a `loop` would make the `let`'s tail unreachable.) An
+    // `impl Trait` cannot be named: then rustc's "should return `Result`" for a `?` points at the
+    // return type.
     let body_future = match names_impl_trait(&result_type) {
         false => quote_spanned! {result_type.span()=>
             async move {
-                let #returned: #result_type = { #(#statements)* };
-                #returned
+                if false {
+                    return ::mrtr::__private::returns::<#result_type>();
+                }
+                #(#statements)*
             }
         },
         true => quote_spanned! {result_type.span()=> async move { #(#statements)* } },

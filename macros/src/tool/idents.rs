@@ -37,11 +37,6 @@ pub(crate) fn engine() -> Ident {
     local("__engine")
 }
 
-/// What the function's body returned, typed as the function returns it.
-pub(crate) fn returned() -> Ident {
-    local("__returned")
-}
-
 /// How the round records what the function returned (`Wire::record` of its method).
 pub(crate) fn record() -> Ident {
     local("__mrtr_record")

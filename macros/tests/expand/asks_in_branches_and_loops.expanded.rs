@@ -70,83 +70,83 @@ impl Onboarding {
                 };
             let __mrtr = &__mrtr;
             let __mrtr_body = async move {
-                let __returned: String = {
-                    #[allow(unused_mut)]
-                    let mut lines = if __mrtr.passed(2u32) {
-                        __mrtr.restore().await
-                    } else {
-                        {
-                            #[allow(unused_mut)]
-                            let (mut lines, mut __mrtr_items1) = if __mrtr.passed(1u32) {
-                                (__mrtr.restore().await, __mrtr.restore().await)
-                            } else {
-                                {
-                                    let mut repos = if __mrtr.passed(0u32) {
-                                        __mrtr.restore().await
-                                    } else {
-                                        Vec::new()
-                                    };
-                                    loop {
-                                        let name = __mrtr
-                                            .ask(1u32, &["repo"], |__saved| {
-                                                __saved.save(&repos);
-                                                sample("Name a repository, or say done")
-                                            })
-                                            .await
-                                            .text;
-                                        if name == "done" || repos.len() == 5 {
-                                            break;
-                                        }
-                                        repos.push(name);
-                                    }
-                                    let mut lines = Vec::new();
-                                    let mut __mrtr_items1 = match __mrtr.remaining(repos) {
-                                        ::core::option::Option::Some(__value) => __value,
-                                        ::core::option::Option::None => __mrtr.halted().await,
-                                    };
-                                    (lines, __mrtr_items1)
-                                }
-                            };
-                            loop {
-                                let repo = if __mrtr.passed(1u32) {
+                if false {
+                    return ::mrtr::__private::returns::<String>();
+                }
+                #[allow(unused_mut)]
+                let mut lines = if __mrtr.passed(2u32) {
+                    __mrtr.restore().await
+                } else {
+                    {
+                        #[allow(unused_mut)]
+                        let (mut lines, mut __mrtr_items1) = if __mrtr.passed(1u32) {
+                            (__mrtr.restore().await, __mrtr.restore().await)
+                        } else {
+                            {
+                                let mut repos = if __mrtr.passed(0u32) {
                                     __mrtr.restore().await
                                 } else {
-                                    match __mrtr_items1.pop_front() {
-                                        ::core::option::Option::Some(repo) => repo,
-                                        ::core::option::Option::None => break,
-                                    }
+                                    Vec::new()
                                 };
-                                if !__mrtr.passed(1u32) {
-                                    if repo.starts_with('.') {
-                                        continue;
+                                loop {
+                                    let name = __mrtr
+                                        .ask(1u32, &["repo"], |__saved| {
+                                            __saved.save(&repos);
+                                            sample("Name a repository, or say done")
+                                        })
+                                        .await
+                                        .text;
+                                    if name == "done" || repos.len() == 5 {
+                                        break;
                                     }
+                                    repos.push(name);
                                 }
-                                let line = __mrtr
-                                    .ask(2u32, &["describe"], |__saved| {
-                                        __saved.save(&lines);
-                                        __saved.save(&__mrtr_items1);
-                                        __saved.save(&repo);
-                                        sample(["Describe ", repo.as_str()].concat())
-                                    })
-                                    .await
-                                    .text;
-                                lines.push(line);
+                                let mut lines = Vec::new();
+                                let mut __mrtr_items1 = match __mrtr.remaining(repos) {
+                                    ::core::option::Option::Some(__value) => __value,
+                                    ::core::option::Option::None => __mrtr.halted().await,
+                                };
+                                (lines, __mrtr_items1)
                             }
-                            lines
+                        };
+                        loop {
+                            let repo = if __mrtr.passed(1u32) {
+                                __mrtr.restore().await
+                            } else {
+                                match __mrtr_items1.pop_front() {
+                                    ::core::option::Option::Some(repo) => repo,
+                                    ::core::option::Option::None => break,
+                                }
+                            };
+                            if !__mrtr.passed(1u32) {
+                                if repo.starts_with('.') {
+                                    continue;
+                                }
+                            }
+                            let line = __mrtr
+                                .ask(2u32, &["describe"], |__saved| {
+                                    __saved.save(&lines);
+                                    __saved.save(&__mrtr_items1);
+                                    __saved.save(&repo);
+                                    sample(["Describe ", repo.as_str()].concat())
+                                })
+                                .await
+                                .text;
+                            lines.push(line);
                         }
-                    };
-                    if __mrtr.resuming_within(3u32, 3u32) || (lines.is_empty()) {
-                        let places = __mrtr
-                            .ask(3u32, &["places"], |__saved| {
-                                __saved.save(&lines);
-                                roots()
-                            })
-                            .await;
-                        lines.extend(places.into_iter().map(|root| root.uri));
+                        lines
                     }
-                    lines.join("\n")
                 };
-                __returned
+                if __mrtr.resuming_within(3u32, 3u32) || (lines.is_empty()) {
+                    let places = __mrtr
+                        .ask(3u32, &["places"], |__saved| {
+                            __saved.save(&lines);
+                            roots()
+                        })
+                        .await;
+                    lines.extend(places.into_iter().map(|root| root.uri));
+                }
+                lines.join("\n")
             };
             let __mrtr_body = {
                 super let mut pinned = __mrtr_body;

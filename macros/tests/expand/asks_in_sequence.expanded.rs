@@ -72,51 +72,51 @@ impl Wizard {
                 };
             let __mrtr = &__mrtr;
             let __mrtr_body = async move {
-                let __returned: Result<String, String> = {
-                    let team = if __mrtr.passed(0u32) {
-                        __mrtr.restore().await
-                    } else {
-                        args.get("team")
-                            .and_then(|team| team.as_str())
-                            .unwrap_or("")
-                            .to_owned()
-                    };
-                    if !__mrtr.passed(1u32) {
-                        match __mrtr
-                            .ask(1u32, &["terms"], |__saved| {
-                                __saved.save(&team);
-                                elicit_url("Accept the terms", "https://example.com/terms")
-                            })
-                            .await
-                        {
-                            UrlElicited::Accept => {}
-                            UrlElicited::Decline(refused) | UrlElicited::Cancel(refused) => {
-                                return Err(refused.to_string());
-                            }
-                        }
-                    }
-                    let greeting = if __mrtr.passed(2u32) {
-                        __mrtr.restore().await
-                    } else {
-                        __mrtr
-                            .ask(2u32, &["greeting"], |__saved| {
-                                __saved.save(&team);
-                                sample("Write a one-line welcome").max_tokens(40)
-                            })
-                            .await
-                            .text
-                    };
-                    let places = __mrtr
-                        .ask(3u32, &["places"], |__saved| {
+                if false {
+                    return ::mrtr::__private::returns::<Result<String, String>>();
+                }
+                let team = if __mrtr.passed(0u32) {
+                    __mrtr.restore().await
+                } else {
+                    args.get("team")
+                        .and_then(|team| team.as_str())
+                        .unwrap_or("")
+                        .to_owned()
+                };
+                if !__mrtr.passed(1u32) {
+                    match __mrtr
+                        .ask(1u32, &["terms"], |__saved| {
                             __saved.save(&team);
-                            __saved.save(&greeting);
-                            roots()
+                            elicit_url("Accept the terms", "https://example.com/terms")
                         })
                         .await
-                        .len();
-                    Ok([team, greeting, places.to_string()].join(" "))
+                    {
+                        UrlElicited::Accept => {}
+                        UrlElicited::Decline(refused) | UrlElicited::Cancel(refused) => {
+                            return Err(refused.to_string());
+                        }
+                    }
+                }
+                let greeting = if __mrtr.passed(2u32) {
+                    __mrtr.restore().await
+                } else {
+                    __mrtr
+                        .ask(2u32, &["greeting"], |__saved| {
+                            __saved.save(&team);
+                            sample("Write a one-line welcome").max_tokens(40)
+                        })
+                        .await
+                        .text
                 };
-                __returned
+                let places = __mrtr
+                    .ask(3u32, &["places"], |__saved| {
+                        __saved.save(&team);
+                        __saved.save(&greeting);
+                        roots()
+                    })
+                    .await
+                    .len();
+                Ok([team, greeting, places.to_string()].join(" "))
             };
             let __mrtr_body = {
                 super let mut pinned = __mrtr_body;
