@@ -465,7 +465,8 @@ impl<'a> Lowering<'a> {
                         "`{0}` holds a borrow across an `ask!`: `.{1}` hands out a reference \
                          into what it is called on, and a borrow cannot be saved into \
                          `requestState`. Hold an owned copy: add `.cloned()` right after \
-                         `.{1}`, or `.map(str::to_owned)` where it gives a `&str`",
+                         `.{1}`, or `.map(str::to_owned)` where it gives a `&str`. If `.{1}` \
+                         gives an owned value already, name its type: `let {0}: Type = ..`",
                         binding.ident, method
                     ),
                 );

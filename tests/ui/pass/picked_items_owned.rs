@@ -1,6 +1,7 @@
 // Items picked out of the arguments and held across an ask, owned: no borrow error. A `char`
 // from `.chars()`, a copy, `.cloned()`, `.map(str::to_owned)`, what `into_iter()` hands on, a
-// `usize` from `str::find`, and a value whose type the `let` names.
+// `usize` from `str::find`, and values whose type the `let` names (one from a `get` of the
+// user's own that gives an owned value).
 use mrtr::{elicit, mrtr_tool};
 use rmcp::{
     ServerHandler,
@@ -20,6 +21,15 @@ struct Args {
     counts: Vec<u32>,
 }
 
+/// A type of the user's own whose `get` gives an owned value.
+struct Labels;
+
+impl Labels {
+    fn get(&self, index: usize) -> Option<String> {
+        Some(format!("label {index}"))
+    }
+}
+
 #[derive(Clone)]
 struct Server {
     tool_router: ToolRouter<Self>,
@@ -37,9 +47,10 @@ impl Server {
         let last_tag = args.tags.clone().into_iter().last();
         let space = args.text.find(' ');
         let third: Option<u32> = args.counts.get(2).copied();
+        let label: Option<String> = Labels.get(1);
         let name = mrtr::ask!(name = elicit::<Name>("Name?"));
         format!(
-            "{initial:?} {biggest:?} {first_tag:?} {last_word:?} {last_tag:?} {space:?} {third:?} {name:?}"
+            "{initial:?} {biggest:?} {first_tag:?} {last_word:?} {last_tag:?} {space:?} {third:?} {label:?} {name:?}"
         )
     }
 }
