@@ -9,7 +9,7 @@
 //! ask keys, `note!(args, ..)` for side effects, and `Args { run, n }` as their arguments.
 
 use std::{
-    collections::{BTreeMap, HashMap},
+    collections::{BTreeMap, HashMap, VecDeque},
     time::Duration,
 };
 
@@ -2775,6 +2775,567 @@ corpus! {
         Ok(format!("{kept:?} {rounds}"))
     }
 
+    // Sweep 32: shapes users write that the corpus above did not yet hold.
+
+    a_map_insert_whose_key_moves_before_the_ask(args) => {
+        let mut scores = BTreeMap::new();
+        for i in 0..args.n {
+            let key = format!("k{i}");
+            scores.insert(key, ask!(score = elicit::<Num>(format!("Score {i}?"))).accepted().map_or(-1, |n| n.num));
+        }
+        Ok(format!("{scores:?}"))
+    }
+
+    a_tuple_and_a_struct_whose_first_part_moves_before_the_ask(args) => {
+        let label = format!("l{}", args.n);
+        let pair = (label, ask!(num = elicit::<Num>("Number?")).accepted().map_err(refuse)?.num);
+        let name = format!("p{}", pair.1);
+        let person = Person { name, age: ask!(age = elicit::<Num>(format!("Age for {pair:?}?"))).accepted().map_or(0, |n| n.num as u32) };
+        Ok(format!("{pair:?} {person:?}"))
+    }
+
+    a_counter_from_args_counted_down(args) => {
+        let mut left = args.n;
+        let mut got = Vec::new();
+        while left > 0 {
+            let v = ask!(v = elicit::<Num>(format!("Value {left}?"))).accepted().map_or(-1, |n| n.num);
+            got.push(v);
+            left -= 1;
+            note!(args, "left {left}");
+        }
+        Ok(format!("{got:?} {left}"))
+    }
+
+    a_method_chain_on_an_answer(args) => {
+        let slug = ask!(slug = elicit::<Text>("Title?")).accepted().map_err(refuse)?.text.trim().to_lowercase().replace(' ', "-");
+        let words = ask!(words = elicit::<Text>(format!("Words for {slug}?"))).ok().map(|t| t.text).unwrap_or_default().split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        let first_len = ask!(first = elicit::<Text>("First?")).ok().and_then(|t| t.text.chars().next()).map_or(0, |c| c.len_utf8());
+        Ok(format!("{slug} {words:?} {first_len} {}", args.n))
+    }
+
+    an_answer_indexes_a_vec_and_an_array(args) => {
+        let options = vec!["tea".to_owned(), "coffee".to_owned(), "water".to_owned()];
+        let pick = options[ask!(pick = elicit::<Num>(format!("Pick of {options:?}?"))).accepted().map_or(0, |n| n.num.unsigned_abs() as usize) % 3].clone();
+        note!(args, "picked {pick}");
+        let mut grid = [[0i64; 3]; 2];
+        let row = (args.n % 2) as usize;
+        grid[row][1] = ask!(cell = elicit::<Num>(format!("Cell for {pick}?"))).accepted().map_err(refuse)?.num;
+        grid[1 - row][2] += ask!(bump = elicit::<Num>("Bump?")).ok().map_or(5, |n| n.num);
+        Ok(format!("{pick} {grid:?}"))
+    }
+
+    return_and_labeled_break_values_from_nested_loops(args) => {
+        let mut seen = Vec::new();
+        let found = 'search: loop {
+            for i in 0..3u32 {
+                match (i + args.n) % 3 {
+                    0 => {
+                        seen.push(i);
+                        continue;
+                    }
+                    1 if seen.len() > 2 => {
+                        return Ok(ask!(late = elicit::<Text>(format!("Late at {i}?"))).ok().map_or("none".to_owned(), |t| t.text));
+                    }
+                    1 => {
+                        seen.push(i * 10);
+                    }
+                    _ if seen.len() >= 2 => break 'search ask!(found = elicit::<Num>(format!("Found at {i} after {seen:?}?"))).accepted().map_err(refuse)?.num,
+                    _ => seen.push(i * 100),
+                }
+            }
+            note!(args, "pass {seen:?}");
+        };
+        Ok(format!("{found} {seen:?}"))
+    }
+
+    let_else_whose_value_asks_and_whose_else_returns(args) => {
+        let Some(n) = ask!(n = elicit::<Text>("A number?")).ok().and_then(|t| t.text.trim().parse::<i64>().ok()) else {
+            note!(args, "no number");
+            return Err("no number".to_owned());
+        };
+        let Ok(small) = u8::try_from(n + i64::from(args.n)) else {
+            let why = ask!(why = elicit::<Text>(format!("Why {n}?"))).ok().map(|t| t.text);
+            return Err(format!("too big {why:?}"));
+        };
+        let (Some(first), Some(rest)) = ({ let w = ask!(word = elicit::<Text>(format!("Word for {small}?"))).ok().map(|t| t.text).unwrap_or_default(); let mut c = w.chars(); (c.next(), Some(c.as_str().to_owned())) }) else {
+            return Ok(format!("{small} empty"));
+        };
+        Ok(format!("{small} {first} {rest:?}"))
+    }
+
+    match_in_for_in_loop_with_labeled_continue(args) => {
+        let mut round = 0;
+        let mut kept = Vec::new();
+        'outer: loop {
+            round += 1;
+            if round > 2 {
+                break;
+            }
+            for step in ["a", "skip", "b"].map(str::to_owned) {
+                match step.as_str() {
+                    "skip" if args.n > 1 => continue 'outer,
+                    "skip" => note!(args, "not skipped"),
+                    name => {
+                        let name = name.to_owned();
+                        let ok = ask!(ok = elicit::<Yes>(format!("Keep {name} in round {round}?"))).ok().is_some_and(|y| y.yes);
+                        if !ok {
+                            continue 'outer;
+                        }
+                        kept.push(format!("{round}{name}"));
+                    }
+                }
+            }
+        }
+        Ok(format!("{kept:?} {round}"))
+    }
+
+    question_mark_on_a_helper_in_nested_blocks(args) => {
+        let mut total = 0i64;
+        {
+            let base = i64::from(args.n);
+            {
+                if base >= 0 {
+                    let raw = ask!(raw = elicit::<Text>(format!("Number after {base}?"))).accepted().map_err(refuse)?.text;
+                    total += parse_num(&raw)? + base;
+                    note!(args, "total {total}");
+                }
+            }
+            total += parse_num(&ask!(again = elicit::<Text>("Again?")).accepted().map_err(refuse)?.text)?;
+        }
+        Ok(format!("{total}"))
+    }
+
+    early_err_from_a_loop_inside_a_match(args) => {
+        let mut sum = 0i64;
+        match args.n {
+            0 => note!(args, "nothing"),
+            n => {
+                for i in 0..n {
+                    let v = ask!(v = elicit::<Num>(format!("Value {i} (sum {sum})?"))).accepted().map_err(refuse)?.num;
+                    if v < 0 {
+                        return Err(format!("negative at {i}: {v}"));
+                    }
+                    sum += v;
+                }
+            }
+        }
+        Ok(format!("{sum}"))
+    }
+
+    maps_and_a_queue_of_structs_changed_across_asks(args) => {
+        let mut people: BTreeMap<String, Person> = BTreeMap::new();
+        let mut points: HashMap<u32, Point> = HashMap::new();
+        let mut queue: VecDeque<Person> = (0..args.n).map(|i| Person { name: format!("q{i}"), age: i }).collect();
+        while let Some(mut next) = queue.pop_front() {
+            let age = ask!(age = elicit::<Num>(format!("Age of {}?", next.name))).accepted().map_or(0, |n| n.num as u32);
+            next.age += age;
+            points.entry(next.age).or_insert(Point { x: 0, y: 0 }).x += 1;
+            if age > 10 {
+                queue.push_back(Person { name: format!("{}+", next.name), age: 0 });
+            }
+            people.insert(next.name.clone(), next);
+        }
+        if let Some(p) = people.values_mut().next() {
+            p.age += 100;
+        }
+        let mut points: Vec<_> = points.into_iter().collect();
+        points.sort_by_key(|(k, _)| *k);
+        let extra = ask!(extra = elicit::<Text>(format!("Extra for {}?", people.len()))).ok().map(|t| t.text);
+        Ok(format!("{people:?} {points:?} {extra:?}"))
+    }
+
+    combinators_that_read_locals_after_an_ask(args) => {
+        let min = args.n as usize;
+        let fallback = format!("fb{}", args.n);
+        let word = ask!(word = elicit::<Text>(format!("Word longer than {min}?"))).ok().map(|t| t.text).filter(|w| w.len() > min).unwrap_or_else(|| fallback.clone());
+        let scaled = ask!(scale = elicit::<Num>(format!("Scale {word}?"))).accepted().ok().map(|n| n.num * min as i64).ok_or_else(|| format!("no scale for {fallback}"))?;
+        let chosen = Some(word.clone()).and_then(|w| (w != fallback).then_some(w)).map_or(0, |w| w.len());
+        Ok(format!("{word} {scaled} {chosen}"))
+    }
+
+    shadowing_inside_a_loop_across_asks(args) => {
+        let mut total = 0usize;
+        let mut last = String::new();
+        for i in 0..args.n {
+            let v = ask!(v = elicit::<Text>(format!("Text {i}?"))).ok().map(|t| t.text).unwrap_or_default();
+            let v = v.trim().to_owned();
+            last = v.clone();
+            let v: usize = v.len();
+            let ok = ask!(ok = elicit::<Yes>(format!("Count {v}?"))).ok().is_some_and(|y| y.yes);
+            let v = if ok { v * 2 } else { v };
+            total += v;
+        }
+        Ok(format!("{total} {last}"))
+    }
+
+    if_let_some_on_an_answer_that_asks_in_both_branches(args) => {
+        let mut log = Vec::new();
+        if let Some(t) = ask!(name = elicit::<Text>("Name?")).ok() {
+            let name = t.text;
+            let age = ask!(age = elicit::<Num>(format!("Age of {name}?"))).accepted().map_or(0, |n| n.num);
+            log.push(format!("{name}:{age}"));
+        } else if let Ok(Pick { color }) = ask!(color = elicit::<Pick>("Color instead?")).accepted() {
+            log.push(format!("{color:?}"));
+        } else {
+            log.push(format!("nothing {}", args.n));
+        }
+        Ok(format!("{log:?}"))
+    }
+
+    matches_on_a_held_answer(args) => {
+        let answer = ask!(first = elicit::<Pick>("Color?"));
+        let warm = matches!(answer, Elicited::Accept(Pick { color: Color::Red }));
+        let refused = matches!(&answer, Elicited::Decline(_) | Elicited::Cancel(_));
+        note!(args, "warm {warm} refused {refused}");
+        let again = if refused { ask!(again = elicit::<Yes>("Sure?")).ok().is_some_and(|y| y.yes) } else { false };
+        let kept = matches!(answer, Elicited::Accept(ref p) if p.color != Color::Blue);
+        Ok(format!("{warm} {refused} {again} {kept} {}", describe(answer)))
+    }
+
+    checked_arithmetic_on_answers(args) => {
+        let mut total: u8 = args.n as u8;
+        for i in 0..3 {
+            total = total.checked_add(ask!(add = elicit::<Num>(format!("Add {i} to {total}?"))).accepted().map_err(refuse)?.num as u8).ok_or_else(|| format!("overflow at {i}"))?;
+        }
+        let product = ask!(mul = elicit::<Num>("Times?")).accepted().map_or(1, |n| n.num).checked_mul(i64::from(total)).map_or("too big".to_owned(), |p| p.to_string());
+        let saturated = total.saturating_sub(ask!(sub = elicit::<Num>("Minus?")).ok().map_or(0, |n| n.num.clamp(0, 255) as u8));
+        Ok(format!("{total} {product} {saturated}"))
+    }
+
+    locals_whose_type_comes_after_the_ask(args) => {
+        let mut words = Vec::new();
+        let mut lengths = BTreeMap::new();
+        let mut longest = None;
+        let mut pending = VecDeque::new();
+        for i in 0..args.n {
+            let w = ask!(w = elicit::<Text>(format!("Word {i}?"))).ok().map(|t| t.text).unwrap_or_default();
+            lengths.insert(w.clone(), w.len());
+            if longest.as_ref().is_none_or(|l: &String| l.len() < w.len()) {
+                longest = Some(w.clone());
+            }
+            pending.push_back(i);
+            words.push(w);
+        }
+        let mut seen = Default::default();
+        let extra = ask!(extra = elicit::<Num>(format!("Extra for {words:?}?"))).ok().map(|n| n.num);
+        if extra.is_some() {
+            seen = (extra, pending.len());
+        }
+        Ok(format!("{words:?} {lengths:?} {longest:?} {seen:?}"))
+    }
+
+    a_report_written_with_write_across_asks(args) => {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        writeln!(out, "report {}", args.n).map_err(|e| e.to_string())?;
+        for i in 0..args.n {
+            let item = ask!(item = elicit::<Text>(format!("Item {i} for {} lines?", out.lines().count()))).ok().map(|t| t.text);
+            match item {
+                Some(item) => write!(out, "[{i}:{item}]").map_err(|e| e.to_string())?,
+                None => out.push_str("[-]"),
+            }
+        }
+        let footer = ask!(footer = elicit::<Text>("Footer?")).ok().map(|t| t.text).unwrap_or_default();
+        let _ = write!(&mut out, "\n{footer:>6}");
+        Ok(out)
+    }
+
+    a_held_vec_sorted_and_deduplicated(args) => {
+        let mut nums: Vec<i64> = (0..i64::from(args.n)).rev().collect();
+        loop {
+            let n = ask!(n = elicit::<Num>(format!("Add to {nums:?}?"))).ok().map(|n| n.num);
+            let Some(n) = n else { break };
+            nums.push(n);
+            nums.sort_unstable();
+            nums.dedup();
+            if nums.len() > 4 {
+                break;
+            }
+        }
+        nums.retain(|n| n % 2 == 0);
+        nums.reverse();
+        let top = ask!(top = elicit::<Num>(format!("How many of {nums:?}?"))).accepted().map_or(1, |n| n.num.max(0) as usize);
+        nums.truncate(top);
+        Ok(format!("{nums:?}"))
+    }
+
+    tuples_and_options_of_mixed_types_held(args) => {
+        let mut state: (u8, String, Option<(i64, bool)>, [u16; 2]) = (args.n as u8, "s".to_owned(), None, [1, 2]);
+        let a = ask!(a = elicit::<Num>(format!("A for {state:?}?"))).accepted().map_err(refuse)?.num;
+        state.2 = Some((a, a > 0));
+        state.3[1] += a as u16;
+        let nested: Vec<(String, Option<Color>)> = vec![(state.1.clone(), None)];
+        let color = ask!(color = elicit::<Pick>("Color?")).ok().map(|p| p.color);
+        state.1.push_str(&format!("{color:?}"));
+        let mut nested = nested;
+        nested.push(("c".to_owned(), color));
+        Ok(format!("{state:?} {nested:?}"))
+    }
+
+    enums_with_data_held_and_matched_after_asks(args) => {
+        let mut shapes = vec![Shape::Empty, Shape::Rect(1, args.n as i64)];
+        let mut verdicts: Vec<Verdict<i64, String>> = Vec::new();
+        for i in 0..2 {
+            match ask!(shape = elicit::<Num>(format!("Radius {i} for {} shapes?", shapes.len()))) {
+                Elicited::Accept(Num { num }) if num > 0 => {
+                    shapes.push(Shape::Circle { r: num });
+                    verdicts.push(Verdict::Done(num));
+                }
+                Elicited::Accept(Num { num }) => verdicts.push(Verdict::Failed(format!("bad {num}"))),
+                Elicited::Decline(_) | Elicited::Cancel(_) => verdicts.push(Verdict::Pending),
+            }
+        }
+        let area: i64 = shapes.iter().map(|s| match s { Shape::Circle { r } => 3 * r * r, Shape::Rect(w, h) => w * h, Shape::Empty => 0 }).sum();
+        let confirm = ask!(confirm = elicit::<Yes>(format!("Area {area}?"))).ok().is_some_and(|y| y.yes);
+        if let Some(Shape::Circle { r }) = shapes.last_mut() {
+            *r += i64::from(confirm);
+        }
+        Ok(format!("{shapes:?} {verdicts:?} {area}"))
+    }
+
+    a_question_built_from_the_previous_round(args) => {
+        let mut history: Vec<String> = Vec::new();
+        let mut summary = format!("start {}", args.n);
+        for i in 0..3 {
+            let question = format!("Round {i}, so far: {summary}. Next?");
+            let next = ask!(next = elicit::<Text>(question)).ok().map(|t| t.text);
+            let Some(next) = next else { break };
+            history.push(next.clone());
+            summary = history.iter().map(|h| h.to_uppercase()).collect::<Vec<_>>().join("+");
+        }
+        Ok(summary)
+    }
+
+    a_for_over_a_range_whose_end_is_an_answer(args) => {
+        let mut got = Vec::new();
+        for i in 0..ask!(count = elicit::<Num>("How many?")).accepted().map_or(0, |n| n.num.clamp(0, 4)) {
+            let v = ask!(v = elicit::<Text>(format!("Item {i} of {}?", args.n))).ok().map_or("-".to_owned(), |t| t.text);
+            got.push(v);
+        }
+        for j in 0..args.n.min(ask!(take = elicit::<Num>(format!("Take of {got:?}?"))).accepted().map_or(0, |n| n.num.max(0) as u32)) {
+            note!(args, "took {j}");
+        }
+        Ok(format!("{got:?}"))
+    }
+
+    while_let_scrutinee_destructures_an_answer(args) => {
+        let mut pairs = BTreeMap::new();
+        while let Some((key, value)) = ask!(pair = elicit::<Text>(format!("key=value ({})?", pairs.len()))).ok().and_then(|t| t.text.split_once('=').map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))) {
+            if key.is_empty() {
+                continue;
+            }
+            let weight = if value.is_empty() { ask!(weight = elicit::<Num>(format!("Weight for {key}?"))).accepted().map_or(0, |n| n.num) } else { value.len() as i64 };
+            pairs.insert(key, weight);
+            if pairs.len() as u32 > args.n {
+                break;
+            }
+        }
+        Ok(format!("{pairs:?}"))
+    }
+
+    struct_update_and_field_assignments_from_answers(args) => {
+        let base = Point { x: 1, y: args.n as i64 };
+        let moved = Point { x: ask!(x = elicit::<Num>("X?")).accepted().map_or(0, |n| n.num), ..base };
+        let mut memo = Memo { title: format!("t{}", moved.x), note: None };
+        memo.note = Some(ask!(note = elicit::<Text>(format!("Note for {}?", memo.title))).ok().map_or("none".to_owned(), |t| t.text));
+        let mut person = Person { name: "p".into(), age: 1 };
+        person.age = ask!(age = elicit::<Num>("Age?")).accepted().map_or(0, |n| n.num.clamp(0, 200) as u32);
+        person.name.push_str(memo.note.as_deref().unwrap_or(""));
+        Ok(format!("{moved:?} {memo:?} {person:?}"))
+    }
+
+    a_loop_breaks_with_a_tuple_chosen_by_an_answer(args) => {
+        let mut tries = 0u32;
+        let (value, accepted) = loop {
+            tries += 1;
+            match ask!(value = elicit::<Num>(format!("Try {tries}?"))) {
+                Elicited::Accept(n) if n.num > i64::from(args.n) => break (n.num, true),
+                Elicited::Accept(n) => {
+                    note!(args, "too small {}", n.num);
+                    continue;
+                }
+                Elicited::Decline(_) if tries < 2 => continue,
+                Elicited::Decline(r) | Elicited::Cancel(r) => break (-1, r.key == "value"),
+            }
+        };
+        Ok(format!("{value} {accepted} {tries}"))
+    }
+
+    match_on_ranges_and_at_bindings_of_an_answer(args) => {
+        let n = ask!(n = elicit::<Num>("N?")).accepted().map_or(-1, |n| n.num);
+        let label = match n {
+            small @ 0..=9 => {
+                let unit = ask!(unit = elicit::<Text>(format!("Unit for {small}?"))).ok().map(|t| t.text).unwrap_or_default();
+                format!("{small}{unit}")
+            }
+            big @ 10.. if big % 2 == 0 => format!("even {big}"),
+            big @ 10.. => {
+                let ok = ask!(odd = elicit::<Yes>(format!("Odd {big} ok?"))).ok().is_some_and(|y| y.yes);
+                format!("odd {big} {ok}")
+            }
+            _ => format!("negative {}", args.n),
+        };
+        Ok(label)
+    }
+
+    typed_lets_from_answers(args) => {
+        let bytes: Vec<u8> = ask!(bytes = elicit::<Text>("Bytes?")).accepted().map_err(refuse)?.text.into_bytes();
+        let count: u64 = ask!(count = elicit::<Num>(format!("Count for {} bytes?", bytes.len()))).accepted().map_err(refuse)?.num.try_into().map_err(|_| "negative count".to_owned())?;
+        let (first, rest): (Option<u8>, Vec<u8>) = (bytes.first().copied(), bytes.iter().skip(1).copied().collect());
+        let last: char = ask!(last = elicit::<Text>("Last?")).ok().and_then(|t| t.text.chars().last()).unwrap_or('.');
+        Ok(format!("{first:?} {rest:?} {count} {last} {}", args.n))
+    }
+
+    an_answer_compared_in_an_if_condition_then_asked_in_else_if(args) => {
+        let limit = args.n as i64;
+        let verdict = if ask!(first = elicit::<Num>(format!("Above {limit}?"))).accepted().map_or(0, |n| n.num) as i64 > limit {
+            "above".to_owned()
+        } else if ask!(second = elicit::<Yes>("Equal then?")).ok().is_some_and(|y| y.yes) {
+            let why = ask!(why = elicit::<Text>("Why?")).ok().map(|t| t.text).unwrap_or_default();
+            format!("equal {why}")
+        } else {
+            "below".to_owned()
+        };
+        Ok(verdict)
+    }
+
+    a_while_condition_that_asks_then_reads_a_counter(args) => {
+        let mut left = args.n;
+        let mut names = Vec::new();
+        while ask!(more = elicit::<Yes>(format!("More ({left} left)?"))).ok().is_some_and(|y| y.yes) && left > 0 {
+            let name = ask!(name = elicit::<Text>("Name?")).ok().map(|t| t.text);
+            names.extend(name);
+            left -= 1;
+        }
+        Ok(format!("{names:?} {left}"))
+    }
+
+    raw_identifier_locals_held_across_asks(args) => {
+        let r#type = format!("t{}", args.n);
+        let r#match = i64::from(args.n);
+        let r#kind = ask!(kind = elicit::<Text>(format!("Kind of {}?", r#type))).ok().map_or("none".to_owned(), |t| t.text);
+        let total = r#match + ask!(more = elicit::<Num>(format!("More for {kind}?"))).accepted().map_or(0, |n| n.num);
+        Ok(format!("{} {kind} {} {total}", r#type, r#match))
+    }
+
+    a_local_shadows_the_parameter_before_an_ask(args) => {
+        let run = args.run.clone();
+        let n = args.n;
+        let args = format!("shadow{n}");
+        let answer = ask!(answer = elicit::<Text>(format!("For {args}?"))).ok().map_or("-".to_owned(), |t| t.text);
+        mrtr_tests::straight::note(&run, format!("{args} {answer}"));
+        let args = args.len() + answer.len();
+        let more = ask!(more = elicit::<Num>(format!("Len {args}?"))).accepted().map_or(0, |n| n.num);
+        Ok(format!("{args} {more} {n}"))
+    }
+
+    pushes_into_fields_of_a_held_tuple(args) => {
+        let mut groups: (Vec<String>, Vec<i64>) = (Vec::new(), vec![i64::from(args.n)]);
+        groups.0.push(ask!(name = elicit::<Text>("Name?")).ok().map_or("anon".to_owned(), |t| t.text));
+        groups.1.push(ask!(num = elicit::<Num>(format!("Number for {:?}?", groups.0))).accepted().map_or(-1, |n| n.num));
+        groups.1.extend(ask!(extra = elicit::<Num>("Extra?")).accepted().ok().map(|n| n.num));
+        Ok(format!("{groups:?}"))
+    }
+
+    a_work_queue_taken_and_drained_by_for_loops(args) => {
+        let mut pending: Vec<String> = (0..args.n).map(|i| format!("job{i}")).collect();
+        let mut done = Vec::new();
+        let mut rounds = 0;
+        while !pending.is_empty() && rounds < 3 {
+            rounds += 1;
+            for job in std::mem::take(&mut pending) {
+                let split = ask!(split = elicit::<Yes>(format!("Split {job} ({} waiting)?", pending.len()))).ok().is_some_and(|y| y.yes);
+                if split {
+                    pending.push(format!("{job}a"));
+                } else {
+                    done.push(job);
+                }
+            }
+            note!(args, "round {rounds}: {pending:?}");
+        }
+        let mut leftovers = vec![format!("l{}", args.n), "m".to_owned()];
+        for item in leftovers.drain(..) {
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {item}?"))).ok().is_some_and(|y| y.yes);
+            if keep {
+                done.push(item);
+            }
+        }
+        Ok(format!("{done:?} {pending:?} {leftovers:?}"))
+    }
+
+    a_tail_loop_that_breaks_with_the_result(args) => {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let raw = ask!(raw = elicit::<Text>(format!("Number (try {tries})?"))).accepted().map_err(refuse)?.text;
+            match parse_num(&raw) {
+                Ok(n) if n > i64::from(args.n) => break Ok(format!("{n} after {tries}")),
+                Ok(n) => note!(args, "small {n}"),
+                Err(e) if tries >= 3 => break Err(e),
+                Err(e) => note!(args, "{e}"),
+            }
+        }
+    }
+
+    a_tail_if_whose_condition_asks(args) => {
+        let name = format!("n{}", args.n);
+        note!(args, "start");
+        if ask!(ok = elicit::<Yes>(format!("Proceed with {name}?"))).ok().is_some_and(|y| y.yes) {
+            let extra = ask!(extra = elicit::<Text>("Extra?")).ok().map(|t| t.text);
+            Ok(format!("{name} {extra:?}"))
+        } else {
+            Err(format!("stopped {name}"))
+        }
+    }
+
+    lets_without_values_given_by_match_arm_expressions(args) => {
+        let label: String;
+        let weight;
+        match args.n {
+            0 => label = ask!(label = elicit::<Text>("Label?")).ok().map_or("none".to_owned(), |t| t.text),
+            1 => label = "one".to_owned(),
+            _ => return Err(format!("too many: {}", args.n)),
+        }
+        if label.len() > 3 {
+            weight = ask!(weight = elicit::<Num>(format!("Weight of {label}?"))).accepted().map_or(0, |n| n.num);
+        } else {
+            weight = label.len() as i64;
+        }
+        let check = ask!(check = elicit::<Yes>(format!("{label}={weight}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{label} {weight} {check}"))
+    }
+
+    an_or_pattern_binding_used_after_an_ask(args) => {
+        let shape = if args.n % 2 == 0 { Shape::Rect(i64::from(args.n), 2) } else { Shape::Circle { r: i64::from(args.n) } };
+        let area = match shape {
+            Shape::Rect(w, _) | Shape::Circle { r: w } if w > 0 => {
+                let k = ask!(k = elicit::<Num>(format!("Scale {w}?"))).accepted().map_or(1, |n| n.num);
+                w * k
+            }
+            Shape::Rect(..) | Shape::Circle { .. } | Shape::Empty => ask!(fallback = elicit::<Num>("Fallback?")).accepted().map_or(0, |n| n.num),
+        };
+        Ok(format!("{area}"))
+    }
+
+    a_string_shadowed_by_adding_an_answer(args) => {
+        let line = format!("n{}", args.n);
+        let line = line + &ask!(first = elicit::<Text>("First?")).ok().map_or("-".to_owned(), |t| t.text);
+        note!(args, "{line}");
+        let line = line + &ask!(second = elicit::<Text>(format!("After n{}?", args.n))).accepted().map_err(refuse)?.text;
+        let [a, b] = [ask!(a = elicit::<Num>("A?")).accepted().map_or(0, |n| n.num), i64::from(args.n)];
+        Ok(format!("{line} {a} {b}"))
+    }
+
+    closures_over_the_parameter_and_a_local_across_asks(args) => {
+        let prefix = format!("p{}", args.n);
+        let tag = |s: &str| format!("{prefix}/{}/{s}", args.n);
+        let first = ask!(first = elicit::<Text>(tag("first"))).ok().map_or("-".to_owned(), |t| t.text);
+        let tagged = tag(&first);
+        let valid = |n: i64| (0..=i64::from(args.n) * 10).contains(&n);
+        let n = ask!(n = elicit::<Num>(format!("N for {tagged}?"))).accepted().map_or(-1, |n| n.num);
+        Ok(format!("{tagged} {} {}", valid(n), tag("end")))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -3683,6 +4244,205 @@ fn cases(name: &str) -> Vec<Run> {
             ),
             run(5, vec![text("a"), text("x!y")]),
             run(0, vec![text("a")]),
+        ],
+        "a_map_insert_whose_key_moves_before_the_ask" => {
+            vec![run(2, vec![num(1), decline.clone()]), run(0, vec![])]
+        }
+        "a_tuple_and_a_struct_whose_first_part_moves_before_the_ask" => vec![
+            run(1, vec![num(3), num(40)]),
+            run(2, vec![num(1), decline.clone()]),
+            run(0, vec![decline.clone()]),
+        ],
+        "a_counter_from_args_counted_down" => vec![
+            run(0, vec![]),
+            run(3, vec![num(1), decline.clone(), num(3)]),
+        ],
+        "a_method_chain_on_an_answer" => vec![
+            run(0, vec![text(" Hello World "), text("a b  c"), text("éx")]),
+            run(1, vec![text("x"), decline.clone(), cancel.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "an_answer_indexes_a_vec_and_an_array" => vec![
+            run(0, vec![num(4), num(7), decline.clone()]),
+            run(1, vec![num(-2), num(3), num(1)]),
+            run(1, vec![num(1), decline.clone()]),
+        ],
+        "return_and_labeled_break_values_from_nested_loops" => vec![
+            run(0, vec![num(5)]),
+            run(1, vec![text("x")]),
+            run(1, vec![decline.clone()]),
+            run(2, vec![decline.clone()]),
+        ],
+        "let_else_whose_value_asks_and_whose_else_returns" => vec![
+            run(0, vec![text("12"), text("hey")]),
+            run(0, vec![text("x")]),
+            run(250, vec![text("10"), text("because")]),
+            run(0, vec![text("3"), text("")]),
+            run(0, vec![text("3"), decline.clone()]),
+        ],
+        "match_in_for_in_loop_with_labeled_continue" => vec![
+            run(0, vec![yes(true), yes(true), yes(true), yes(true)]),
+            run(2, vec![yes(true), decline.clone()]),
+            run(0, vec![yes(false), yes(true), yes(true)]),
+        ],
+        "question_mark_on_a_helper_in_nested_blocks" => vec![
+            run(1, vec![text("5"), text("6")]),
+            run(0, vec![text("x")]),
+            run(2, vec![text("1"), decline.clone()]),
+        ],
+        "early_err_from_a_loop_inside_a_match" => vec![
+            run(0, vec![]),
+            run(3, vec![num(1), num(2), num(3)]),
+            run(3, vec![num(1), num(-1)]),
+            run(2, vec![num(1), decline.clone()]),
+        ],
+        "maps_and_a_queue_of_structs_changed_across_asks" => vec![
+            run(2, vec![num(3), num(11), num(1), text("e")]),
+            run(0, vec![decline.clone()]),
+            run(1, vec![decline.clone(), cancel.clone()]),
+        ],
+        "combinators_that_read_locals_after_an_ask" => vec![
+            run(2, vec![text("abc"), num(3)]),
+            run(5, vec![text("abc"), decline.clone()]),
+            run(0, vec![decline.clone(), num(2)]),
+        ],
+        "shadowing_inside_a_loop_across_asks" => vec![
+            run(
+                2,
+                vec![text(" ab "), yes(true), decline.clone(), yes(false)],
+            ),
+            run(0, vec![]),
+        ],
+        "if_let_some_on_an_answer_that_asks_in_both_branches" => vec![
+            run(0, vec![text("ann"), num(3)]),
+            run(0, vec![decline.clone(), pick("red")]),
+            run(1, vec![decline.clone(), decline.clone()]),
+            run(0, vec![text("bob"), cancel.clone()]),
+        ],
+        "matches_on_a_held_answer" => vec![
+            run(0, vec![pick("red")]),
+            run(0, vec![decline.clone(), yes(true)]),
+            run(0, vec![pick("blue")]),
+            run(1, vec![cancel.clone(), decline.clone()]),
+        ],
+        "checked_arithmetic_on_answers" => vec![
+            run(1, vec![num(1), num(2), num(3), num(10), num(2)]),
+            run(250, vec![num(3), num(3)]),
+            run(
+                0,
+                vec![num(1), num(1), num(1), decline.clone(), decline.clone()],
+            ),
+        ],
+        "locals_whose_type_comes_after_the_ask" => vec![
+            run(2, vec![text("ab"), text("abc"), num(4)]),
+            run(0, vec![decline.clone()]),
+        ],
+        "a_report_written_with_write_across_asks" => vec![
+            run(2, vec![text("x"), decline.clone(), text("end")]),
+            run(0, vec![decline.clone()]),
+        ],
+        "a_held_vec_sorted_and_deduplicated" => vec![
+            run(3, vec![num(1), num(5), num(7), num(1)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "tuples_and_options_of_mixed_types_held" => vec![
+            run(1, vec![num(2), pick("green")]),
+            run(0, vec![decline.clone()]),
+            run(2, vec![num(3), cancel.clone()]),
+        ],
+        "enums_with_data_held_and_matched_after_asks" => vec![
+            run(1, vec![num(2), num(0), yes(true)]),
+            run(2, vec![decline.clone(), num(5), decline.clone()]),
+        ],
+        "a_question_built_from_the_previous_round" => vec![
+            run(0, vec![text("a"), text("b"), text("c")]),
+            run(1, vec![text("a"), decline.clone()]),
+        ],
+        "a_for_over_a_range_whose_end_is_an_answer" => vec![
+            run(3, vec![num(2), text("a"), decline.clone(), num(2)]),
+            run(0, vec![decline.clone(), num(1)]),
+        ],
+        "while_let_scrutinee_destructures_an_answer" => vec![
+            run(1, vec![text("a=1"), text("=x"), text("b="), num(7)]),
+            run(5, vec![text("k=v"), decline.clone()]),
+            run(0, vec![text("nope")]),
+        ],
+        "struct_update_and_field_assignments_from_answers" => vec![
+            run(1, vec![num(4), text("hi"), num(30)]),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "a_loop_breaks_with_a_tuple_chosen_by_an_answer" => vec![
+            run(2, vec![num(1), num(5)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+            run(0, vec![cancel.clone()]),
+        ],
+        "match_on_ranges_and_at_bindings_of_an_answer" => vec![
+            run(0, vec![num(3), text("kg")]),
+            run(0, vec![num(12)]),
+            run(1, vec![num(13), yes(true)]),
+            run(2, vec![decline.clone()]),
+        ],
+        "typed_lets_from_answers" => vec![
+            run(0, vec![text("abc"), num(3), text("xyz")]),
+            run(0, vec![text(""), num(-1)]),
+            run(1, vec![decline.clone()]),
+        ],
+        "an_answer_compared_in_an_if_condition_then_asked_in_else_if" => vec![
+            run(2, vec![num(5)]),
+            run(2, vec![num(1), yes(true), text("t")]),
+            run(2, vec![num(1), decline.clone()]),
+        ],
+        "a_while_condition_that_asks_then_reads_a_counter" => vec![
+            run(1, vec![yes(true), text("a"), yes(true)]),
+            run(2, vec![yes(true), decline.clone(), yes(false)]),
+        ],
+        "raw_identifier_locals_held_across_asks" => vec![
+            run(1, vec![text("k"), num(2)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "a_local_shadows_the_parameter_before_an_ask" => vec![
+            run(1, vec![text("a"), num(2)]),
+            run(3, vec![decline.clone(), cancel.clone()]),
+        ],
+        "pushes_into_fields_of_a_held_tuple" => vec![
+            run(1, vec![text("a"), num(2), num(3)]),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "a_work_queue_taken_and_drained_by_for_loops" => vec![
+            run(
+                2,
+                vec![yes(true), yes(false), yes(false), yes(true), yes(true)],
+            ),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "a_tail_loop_that_breaks_with_the_result" => vec![
+            run(2, vec![text("1"), text("x"), text("5")]),
+            run(0, vec![text("a"), text("b"), text("c")]),
+            run(0, vec![decline.clone()]),
+        ],
+        "a_tail_if_whose_condition_asks" => vec![
+            run(1, vec![yes(true), text("x")]),
+            run(2, vec![decline.clone()]),
+        ],
+        "lets_without_values_given_by_match_arm_expressions" => vec![
+            run(0, vec![text("long"), num(4), yes(true)]),
+            run(0, vec![decline.clone(), decline.clone(), cancel.clone()]),
+            run(1, vec![yes(false)]),
+            run(2, vec![]),
+        ],
+        "an_or_pattern_binding_used_after_an_ask" => vec![
+            run(2, vec![num(3)]),
+            run(3, vec![decline.clone()]),
+            run(0, vec![num(9)]),
+        ],
+        "a_string_shadowed_by_adding_an_answer" => vec![
+            run(1, vec![text("a"), text("b"), num(3)]),
+            run(0, vec![decline.clone(), text("c"), decline.clone()]),
+            run(0, vec![text("a"), decline.clone()]),
+        ],
+        "closures_over_the_parameter_and_a_local_across_asks" => vec![
+            run(1, vec![text("a"), num(5)]),
+            run(0, vec![decline.clone(), num(1)]),
         ],
         other => panic!("no cases for {other}"),
     }
