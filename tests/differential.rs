@@ -3336,6 +3336,59 @@ corpus! {
         Ok(format!("{tagged} {} {}", valid(n), tag("end")))
     }
 
+
+    // A local given a new value made from itself and an answer (`s = s + &ask!(..)..`), and a
+    // local consumed by the value of a `break` or `return` that asks: each was saved at the ask
+    // after the statement had moved it (sweep 32).
+    a_string_rebuilt_from_itself_and_answers(args) => {
+        let mut line = format!("n{}", args.n);
+        line = line + &ask!(first = elicit::<Text>("First?")).ok().map_or("-".to_owned(), |t| t.text);
+        note!(args, "{line}");
+        for i in 0..args.n {
+            line = line + &ask!(part = elicit::<Text>(format!("Part {i}?"))).ok().map_or("-".to_owned(), |t| t.text);
+        }
+        line = if ask!(more = elicit::<Yes>(format!("More after {line}?"))).ok().is_some_and(|y| y.yes) {
+            line + &ask!(tail = elicit::<Text>("Tail?")).accepted().map_err(refuse)?.text
+        } else {
+            line
+        };
+        let mut acc = String::new();
+        {
+            while acc.len() < 3 {
+                acc = acc + &ask!(piece = elicit::<Text>("Piece?")).ok().map_or("xx".to_owned(), |t| t.text);
+            }
+        }
+        Ok(format!("{line} {acc}"))
+    }
+
+    a_vec_consumed_by_a_break_or_return_that_asks(args) => {
+        let mut nums = Vec::new();
+        let total = loop {
+            nums.push(args.n);
+            if nums.len() > 1 {
+                break sum_with(nums, ask!(k = elicit::<Num>("K?")).accepted().map_or(0, |n| n.num));
+            }
+        };
+        note!(args, "{total}");
+        let mut seen = Vec::new();
+        let joined = 'outer: loop {
+            for i in 0..2u32 {
+                seen.push(i + args.n);
+                if seen.len() > 2 {
+                    break 'outer sum_with(seen, ask!(j = elicit::<Num>(format!("J after {total}?"))).accepted().map_or(0, |n| n.num));
+                }
+            }
+        };
+        let mut more: Vec<u32> = Vec::new();
+        for i in 0..3 {
+            more.push(i);
+            if i >= args.n {
+                return Ok(sum_with(more, ask!(last = elicit::<Num>(format!("Last after {joined}?"))).accepted().map_err(refuse)?.num));
+            }
+        }
+        Ok(format!("{total} {joined} {more:?}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -4443,6 +4496,30 @@ fn cases(name: &str) -> Vec<Run> {
         "closures_over_the_parameter_and_a_local_across_asks" => vec![
             run(1, vec![text("a"), num(5)]),
             run(0, vec![decline.clone(), num(1)]),
+        ],
+        "a_string_rebuilt_from_itself_and_answers" => vec![
+            run(
+                2,
+                vec![
+                    text("a"),
+                    text("b"),
+                    decline.clone(),
+                    yes(true),
+                    text("t"),
+                    text("p"),
+                    text("qr"),
+                ],
+            ),
+            run(
+                0,
+                vec![decline.clone(), yes(false), decline.clone(), text("y")],
+            ),
+            run(1, vec![text("a"), text("b"), yes(true), decline.clone()]),
+        ],
+        "a_vec_consumed_by_a_break_or_return_that_asks" => vec![
+            run(1, vec![num(2), num(3), num(4)]),
+            run(5, vec![decline.clone(), num(1)]),
+            run(0, vec![num(1), decline.clone(), cancel.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }

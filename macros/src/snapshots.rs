@@ -316,3 +316,26 @@ fn lets_without_values_that_one_if_gives_take_their_values_as_a_tuple() {
         }
     ));
 }
+
+#[test]
+fn a_local_rebuilt_from_itself_or_consumed_by_a_return_is_saved_from_a_snapshot() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn rebuild(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let mut line = format!("n{}", args.n);
+                for i in 0..args.n {
+                    line = line + &ask!(part = elicit::<Text>("Part?")).accepted().map_err(refuse)?.text;
+                }
+                let mut nums = Vec::new();
+                loop {
+                    nums.push(args.n);
+                    if nums.len() > 2 {
+                        return Ok(sum_with(nums, ask!(k = elicit::<Num>("K?")).accepted().map_err(refuse)?.num));
+                    }
+                }
+            }
+        }
+    ));
+}

@@ -19,7 +19,7 @@ use syn::{
 
 use super::{
     macro_reads::macro_names,
-    syntax::{Captures, PatternScopes, ask_marker_id, asks_in_expr, with_captures},
+    syntax::{Captures, PatternScopes, ask_marker_id, asks_in_expr, names_in_expr, with_captures},
 };
 
 /// The asks in `stmt` after which `stmt` no longer reads `name`, directly or through the
@@ -37,6 +37,32 @@ pub(crate) fn dead_asks(stmt: &Stmt, name: &Ident, captures: &Captures) -> BTree
         .into_iter()
         .filter(|&ask| !read_after(stmt, ask, &name, &closures))
         .collect()
+}
+
+/// The asks in `stmt` in the value of a `return` that reads `name` (and may consume it):
+/// nothing after the statement runs after them, so what follows it reading `name` does not
+/// keep `name` alive there.
+pub(crate) fn returning_asks(stmt: &Stmt, name: &Ident) -> BTreeSet<u32> {
+    struct Returning(BTreeSet<u32>, String);
+    impl<'ast> Visit<'ast> for Returning {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            match expr {
+                Expr::Return(ret) => {
+                    if let Some(value) = &ret.expr
+                        && names_in_expr(value).contains(&self.1)
+                    {
+                        self.0.extend(asks_in_expr(value));
+                    }
+                    visit::visit_expr(self, expr);
+                }
+                Expr::Closure(_) | Expr::Async(_) => {}
+                _ => visit::visit_expr(self, expr),
+            }
+        }
+    }
+    let mut returning = Returning(BTreeSet::new(), name.to_string());
+    returning.visit_stmt(stmt);
+    returning.0
 }
 
 fn read_after(stmt: &Stmt, ask: u32, name: &str, closures: &BTreeSet<String>) -> bool {
@@ -80,11 +106,85 @@ impl Walk<'_> {
     }
 
     fn looping(&mut self, body: &Expr, visit: impl FnOnce(&mut Self)) {
-        let around = asks_in_expr(body).contains(&self.ask);
+        let holds = asks_in_expr(body).contains(&self.ask);
+        // An ask in the value of a `return`, or of a `break` out of this loop, that reads the
+        // binding (and may consume it) ends the loop: no later pass follows it. (Elsewhere the
+        // binding is saved as it is, which costs no snapshot on each pass.)
+        let leaves = holds && leaves_loop(body, self.ask, &self.name);
+        let around = holds && !leaves;
         self.loops_around_ask += usize::from(around);
         visit(self);
         self.loops_around_ask -= usize::from(around);
+        self.passed_ask |= leaves;
     }
+}
+
+/// Whether ask point `ask` in the loop `looped` is in the value of a `return`, or of a `break`
+/// that leaves `looped` (unlabeled and not in a loop nested in it, or labeled with a label
+/// not of a loop or block nested in it), and that value reads `name`.
+fn leaves_loop(looped: &Expr, ask: u32, name: &str) -> bool {
+    struct Leaves<'n> {
+        ask: u32,
+        name: &'n str,
+        /// The labels of the loops and blocks nested in `looped` that the walk is in.
+        inner_labels: Vec<String>,
+        /// How many loops nested in `looped` the walk is in.
+        inner_loops: usize,
+        leaves: bool,
+    }
+    impl Leaves<'_> {
+        fn nested(&mut self, label: Option<&syn::Label>, is_loop: bool, expr: &Expr) {
+            if let Some(label) = label {
+                self.inner_labels.push(label.name.ident.to_string());
+            }
+            self.inner_loops += usize::from(is_loop);
+            visit::visit_expr(self, expr);
+            self.inner_loops -= usize::from(is_loop);
+            if label.is_some() {
+                self.inner_labels.pop();
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Leaves<'_> {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            let holds = |value: &Option<Box<Expr>>| {
+                value.as_deref().is_some_and(|value| {
+                    asks_in_expr(value).contains(&self.ask)
+                        && names_in_expr(value).contains(self.name)
+                })
+            };
+            match expr {
+                Expr::Return(ret) if holds(&ret.expr) => self.leaves = true,
+                Expr::Break(brk) if holds(&brk.expr) => {
+                    self.leaves = match &brk.label {
+                        Some(label) => !self.inner_labels.contains(&label.ident.to_string()),
+                        None => self.inner_loops == 0,
+                    }
+                }
+                Expr::Loop(e) => self.nested(e.label.as_ref(), true, expr),
+                Expr::While(e) => self.nested(e.label.as_ref(), true, expr),
+                Expr::ForLoop(e) => self.nested(e.label.as_ref(), true, expr),
+                Expr::Block(e) if e.label.is_some() => self.nested(e.label.as_ref(), false, expr),
+                Expr::Closure(_) | Expr::Async(_) => {}
+                _ => visit::visit_expr(self, expr),
+            }
+        }
+    }
+    let body = match looped {
+        Expr::Loop(e) => &e.body,
+        Expr::While(e) => &e.body,
+        Expr::ForLoop(e) => &e.body,
+        _ => return false,
+    };
+    let mut walk = Leaves {
+        ask,
+        name,
+        inner_labels: Vec::new(),
+        inner_loops: 0,
+        leaves: false,
+    };
+    walk.visit_block(body);
+    walk.leaves
 }
 
 impl PatternScopes<'_> for Walk<'_> {

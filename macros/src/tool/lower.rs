@@ -108,10 +108,16 @@ impl<'a> Lowering<'a> {
                 }
             }
             let mut renewed = Vec::new();
+            let mut reassigned_outer = None;
             if !asks[index].is_empty() {
                 let mut later = std::mem::take(&mut read_later[index]);
                 for name in rebound_by(&stmt) {
                     later.remove(&name);
+                }
+                // `x = x + &ask!(..)..;`: what follows reads the new `x`, not the one saved.
+                let reassigned = reassigned_by(&stmt);
+                if let Some(name) = &reassigned {
+                    later.remove(&name.to_string());
                 }
                 block
                     .stmts
@@ -122,6 +128,11 @@ impl<'a> Lowering<'a> {
                     scope_len,
                     &mut renewed,
                 ));
+                if let Some(name) = reassigned {
+                    let (snapshot, previous) = self.snapshot_reassigned(&stmt, &name, scope_len);
+                    block.stmts.extend(snapshot);
+                    reassigned_outer = previous;
+                }
             }
             let end = asks[index].iter().copied().fold(self.high, u32::max);
             let lowered = self.lower_stmt(stmt, ask_follows, end);
@@ -130,6 +141,9 @@ impl<'a> Lowering<'a> {
                 if let Some((_, current)) = &mut self.scope[position].dead {
                     *current = snapshot;
                 }
+            }
+            if let Some((position, previous)) = reassigned_outer {
+                self.scope[position].dead = previous;
             }
         }
         self.scope.truncate(scope_len);
@@ -152,10 +166,15 @@ impl<'a> Lowering<'a> {
         let mut snapshots = Vec::new();
         for position in block_start..self.scope.len() {
             let ident = self.scope[position].binding.ident.clone();
-            if later.contains(&ident.to_string()) || kept_for_drop(&ident) {
+            if kept_for_drop(&ident) {
                 continue;
             }
-            let dead = super::liveness::dead_asks(stmt, &ident, &self.captures);
+            let mut dead = super::liveness::dead_asks(stmt, &ident, &self.captures);
+            // What follows the statement runs after none of its asks that `return`.
+            if later.contains(&ident.to_string()) {
+                let returning = super::liveness::returning_asks(stmt, &ident);
+                dead.retain(|ask| returning.contains(ask));
+            }
             if dead.is_empty() {
                 continue;
             }
@@ -217,6 +236,57 @@ impl<'a> Lowering<'a> {
             renewed.push((position, previous));
         }
         snapshots
+    }
+
+    /// `x = x + &ask!(..)..;` on a binding `x` of an outer block (one of this block is
+    /// `snapshot_dead`'s): the statement may consume `x` before its ask and gives it a new value
+    /// after it, which is what the statements after it read. So `x` is saved at the ask from a
+    /// snapshot taken before the statement, which resuming into the statement reads again.
+    /// Returns the snapshot's `let`, and the binding's position with what to put back once the
+    /// statement is lowered.
+    #[allow(clippy::type_complexity)]
+    fn snapshot_reassigned(
+        &mut self,
+        stmt: &Stmt,
+        name: &Ident,
+        block_start: usize,
+    ) -> (
+        Option<Stmt>,
+        Option<(usize, Option<(BTreeSet<u32>, Ident)>)>,
+    ) {
+        if self.scope[block_start..]
+            .iter()
+            .any(|saved| saved.binding.ident == *name)
+        {
+            return (None, None);
+        }
+        let Some(position) = self.scope[..block_start]
+            .iter()
+            .rposition(|saved| saved.binding.ident == *name)
+        else {
+            return (None, None);
+        };
+        let saved = &self.scope[position];
+        if saved.via.is_some() || kept_for_drop(name) {
+            return (None, None);
+        }
+        let dead = super::liveness::dead_asks(stmt, name, &self.captures);
+        let covered = saved
+            .dead
+            .as_ref()
+            .is_some_and(|(already, _)| dead.iter().any(|ask| already.contains(ask)));
+        if dead.is_empty() || covered {
+            return (None, None);
+        }
+        let previous = saved.dead.clone();
+        self.aliases += 1;
+        let snapshot = idents::snapshot(self.aliases);
+        let machine = &self.machine;
+        let stmt = parse_stmt(quote_spanned! {name.span()=>
+            let #snapshot = #machine.snapshot(&#name);
+        });
+        self.scope[position].dead = Some((dead, snapshot));
+        (Some(stmt), Some((position, previous)))
     }
 
     /// A `let` in an inner block that shadows a saved binding of an outer block: the outer one
@@ -674,6 +744,21 @@ fn parse_stmt(tokens: TokenStream) -> Stmt {
         let message = format!("internal error in mrtr: a rewritten statement does not parse ({error}); please report it");
         syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
     })
+}
+
+/// `x = ..x..;`: the local a statement gives a new value, when its new value reads the old one
+/// (and so may consume it before an ask in it).
+fn reassigned_by(stmt: &Stmt) -> Option<Ident> {
+    let Stmt::Expr(Expr::Assign(assign), _) = stmt else {
+        return None;
+    };
+    let Expr::Path(path) = &*assign.left else {
+        return None;
+    };
+    let ident = path.path.get_ident()?;
+    super::syntax::names_in_expr(&assign.right)
+        .contains(&ident.to_string())
+        .then(|| ident.clone())
 }
 
 /// The names a `let` binds again, which the statements after it read instead of the old ones.
