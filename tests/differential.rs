@@ -3389,6 +3389,22 @@ corpus! {
         Ok(format!("{total} {joined} {more:?}"))
     }
 
+
+    // A field given a new value made from itself and an answer (`memo.title = memo.title +
+    // ..`), also as a `match` arm's expression: the struct was saved partly moved (sweep 32).
+    a_field_rebuilt_from_itself_and_an_answer(args) => {
+        let mut memo = Memo { title: format!("t{}", args.n), note: None };
+        memo.title = memo.title + &ask!(more = elicit::<Text>("More?")).ok().map_or("-".to_owned(), |t| t.text);
+        let mut pair = (format!("p{}", args.n), 0i64);
+        for i in 0..args.n {
+            match i % 2 {
+                0 => pair.0 = pair.0 + &ask!(even = elicit::<Text>(format!("Even {i}?"))).ok().map_or("-".to_owned(), |t| t.text),
+                _ => pair.1 += ask!(odd = elicit::<Num>(format!("Odd {i}?"))).ok().map_or(0, |n| n.num),
+            }
+        }
+        Ok(format!("{memo:?} {pair:?}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -4520,6 +4536,10 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![num(2), num(3), num(4)]),
             run(5, vec![decline.clone(), num(1)]),
             run(0, vec![num(1), decline.clone(), cancel.clone()]),
+        ],
+        "a_field_rebuilt_from_itself_and_an_answer" => vec![
+            run(3, vec![text("a"), text("b"), num(2), decline.clone()]),
+            run(0, vec![decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }

@@ -746,13 +746,18 @@ fn parse_stmt(tokens: TokenStream) -> Stmt {
     })
 }
 
-/// `x = ..x..;`: the local a statement gives a new value, when its new value reads the old one
-/// (and so may consume it before an ask in it).
+/// `x = ..x..;` or `x.field = ..x..;`: the local a statement gives a new value, wholly or a
+/// field of it, when the new value reads the local (and so may consume it, or the field,
+/// before an ask in it).
 fn reassigned_by(stmt: &Stmt) -> Option<Ident> {
     let Stmt::Expr(Expr::Assign(assign), _) = stmt else {
         return None;
     };
-    let Expr::Path(path) = &*assign.left else {
+    let mut place = &*assign.left;
+    while let Expr::Field(field) = place {
+        place = &field.base;
+    }
+    let Expr::Path(path) = place else {
         return None;
     };
     let ident = path.path.get_ident()?;
