@@ -3405,6 +3405,55 @@ corpus! {
         Ok(format!("{memo:?} {pair:?}"))
     }
 
+
+    // A local moved into the value of a `return` from a `while`, and of a `break` out of a
+    // labeled block from a `while let` inside it: the block's tail after the loop read the
+    // local, which kept it alive at the ask (sweep 32).
+    moved_into_values_that_leave_a_while_and_a_labeled_block(args) => {
+        let mut words: Vec<String> = Vec::new();
+        let mut budget = args.n;
+        while budget > 0 {
+            budget -= 1;
+            words.push(format!("w{budget}"));
+            if words.len() > 1 {
+                return Ok(Tagged { value: (words, ask!(age = elicit::<Num>("Age?")).accepted().map_or(0, |n| n.num)), tag: "t".to_owned() }.value.0.join(","));
+            }
+        }
+        let mut queue: VecDeque<u32> = (0..args.n).collect();
+        let mut taken = Vec::new();
+        let last = 'drain: {
+            while let Some(item) = queue.pop_front() {
+                taken.push(item);
+                if item == 1 {
+                    break 'drain sum_with(taken, ask!(extra = elicit::<Num>("Extra?")).accepted().map_or(0, |n| n.num));
+                }
+            }
+            format!("none {taken:?}")
+        };
+        Ok(format!("{last} {queue:?} {words:?}"))
+    }
+
+    // `text = text + ..` in the `else` of an `if let` in a labeled `for`, and a `Vec` rebuilt
+    // from itself and an answer (sweep 32).
+    rebuilt_in_an_else_of_if_let_then_concatenated(args) => {
+        let mut text = format!("s{}", args.n);
+        let mut seen: Vec<u32> = Vec::new();
+        'outer: for i in 0..3u32 {
+            if let Some(j) = (i % 2 == 1).then_some(i) {
+                seen.push(j);
+                continue 'outer;
+            } else {
+                text = text + &ask!(part = elicit::<Text>(format!("Part {i}?"))).ok().map_or("-".to_owned(), |t| t.text);
+            }
+            seen.push(i * 10);
+            if seen.len() as u32 > args.n {
+                break 'outer;
+            }
+        }
+        seen = [seen, Vec::from([ask!(more = elicit::<Num>("More?")).accepted().map_or(0, |n| n.num as u32)])].concat();
+        Ok(format!("{text} {seen:?}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -4540,6 +4589,13 @@ fn cases(name: &str) -> Vec<Run> {
         "a_field_rebuilt_from_itself_and_an_answer" => vec![
             run(3, vec![text("a"), text("b"), num(2), decline.clone()]),
             run(0, vec![decline.clone()]),
+        ],
+        "moved_into_values_that_leave_a_while_and_a_labeled_block" => {
+            vec![run(3, vec![num(4)]), run(1, vec![]), run(0, vec![])]
+        }
+        "rebuilt_in_an_else_of_if_let_then_concatenated" => vec![
+            run(0, vec![text("a"), num(1)]),
+            run(5, vec![text("a"), decline.clone(), num(2)]),
         ],
         other => panic!("no cases for {other}"),
     }

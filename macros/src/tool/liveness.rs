@@ -74,6 +74,7 @@ fn read_after(stmt: &Stmt, ask: u32, name: &str, closures: &BTreeSet<String>) ->
         loops_around_ask: 0,
         shadowed: Vec::new(),
         read: false,
+        leaving_to: None,
     };
     walk.visit_stmt(stmt);
     walk.read
@@ -91,6 +92,9 @@ struct Walk<'a> {
     /// For each block and closure the walk is in, whether a binding there hides the name.
     shadowed: Vec<bool>,
     read: bool,
+    /// The label of the loop or block that a `break` holding the ask leaves to, past the
+    /// loops the walk has left: what comes before its end does not run after the ask.
+    leaving_to: Option<String>,
 }
 
 impl Walk<'_> {
@@ -110,19 +114,60 @@ impl Walk<'_> {
         // An ask in the value of a `return`, or of a `break` out of this loop, that reads the
         // binding (and may consume it) ends the loop: no later pass follows it. (Elsewhere the
         // binding is saved as it is, which costs no snapshot on each pass.)
-        let leaves = holds && leaves_loop(body, self.ask, &self.name);
-        let around = holds && !leaves;
+        let leave = holds
+            .then(|| leaves_loop(body, self.ask, &self.name))
+            .flatten();
+        let around = holds && leave.is_none();
+        let before = self.passed_ask;
         self.loops_around_ask += usize::from(around);
         visit(self);
         self.loops_around_ask -= usize::from(around);
-        self.passed_ask |= leaves;
+        match leave {
+            None => {}
+            Some(Leave::ThisLoop) => self.passed_ask = true,
+            Some(Leave::To(label)) => {
+                self.passed_ask = before;
+                self.leaving_to = Some(label);
+            }
+            Some(Leave::Return) => self.passed_ask = before,
+        }
+        self.arrive(label_of(body));
+    }
+
+    /// The end of a labeled loop or block: where a `break` to it that holds the ask goes on.
+    fn arrive(&mut self, label: Option<&syn::Label>) {
+        if let Some(label) = label
+            && self.leaving_to.as_deref() == Some(&label.name.ident.to_string())
+        {
+            self.leaving_to = None;
+            self.passed_ask = true;
+        }
+    }
+}
+
+/// How an ask in the value of a `return` or `break` leaves the loop around it.
+enum Leave {
+    /// To what follows the loop.
+    ThisLoop,
+    /// To what follows the enclosing loop or block with this label.
+    To(String),
+    Return,
+}
+
+fn label_of(expr: &Expr) -> Option<&syn::Label> {
+    match expr {
+        Expr::Loop(e) => e.label.as_ref(),
+        Expr::While(e) => e.label.as_ref(),
+        Expr::ForLoop(e) => e.label.as_ref(),
+        Expr::Block(e) => e.label.as_ref(),
+        _ => None,
     }
 }
 
 /// Whether ask point `ask` in the loop `looped` is in the value of a `return`, or of a `break`
 /// that leaves `looped` (unlabeled and not in a loop nested in it, or labeled with a label
-/// not of a loop or block nested in it), and that value reads `name`.
-fn leaves_loop(looped: &Expr, ask: u32, name: &str) -> bool {
+/// not of a loop or block nested in it), and that value reads `name`: how it leaves.
+fn leaves_loop(looped: &Expr, ask: u32, name: &str) -> Option<Leave> {
     struct Leaves<'n> {
         ask: u32,
         name: &'n str,
@@ -130,7 +175,9 @@ fn leaves_loop(looped: &Expr, ask: u32, name: &str) -> bool {
         inner_labels: Vec<String>,
         /// How many loops nested in `looped` the walk is in.
         inner_loops: usize,
-        leaves: bool,
+        /// `looped`'s label.
+        own: Option<String>,
+        leaves: Option<Leave>,
     }
     impl Leaves<'_> {
         fn nested(&mut self, label: Option<&syn::Label>, is_loop: bool, expr: &Expr) {
@@ -154,11 +201,20 @@ fn leaves_loop(looped: &Expr, ask: u32, name: &str) -> bool {
                 })
             };
             match expr {
-                Expr::Return(ret) if holds(&ret.expr) => self.leaves = true,
+                Expr::Return(ret) if holds(&ret.expr) => self.leaves = Some(Leave::Return),
                 Expr::Break(brk) if holds(&brk.expr) => {
                     self.leaves = match &brk.label {
-                        Some(label) => !self.inner_labels.contains(&label.ident.to_string()),
-                        None => self.inner_loops == 0,
+                        Some(label) => {
+                            let label = label.ident.to_string();
+                            if self.inner_labels.contains(&label) {
+                                None
+                            } else if self.own.as_ref() == Some(&label) {
+                                Some(Leave::ThisLoop)
+                            } else {
+                                Some(Leave::To(label))
+                            }
+                        }
+                        None => (self.inner_loops == 0).then_some(Leave::ThisLoop),
                     }
                 }
                 Expr::Loop(e) => self.nested(e.label.as_ref(), true, expr),
@@ -174,14 +230,15 @@ fn leaves_loop(looped: &Expr, ask: u32, name: &str) -> bool {
         Expr::Loop(e) => &e.body,
         Expr::While(e) => &e.body,
         Expr::ForLoop(e) => &e.body,
-        _ => return false,
+        _ => return None,
     };
     let mut walk = Leaves {
         ask,
         name,
         inner_labels: Vec::new(),
         inner_loops: 0,
-        leaves: false,
+        own: label_of(looped).map(|label| label.name.ident.to_string()),
+        leaves: None,
     };
     walk.visit_block(body);
     walk.leaves
@@ -217,6 +274,10 @@ impl<'ast> Visit<'ast> for Walk<'_> {
                 self.looping(expr, |walk| visit::visit_expr(walk, expr))
             }
             Expr::Closure(closure) => self.scoped_closure(closure),
+            Expr::Block(block) if block.label.is_some() => {
+                visit::visit_expr(self, expr);
+                self.arrive(block.label.as_ref());
+            }
             _ => visit::visit_expr(self, expr),
         }
     }
