@@ -217,6 +217,27 @@ impl RedisServer {
             .with_context(|| format!("DBSIZE answered {text:?}"))
     }
 
+    /// Bytes clients sent that Redis has not read yet, on its plain port, from the kernel's
+    /// socket table (`/proc/net/tcp`): while Redis is frozen, more than 0 says a command reached
+    /// it and waits.
+    pub fn unread_bytes(&self) -> anyhow::Result<u64> {
+        let table = std::fs::read_to_string("/proc/net/tcp").context("reading /proc/net/tcp")?;
+        let port = format!(":{:04X}", self.port);
+        let mut unread = 0;
+        for line in table.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // local address, remote address, state, tx_queue:rx_queue
+            let (Some(local), Some(queues)) = (fields.get(1), fields.get(4)) else {
+                continue;
+            };
+            if local.ends_with(&port) {
+                let rx = queues.split(':').nth(1).unwrap_or("0");
+                unread += u64::from_str_radix(rx, 16).context("an rx_queue in /proc/net/tcp")?;
+            }
+        }
+        Ok(unread)
+    }
+
     /// The PEM file of the CA that signed the TLS port's certificate.
     pub fn ca_file(&self) -> PathBuf {
         self.dir.path().join("ca.crt")
