@@ -289,12 +289,12 @@ impl Saver {
     }
 }
 
-/// Why a value of this type must not be saved: an `Arc` or `Rc` around something that can
-/// change in place (serde's `rc` feature, which rmcp enables, serializes one by value) would
-/// come back as a copy, and what the tool changes after the ask would never reach the state it
-/// shares with the server.
+/// Why a value of this type must not be saved: an `Arc` around something that can change in
+/// place (serde's `rc` feature, which rmcp enables, serializes one by value) would come back as
+/// a copy, and what the tool changes after the ask would never reach the state it shares with
+/// the server. (An `Rc` is not `Send`, so `Persist` refuses it when the tool compiles.)
 fn shared_handle(type_name: &str) -> Option<String> {
-    const SHARED: &[&str] = &["::Arc<", "::Rc<"];
+    const SHARED: &[&str] = &["::Arc<"];
     const MUTABLE: &[&str] = &[
         "Mutex<",
         "RwLock<",

@@ -244,16 +244,12 @@ impl<'a> Lowering<'a> {
     /// snapshot taken before the statement, which resuming into the statement reads again.
     /// Returns the snapshot's `let`, and the binding's position with what to put back once the
     /// statement is lowered.
-    #[allow(clippy::type_complexity)]
     fn snapshot_reassigned(
         &mut self,
         stmt: &Stmt,
         name: &Ident,
         block_start: usize,
-    ) -> (
-        Option<Stmt>,
-        Option<(usize, Option<(BTreeSet<u32>, Ident)>)>,
-    ) {
+    ) -> (Option<Stmt>, Option<(usize, Option<DeadAt>)>) {
         if self.scope[block_start..]
             .iter()
             .any(|saved| saved.binding.ident == *name)
@@ -702,8 +698,11 @@ struct Saved {
     /// Set once an inner block shadows the binding: a reference to it under a hidden name.
     via: Option<Ident>,
     /// The asks at which the binding is dead, and the snapshot saved there instead.
-    dead: Option<(BTreeSet<u32>, Ident)>,
+    dead: Option<DeadAt>,
 }
+
+/// Asks at which a binding is dead, and the snapshot of it saved there instead.
+type DeadAt = (BTreeSet<u32>, Ident);
 
 /// Replaces ask markers, and lowers blocks that are entered on the way to an ask point.
 struct Rewriter<'l, 'a> {

@@ -60,14 +60,13 @@ impl Kind {
 
 pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut diagnostics = Diagnostics::default();
-    let Some(tool) = parse::parse(kind, attr, item.clone(), &mut diagnostics) else {
+    let Some(mut tool) = parse::parse(kind, attr, item.clone(), &mut diagnostics) else {
         let errors = diagnostics.into_compile_errors();
         return quote!(#errors #item);
     };
     if !diagnostics.is_empty() {
         return fallback::signature_fallback(kind, diagnostics, &tool.item);
     }
-    let mut tool = tool;
     refusal::check(kind, &mut tool.item, &mut diagnostics);
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
