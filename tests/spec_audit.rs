@@ -438,6 +438,69 @@ async fn a_state_carried_to_another_method_is_refused() {
     .await;
 }
 
+/// A.5 item 4 ("attacker-controlled"), beyond the forgeries of `signup_rounds.rs`: a state of
+/// any length (up to 1 MiB) or alphabet (non-ASCII, control characters, base64 padding), or
+/// one carrying 10,000 answers, gets the same generic `-32602` on every method, without data,
+/// and the server goes on answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_states_of_any_size_or_alphabet_get_the_generic_32602() {
+    timed(async {
+        let server = serve().await;
+        let many: serde_json::Map<String, Value> =
+            (0..10_000).map(|i| (format!("k{i}"), ada())).collect();
+        let (_, first) = rpc(
+            &server.url,
+            "tools/call",
+            first_params("tools/call"),
+            elicitation(),
+        )
+        .await;
+        let genuine = first["result"]["requestState"].as_str().unwrap().to_owned();
+        let hostile: Vec<(String, Value)> = vec![
+            ("A".repeat(1 << 20), json!({"who": ada()})),
+            ("DAE".to_owned() + &"_".repeat(4096), json!({"who": ada()})),
+            ("état-été-✓".to_owned(), json!({"who": ada()})),
+            ("\u{0}\u{1b}[2J\n".to_owned(), json!({"who": ada()})),
+            (format!("{genuine}=="), json!({"who": ada()})),
+            (standard_alphabet(&genuine), json!({"who": ada()})),
+            (genuine[..genuine.len() - 1].to_owned(), Value::Object(many)),
+        ];
+        for method in MRTR_METHODS {
+            for (state, answers) in &hostile {
+                let params = retry_params(method, &json!(state), answers.clone());
+                let (status, refused) = rpc(&server.url, method, params, elicitation()).await;
+                let shown: String = state.chars().take(16).collect();
+                assert_eq!(
+                    refused["error"]["code"], -32602,
+                    "{method} {shown:?}: {status} {refused}"
+                );
+                let message = refused["error"]["message"].as_str().unwrap_or_default();
+                assert!(
+                    message.starts_with("requestState is invalid or expired"),
+                    "{refused}"
+                );
+                assert!(refused["error"].get("data").is_none(), "{refused}");
+            }
+            let (_, fresh) = rpc(&server.url, method, first_params(method), elicitation()).await;
+            assert_eq!(
+                fresh["result"]["resultType"], "input_required",
+                "{method}: {fresh}"
+            );
+        }
+    })
+    .await;
+}
+
+/// `state` in the standard base64 alphabet (`+`, `/`) rather than base64url, and so never
+/// equal to it: it differs in at least one character, if need be its first.
+fn standard_alphabet(state: &str) -> String {
+    let swapped = state.replace('_', "/").replace('-', "+");
+    if swapped != state {
+        return swapped;
+    }
+    format!("+{}", &state[1..])
+}
+
 /// A.9 and A.11 on prompts and resources, as `tasks.rs` checks it on tools: params whose MRTR
 /// fields have the wrong JSON type are a protocol error, `-32602`, not a crash nor a method the
 /// server does not know; and the server goes on answering.
@@ -567,35 +630,32 @@ async fn sampling_with_tools_needs_the_sampling_tools_capability() {
 }
 
 /// A.8: `elicitation: {url: {}}` declares URL mode only, so a form is not sent to it
-/// (`-32021` naming `elicitation.form`), while `elicitation: {}` means form.
+/// (`-32021` naming `elicitation.form`, HTTP 400), on each of the three methods; while
+/// `elicitation: {}` means form.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_form_is_not_sent_to_a_client_that_declares_url_elicitation_only() {
     timed(async {
         let server = serve().await;
-        let call = json!({"name": "topic"});
-        let (status, refused) = rpc(
-            &server.url,
-            "tools/call",
-            call.clone(),
-            json!({"elicitation": {"url": {}}}),
-        )
-        .await;
-        assert_eq!(status, 400, "{refused}");
-        assert_eq!(refused["error"]["code"], -32021, "{refused}");
-        assert_eq!(
-            refused["error"]["data"]["requiredCapabilities"],
-            json!({"elicitation": {"form": {}}}),
-            "{refused}"
-        );
-        for form in [
-            json!({"elicitation": {}}),
-            json!({"elicitation": {"form": {}, "url": {}}}),
-        ] {
-            let (_, asked) = rpc(&server.url, "tools/call", call.clone(), form.clone()).await;
+        for method in MRTR_METHODS {
+            let url_only = json!({"elicitation": {"url": {}}});
+            let (status, refused) = rpc(&server.url, method, first_params(method), url_only).await;
+            assert_eq!(status, 400, "{method}: {refused}");
+            assert_eq!(refused["error"]["code"], -32021, "{method}: {refused}");
             assert_eq!(
-                asked["result"]["resultType"], "input_required",
-                "{form}: {asked}"
+                refused["error"]["data"]["requiredCapabilities"],
+                json!({"elicitation": {"form": {}}}),
+                "{method}: {refused}"
             );
+            for form in [
+                json!({"elicitation": {}}),
+                json!({"elicitation": {"form": {}, "url": {}}}),
+            ] {
+                let (_, asked) = rpc(&server.url, method, first_params(method), form.clone()).await;
+                assert_eq!(
+                    asked["result"]["resultType"], "input_required",
+                    "{method} {form}: {asked}"
+                );
+            }
         }
     })
     .await;
