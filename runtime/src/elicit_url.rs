@@ -14,6 +14,9 @@ use crate::{Question, Refusal, Refused};
 
 /// `ask!(login = elicit_url("Sign in to continue", url))` asks the client to open `url`.
 ///
+/// `url` must be an absolute URL (the spec: "MUST contain a valid URL"); one that does not
+/// parse fails the round with `-32603`, and the server log says why.
+///
 /// `Accept` means only that the user agreed to open the page, not that they finished there:
 /// check your own records on the retry, and ask again (or `checkpoint()`) until they have.
 pub fn elicit_url(message: impl Into<String>, url: impl Into<String>) -> ElicitUrl {
@@ -81,6 +84,18 @@ impl Question for ElicitUrl {
     }
 
     fn into_input_request(self) -> Result<Option<InputRequest>, ErrorData> {
+        // The URL is the author's and may carry a token: the log names only what is wrong.
+        if let Err(error) = url::Url::parse(&self.url) {
+            tracing::error!(
+                %error,
+                url_bytes = self.url.len(),
+                "mrtr: elicit_url was given a URL that is not an absolute URL; the round fails"
+            );
+            return Err(ErrorData::internal_error(
+                "the server could not run this request",
+                None,
+            ));
+        }
         Ok(Some(InputRequest::Elicitation(ElicitRequest::new(
             ElicitRequestParams::UrlElicitationParams {
                 meta: None,
@@ -112,4 +127,48 @@ impl Question for ElicitUrl {
     }
 
     // Not kept: each request carries a fresh elicitation id, so the replay store copies it.
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_absolute_url_is_asked() {
+        let request = elicit_url("Sign in", "https://example.com/login?flow=42")
+            .into_input_request()
+            .unwrap();
+        assert!(matches!(request, Some(InputRequest::Elicitation(_))));
+    }
+
+    #[test]
+    fn a_url_that_does_not_parse_fails_the_round_and_the_log_says_why() {
+        for url in [
+            "",
+            "/login",
+            "example.com/login",
+            "https://exa mple.com",
+            "http://[::1",
+        ] {
+            let mut error = None;
+            let logs = crate::log::captured(|| {
+                error = elicit_url("Sign in", format!("{url}?token=s3cret"))
+                    .into_input_request()
+                    .err();
+            });
+            let error = error.unwrap_or_else(|| panic!("{url:?} was asked"));
+            assert_eq!(
+                error.code,
+                rmcp::model::ErrorCode::INTERNAL_ERROR,
+                "{url:?}"
+            );
+            assert!(
+                !error.message.contains("s3cret"),
+                "{url:?}: {}",
+                error.message
+            );
+            assert!(logs.contains("not an absolute URL"), "{url:?}: {logs}");
+            assert!(!logs.contains("s3cret"), "{url:?}: {logs}");
+        }
+    }
 }

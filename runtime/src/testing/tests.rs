@@ -78,6 +78,15 @@ impl Kinds {
     }
 
     #[mrtr_tool]
+    #[tool(description = "A page whose URL is not absolute")]
+    async fn relative_page(&self) -> Result<String, String> {
+        ask!(login = elicit_url("Sign in", "/login"))
+            .accepted()
+            .map_err(|r| r.to_string())?;
+        Ok("signed in".to_owned())
+    }
+
+    #[mrtr_tool]
     #[tool(description = "State-only rounds")]
     async fn ticker(&self, Parameters(args): Parameters<Ticks>) -> String {
         let mut done = 0;
@@ -296,6 +305,15 @@ async fn a_missing_capability_is_a_protocol_error() {
     );
     assert!(error.rounds().is_empty());
     assert!(error.to_string().contains("-32021"), "{error}");
+}
+
+#[tokio::test]
+async fn a_url_elicitation_whose_url_is_not_absolute_is_an_internal_error() {
+    let harness = harness().await;
+    let error = harness.call("relative_page").run().await.unwrap_err();
+    let protocol = error.protocol_error().expect("a JSON-RPC error");
+    assert_eq!(protocol.code, ErrorCode::INTERNAL_ERROR);
+    assert!(error.rounds().is_empty());
 }
 
 #[tokio::test]
