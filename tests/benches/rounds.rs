@@ -18,7 +18,10 @@
 //! plots; a filtered run (`-- long_flow`) keeps the other parts' results there.
 //!
 //! `cargo bench -p mrtr-tests --bench rounds`; for a quick before-and-after check of a change,
-//! `MRTR_BENCH_PAIRED=wizard5` (or `signup`) runs only that tool's paired ratio, nine times.
+//! `MRTR_BENCH_PAIRED=wizard5` (or `signup`) runs only that tool's paired ratio, nine times;
+//! `signup_unguarded` pairs the hand-written `signup` with the same mrtr body under
+//! `replay = "allow"`, which like the hand-written tool does not enforce single use; `guard`
+//! pairs that body with its single-use twin on one server.
 
 use std::{collections::BTreeMap, sync::Mutex, time::Duration};
 
@@ -566,15 +569,32 @@ fn instruction_ratio(name: &str, base: &str, ours: &str) {
 const PAIRED_ENV: &str = "MRTR_BENCH_PAIRED";
 
 fn paired_only(tool: &str) {
-    let flow = match tool {
-        "signup" => SIGNUP,
-        "wizard5" => WIZARD5,
-        _ => panic!("{PAIRED_ENV}={tool}: use signup or wizard5"),
-    };
     let runtime = runtime();
     let (mrtr, by_hand) = runtime.block_on(wizard_and_hand_written());
+    if tool == "guard" {
+        // The guard's own cost: single use against `replay = "allow"`, on one server.
+        let signups = runtime.block_on(connect(Signups::new(steady_engine().build().unwrap())));
+        let ratios: Vec<f64> = (0..9)
+            .map(|_| {
+                paired_ratio(&runtime, (&signups, SIGNUP_REPLAYABLE), (&signups, SIGNUP)).ratio
+            })
+            .collect();
+        println!("guard: paired ratios single use / no guard: {ratios:.3?}");
+        println!("guard: median {:.3}", median(&ratios));
+        return;
+    }
+    let (mrtr, ours, theirs) = match tool {
+        "signup" => (mrtr, SIGNUP, SIGNUP),
+        "wizard5" => (mrtr, WIZARD5, WIZARD5),
+        // The same body with `replay = "allow"`: what the hand-written tool does, no single use.
+        "signup_unguarded" => {
+            let signups = runtime.block_on(connect(Signups::new(steady_engine().build().unwrap())));
+            (signups, SIGNUP_REPLAYABLE, SIGNUP)
+        }
+        _ => panic!("{PAIRED_ENV}={tool}: use signup, wizard5, signup_unguarded or guard"),
+    };
     let ratios: Vec<f64> = (0..9)
-        .map(|_| paired_ratio(&runtime, (&by_hand, flow), (&mrtr, flow)).ratio)
+        .map(|_| paired_ratio(&runtime, (&by_hand, theirs), (&mrtr, ours)).ratio)
         .collect();
     println!("{tool}: paired ratios mrtr / hand-written: {ratios:.3?}");
     println!("{tool}: median {:.3}", median(&ratios));

@@ -1,7 +1,7 @@
 //! What single use costs: the wizard's three-question `signup` twice, once single-use (the
 //! default) and once with `replay = "allow"`, on one server, for the benchmark to compare.
 
-use mrtr::{Engine, ask, elicit, mrtr_tool};
+use mrtr::{Engine, Refused, ask, elicit, mrtr_tool};
 use mrtr_examples::wizard::{Confirm, PlanChoice, Profile, SignupArgs};
 use rmcp::{
     ServerHandler,
@@ -25,14 +25,32 @@ impl Signups {
     }
 }
 
-fn signed_up(team: &str, name: &str, plan: &str, confirmed: bool) -> CallToolResult {
-    let text = match confirmed {
-        true => format!("Signed up {name} to {team} on the {plan} plan"),
-        false => "Signup aborted".to_owned(),
-    };
-    CallToolResult::success(vec![ContentBlock::text(text)])
+fn cancelled(refused: Refused) -> String {
+    format!("Signup cancelled at {}", refused.key)
 }
 
+/// The wizard's last step, as its `signup` ends.
+fn signed_up(team: &str, profile: &Profile, plan: &str) -> CallToolResult {
+    let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
+        "Signed up {} to {} on the {} plan",
+        profile.name, team, plan
+    ))]);
+    result.structured_content = Some(serde_json::json!({
+        "name": profile.name,
+        "team": team,
+        "plan": plan,
+    }));
+    tracing::info!(
+        "signed up {} to {} on the {} plan",
+        profile.name,
+        team,
+        plan
+    );
+    result
+}
+
+// Both bodies are the wizard's `signup`, word for word but for the last step's helper, so that
+// `signup_replayable` is also the hand-written tool's work without single use.
 #[tool_router]
 impl Signups {
     #[mrtr_tool]
@@ -41,19 +59,30 @@ impl Signups {
         &self,
         Parameters(args): Parameters<SignupArgs>,
     ) -> Result<CallToolResult, String> {
-        let name = ask!(profile = elicit::<Profile>("Name?"))
+        let profile = ask!(
+            profile = elicit::<Profile>(format!(
+                "Welcome to {}! What should we call you?",
+                args.team
+            ))
+        )
+        .accepted()
+        .map_err(cancelled)?;
+        let plan = ask!(plan = elicit::<PlanChoice>("Which plan would you like?"))
             .accepted()
-            .map_err(|r| r.to_string())?
-            .name;
-        let plan = ask!(plan = elicit::<PlanChoice>("Plan?"))
-            .accepted()
-            .map_err(|r| r.to_string())?
+            .map_err(cancelled)?
             .plan;
-        let confirmed = ask!(confirm = elicit::<Confirm>("Sure?"))
-            .accepted()
-            .map_err(|r| r.to_string())?
-            .confirm;
-        Ok(signed_up(&args.team, &name, plan.as_str(), confirmed))
+        let confirmed = ask!(
+            confirm = elicit::<Confirm>(format!("Sign {} up for {}?", profile.name, plan.as_str()))
+        )
+        .accepted()
+        .map_err(cancelled)?
+        .confirm;
+        if !confirmed {
+            return Ok(CallToolResult::success(vec![ContentBlock::text(
+                "Signup aborted",
+            )]));
+        }
+        Ok(signed_up(&args.team, &profile, plan.as_str()))
     }
 
     #[mrtr_tool(replay = "allow")]
@@ -62,19 +91,30 @@ impl Signups {
         &self,
         Parameters(args): Parameters<SignupArgs>,
     ) -> Result<CallToolResult, String> {
-        let name = ask!(profile = elicit::<Profile>("Name?"))
+        let profile = ask!(
+            profile = elicit::<Profile>(format!(
+                "Welcome to {}! What should we call you?",
+                args.team
+            ))
+        )
+        .accepted()
+        .map_err(cancelled)?;
+        let plan = ask!(plan = elicit::<PlanChoice>("Which plan would you like?"))
             .accepted()
-            .map_err(|r| r.to_string())?
-            .name;
-        let plan = ask!(plan = elicit::<PlanChoice>("Plan?"))
-            .accepted()
-            .map_err(|r| r.to_string())?
+            .map_err(cancelled)?
             .plan;
-        let confirmed = ask!(confirm = elicit::<Confirm>("Sure?"))
-            .accepted()
-            .map_err(|r| r.to_string())?
-            .confirm;
-        Ok(signed_up(&args.team, &name, plan.as_str(), confirmed))
+        let confirmed = ask!(
+            confirm = elicit::<Confirm>(format!("Sign {} up for {}?", profile.name, plan.as_str()))
+        )
+        .accepted()
+        .map_err(cancelled)?
+        .confirm;
+        if !confirmed {
+            return Ok(CallToolResult::success(vec![ContentBlock::text(
+                "Signup aborted",
+            )]));
+        }
+        Ok(signed_up(&args.team, &profile, plan.as_str()))
     }
 }
 
