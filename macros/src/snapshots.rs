@@ -339,3 +339,22 @@ fn a_local_rebuilt_from_itself_or_consumed_by_a_return_is_saved_from_a_snapshot(
         }
     ));
 }
+
+/// `f(&mut log, ask!(..)..)`: the answer is read before `log` is borrowed mutably, as the ask
+/// saves `log` (sweep 34).
+#[test]
+fn a_mutable_borrow_before_an_argument_that_asks() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn pushes(&self) -> String {
+                let mut log = vec![1i64];
+                push_doubled(&mut log, ask!(a = elicit::<Num>("A?")).accepted().map_or(-1, |n| n.num)).await;
+                let mut name = String::new();
+                let old = std::mem::replace(&mut name, ask!(b = elicit::<Text>("B?")).ok().map_or_else(String::new, |t| t.text));
+                format!("{log:?} {old} {name}")
+            }
+        }
+    ));
+}

@@ -85,6 +85,7 @@ impl VisitMut for Desugar<'_> {
                 self.desugar_while(e)
             }
             Expr::ForLoop(e) if block_range(&e.body).is_some() => self.desugar_for(e),
+            Expr::Call(_) | Expr::MethodCall(_) => argument_first(expr),
             _ => None,
         };
         if let Some(rewritten) = rewritten {
@@ -163,6 +164,41 @@ fn operand_first(stmt: &Stmt, diagnostics: &mut Diagnostics) -> Option<Stmt> {
         #operand => #place #op #operand,
     });
     Some(Stmt::Expr(matched, *semi))
+}
+
+/// `f(&mut a, ask!(..)..)` as `match ask!(..).. { operand => f(&mut a, operand) }`: the ask
+/// saves `a` through a shared borrow, which the `&mut a` taken before it, and held by the
+/// call, would forbid (rustc's E0502 at the `ask!`). What comes before the argument that asks
+/// has no effect (`analyze` checks it), so reading the answer first changes nothing else. A
+/// receiver borrowed by `.method(..)` itself needs none of this: that borrow starts when the
+/// call is made.
+fn argument_first(expr: &Expr) -> Option<Expr> {
+    let (head, args) = match expr {
+        Expr::Call(call) => (&*call.func, &call.args),
+        Expr::MethodCall(call) => (&*call.receiver, &call.args),
+        _ => return None,
+    };
+    let at = args.iter().position(|arg| !asks_in_expr(arg).is_empty())?;
+    let borrows_mut = |e: &Expr| {
+        first_in(
+            e,
+            false,
+            |e| matches!(e, Expr::Reference(r) if r.mutability.is_some()),
+        )
+        .is_some()
+    };
+    if !borrows_mut(head) && !args.iter().take(at).any(borrows_mut) {
+        return None;
+    }
+    let operand = idents::operand();
+    let mut call = expr.clone();
+    let slot = match &mut call {
+        Expr::Call(call) => call.args.iter_mut().nth(at)?,
+        Expr::MethodCall(call) => call.args.iter_mut().nth(at)?,
+        _ => return None,
+    };
+    let value = std::mem::replace(slot, syn::parse_quote!(#operand));
+    Some(syn::parse_quote!(match #value { #operand => #call }))
 }
 
 /// An assignment inside `expr`, such as the `i += 1` of `v[{ i += 1; i }]`.
