@@ -358,3 +358,24 @@ fn a_mutable_borrow_before_an_argument_that_asks() {
         }
     ));
 }
+
+/// An asking arm carries only the bindings its body reads: one its guard alone reads is not
+/// bound again in the arm, where rustc would call it unused (sweep 34).
+#[test]
+fn an_asking_arm_whose_guard_alone_reads_a_binding() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn guarded(&self) -> String {
+                let number = Some(3u32);
+                let last = match (&number, 2u32) {
+                    (Some(d), n) if *d == n => ask!(exact = elicit::<Yes>("Exact?")).ok().map(|y| y.yes),
+                    (Some(d), m) if *d > m => ask!(more = elicit::<Yes>(format!("More than {m}?"))).ok().map(|y| y.yes),
+                    _ => None,
+                };
+                format!("{last:?}")
+            }
+        }
+    ));
+}

@@ -588,7 +588,14 @@ impl Desugar<'_> {
             };
             let variant = format_ident!("Arm{}", index);
             let generic = format_ident!("T{}", index);
-            let bindings = pattern_bindings(pat);
+            // Only the bindings the body reads are carried into it: one that only the guard
+            // reads is used up there, and a `let` of it in the body would be an unused
+            // variable, which rustc would report at the user's pattern.
+            let read = super::syntax::names_in_expr(body);
+            let bindings: Vec<_> = pattern_bindings(pat)
+                .into_iter()
+                .filter(|binding| read.contains(&binding.ident.to_string()))
+                .collect();
             let mut inner = pat.clone();
             strip_mut(&mut inner);
             let carried = bindings_tuple(&bindings, false);
