@@ -379,3 +379,24 @@ fn an_asking_arm_whose_guard_alone_reads_a_binding() {
         }
     ));
 }
+
+/// `let`s without a value given theirs by `x = value;` past an ask and another `let`: the `let`
+/// stays, `x` is not saved before its assignment, and is restored there (sweep 34).
+#[test]
+fn lets_without_values_given_after_an_ask() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn deferred(&self) -> String {
+                let total: i64;
+                let label: String;
+                let first = ask!(first = elicit::<Num>("First?")).accepted().map_or(0, |n| n.num);
+                total = first + 1;
+                let second = ask!(second = elicit::<Text>(format!("Second after {total}?"))).ok().map(|t| t.text);
+                label = second.unwrap_or_else(|| "none".to_owned());
+                format!("{total} {label}")
+            }
+        }
+    ));
+}

@@ -287,6 +287,36 @@ fn deferred_name(local: &Local) -> Option<&Ident> {
     declared(local).map(|pat| &pat.ident)
 }
 
+/// Where a `let x;` at `index` that stays where it is (a `let` with a value, or an ask, stands
+/// before its value) gets its value: the first later statement of its block that names `x`,
+/// when that is `x = value;` and `value` does not read `x`, or when no ask comes at or after
+/// it. Lowering saves `x` from an assignment on, and restores it there on resume; at an ask
+/// before it `x` has no value yet, and is not saved.
+pub(crate) fn assigned_later(stmts: &[Stmt], index: usize) -> Option<usize> {
+    let Stmt::Local(local) = &stmts[index] else {
+        return None;
+    };
+    if local.attrs.iter().any(|attr| attr.path().is_ident("cfg")) {
+        return None;
+    }
+    let name = deferred_name(local)?;
+    let first = index + 1 + stmts[index + 1..].iter().position(|s| mentions(s, name))?;
+    if stmts[first..].iter().all(|s| asks_in_stmt(s).is_empty()) {
+        return Some(first);
+    }
+    let Stmt::Expr(Expr::Assign(assign), Some(_)) = &stmts[first] else {
+        return None;
+    };
+    let Expr::Path(place) = &*assign.left else {
+        return None;
+    };
+    (place.qself.is_none()
+        && place.path.get_ident() == Some(name)
+        && assign.attrs.is_empty()
+        && !mentions(&assign.right, name))
+    .then_some(first)
+}
+
 /// How the statement `giving` that first names `x` gives it its value.
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
@@ -445,7 +475,7 @@ fn is_name(expr: &Expr, name: &Ident) -> bool {
 
 /// Whether `name` appears anywhere in the tokens of `node`, even as a field or in a macro's
 /// arguments: an over-approximation that keeps a rewrite from moving past any use.
-fn mentions(node: &impl ToTokens, name: &Ident) -> bool {
+pub(crate) fn mentions(node: &impl ToTokens, name: &Ident) -> bool {
     fn within(tokens: TokenStream, name: &Ident) -> bool {
         tokens.into_iter().any(|token| match token {
             TokenTree::Ident(ident) => ident == *name,

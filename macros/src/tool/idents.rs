@@ -80,6 +80,11 @@ pub(crate) fn operand() -> Ident {
     local("__mrtr_operand")
 }
 
+/// The value a region of statements gives a `let` without a value declared before it.
+pub(crate) fn given() -> Ident {
+    local("__mrtr_given")
+}
+
 /// The value of an arm that does not ask.
 pub(crate) fn value() -> Ident {
     local("__value")

@@ -26,6 +26,7 @@ use syn::{
 
 use super::{
     analyze::AskSite,
+    deferred_init::assigned_later,
     desugar::strip_mut,
     idents,
     syntax::{
@@ -93,6 +94,23 @@ impl<'a> Lowering<'a> {
             ));
             read_later[index - 1] = names;
         }
+        // A `let x;` that a later `x = value;` gives its value, past an ask or another `let`:
+        // it stays as written, unsaved while it has no value, and `x` is saved from that
+        // assignment on, which a resumed round skips by restoring `x` instead.
+        let mut given_at: BTreeMap<usize, Binding> = BTreeMap::new();
+        let mut left_unsaved = BTreeSet::new();
+        for index in 0..stmts.len() {
+            if asks[index + 1..].iter().all(Vec::is_empty) {
+                continue;
+            }
+            if let Some(at) = assigned_later(&stmts, index)
+                && let Stmt::Local(local) = &stmts[index]
+                && let Some(binding) = pattern_bindings(&local.pat).pop()
+            {
+                given_at.insert(at, binding);
+                left_unsaved.insert(index);
+            }
+        }
         let mut aliased = Vec::new();
         for (index, stmt) in stmts.into_iter().enumerate() {
             let ask_follows = asks[index + 1..].iter().any(|a| !a.is_empty());
@@ -105,6 +123,10 @@ impl<'a> Lowering<'a> {
                 {
                     aliased.push(position);
                     block.stmts.push(alias);
+                }
+                if left_unsaved.contains(&index) {
+                    block.stmts.push(stmt);
+                    continue;
                 }
             }
             let mut renewed = Vec::new();
@@ -135,7 +157,19 @@ impl<'a> Lowering<'a> {
                 }
             }
             let end = asks[index].iter().copied().fold(self.high, u32::max);
-            let lowered = self.lower_stmt(stmt, ask_follows, end);
+            let given = given_at.remove(&index);
+            let lowered = match (given, stmt) {
+                (Some(binding), Stmt::Expr(Expr::Assign(assign), _)) if ask_follows => {
+                    let lowered = self.lower_given(assign, &binding, end);
+                    self.scope.push(Saved {
+                        binding,
+                        via: None,
+                        dead: None,
+                    });
+                    lowered
+                }
+                (_, stmt) => self.lower_stmt(stmt, ask_follows, end),
+            };
             block.stmts.push(lowered);
             for (position, snapshot) in renewed {
                 if let Some((_, current)) = &mut self.scope[position].dead {
@@ -336,6 +370,21 @@ impl<'a> Lowering<'a> {
         aliases
     }
 
+    /// `x = value;` that gives a `let x;` left before an ask its value: `x = if m.passed(end)
+    /// { m.restore().await } else { value };`, as a `let` with a value would be.
+    fn lower_given(&mut self, mut assign: syn::ExprAssign, binding: &Binding, end: u32) -> Stmt {
+        self.lower_expr(&mut assign.right);
+        let machine = &self.machine;
+        let span = binding.ident.span();
+        let restore = quote_spanned! {span=> #machine.restore().await };
+        let left = &assign.left;
+        let value = Block {
+            brace_token: Default::default(),
+            stmts: vec![Stmt::Expr(*assign.right, None)],
+        };
+        parse_stmt(quote! { #left = if #machine.passed(#end) { #restore } else #value; })
+    }
+
     fn lower_stmt(&mut self, stmt: Stmt, ask_follows: bool, end: u32) -> Stmt {
         let machine = self.machine.clone();
         match stmt {
@@ -470,10 +519,10 @@ impl<'a> Lowering<'a> {
                 &local.pat,
                 format!(
                     "`{0}` is declared without a value before an `ask!`, so it cannot be saved \
-                     there. Give it a value where you declare it, or give it one in the next \
-                     statement that names it, with no other `let` between: `{0} = value;`, or an `if` \
-                     or `match` each of whose branches assigns `{0} = value;` before anything \
-                     else names it, or returns",
+                     there. Give it a value where you declare it, or in the next statement of \
+                     its block that names it: `{0} = value;`, or, with no other `let` between, \
+                     an `if` or `match` each of whose branches assigns `{0} = value;` before \
+                     anything else names it, or returns",
                     bindings[0].ident
                 ),
             );

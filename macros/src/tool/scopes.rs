@@ -22,6 +22,8 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
+use super::deferred_init::{assigned_later, mentions};
+use super::idents;
 use super::syntax::{
     Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
     pattern_bindings, recreated_closure, with_captures,
@@ -134,13 +136,18 @@ fn fold_block(block: &mut Block, captures: &Captures) {
             skip.insert(start);
             continue;
         }
+        let given = exports
+            .is_empty()
+            .then(|| given_within(&block.stmts, start, end))
+            .flatten();
         let inner: Vec<Stmt> = block.stmts.drain(start..=end).collect();
         let (hoisted, inner, mut redefined) = items_out_of(inner);
         let (inner, exports) = closures_out_of(inner, exports, &mut redefined);
-        let folded = hoisted
-            .into_iter()
-            .chain([region(inner, &exports)])
-            .chain(redefined);
+        let folded = match given.and_then(|name| giving_region(&inner, &name)) {
+            Some(giving) => giving,
+            None => region(inner, &exports),
+        };
+        let folded = hoisted.into_iter().chain([folded]).chain(redefined);
         block.stmts.splice(start..start, folded);
         skip.clear();
     }
@@ -237,6 +244,45 @@ fn closures_out_of(
         }
     }
     (stmts, kept)
+}
+
+/// The name of a `let x;` before `start` whose value `x = value;` among `stmts[start..=end]`
+/// gives (`deferred_init::assigned_later`).
+fn given_within(stmts: &[Stmt], start: usize, end: usize) -> Option<Ident> {
+    (0..start).find_map(|index| {
+        let at = assigned_later(stmts, index)?;
+        let Stmt::Local(local) = &stmts[index] else {
+            return None;
+        };
+        (start..=end)
+            .contains(&at)
+            .then(|| pattern_bindings(&local.pat).pop())
+            .flatten()
+            .map(|binding| binding.ident)
+    })
+}
+
+/// A region that hands nothing out but holds `x = value;` for a `let x;` before it, as that
+/// assignment of the region's value: `x = { ..; let given = value; ..; given };`, so that `x`
+/// is given its value by a statement of the block that declares it, where lowering saves it
+/// from. Not when a statement after the assignment in the region names `x`.
+fn giving_region(stmts: &[Stmt], name: &Ident) -> Option<Stmt> {
+    let at = stmts.iter().position(|stmt| mentions(stmt, name))?;
+    let Stmt::Expr(Expr::Assign(assign), Some(_)) = &stmts[at] else {
+        return None;
+    };
+    if stmts[at + 1..].iter().any(|stmt| mentions(stmt, name)) {
+        return None;
+    }
+    let (before, after) = (&stmts[..at], &stmts[at + 1..]);
+    let (left, value) = (&assign.left, &assign.right);
+    let tokens = if after.is_empty() {
+        quote! { #left = { #(#before)* #value }; }
+    } else {
+        let given = idents::given();
+        quote! { #left = { #(#before)* let #given = #value; #(#after)* #given }; }
+    };
+    syn::parse2(tokens).ok()
 }
 
 fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {
