@@ -11,7 +11,9 @@ use syn::{
     visit::{self, Visit},
 };
 
-use super::syntax::{Captures, asks_in_block, asks_in_expr, borrows, pattern_bindings};
+use super::syntax::{
+    Captures, asks_in_block, asks_in_expr, asks_in_stmt, borrows, names_in_stmt, pattern_bindings,
+};
 use crate::diagnostics::Diagnostics;
 
 pub(crate) fn check(body: &Block, diagnostics: &mut Diagnostics) {
@@ -33,6 +35,17 @@ impl<'ast> Visit<'ast> for Check<'_> {
                      `requestState`, but `{method}` hands out `&str` slices, which borrow. \
                      Iterate owned strings: add `.map(str::to_owned)` right after \
                      `{method}(..)`"
+                ),
+            );
+        } else if asks && let Some(method) = mutable_items(&e.expr) {
+            self.diagnostics.error(
+                &e.expr,
+                format!(
+                    "this `for` loop's body asks, so the items it has yet to visit are saved into \
+                     `requestState`, but {method} hands out mutable borrows of the items, which \
+                     cannot be saved. Loop over the positions and change each item in place: \
+                     `for i in 0..items.len() {{ .. items[i] .. }}` (for a map, over \
+                     `map.keys().cloned().collect::<Vec<_>>()`, through `map.get_mut(&key)`)"
                 ),
             );
         } else if asks && literal_strs(&e.expr) {
@@ -78,6 +91,24 @@ impl Check<'_> {
         let body = Stmt::Expr(body.clone(), None);
         for (scrutinee, pat) in borrowed_parts(scrutinee, pat) {
             for binding in borrowing_bindings(pat) {
+                if borrows_mutably(scrutinee) {
+                    if !named_from_first_ask(&body, &binding.ident) {
+                        continue;
+                    }
+                    // A copy would lose the change: the answer is what must come first.
+                    self.diagnostics.error(
+                        &binding.ident,
+                        format!(
+                            "`{0}` borrows mutably from `{1}` and is used after an `ask!` in \
+                             this arm, so it would be saved into `requestState`, which cannot \
+                             hold a borrow. Ask before the `if let` or `match` (`let answer = \
+                             ask!(..);`), then change `{0}` with the answer",
+                            binding.ident,
+                            spelled(scrutinee),
+                        ),
+                    );
+                    continue;
+                }
                 let dead: BTreeSet<u32> =
                     super::liveness::dead_asks(&body, &binding.ident, &Captures::new());
                 if asks.iter().all(|ask| dead.contains(ask)) {
@@ -139,8 +170,64 @@ fn borrowed_parts<'a>(scrutinee: &'a Expr, pat: &'a Pat) -> Vec<(&'a Expr, &'a P
             .filter(|(part, _)| borrows(part))
             .collect(),
         (Expr::Paren(inner), pat) => borrowed_parts(&inner.expr, pat),
-        (scrutinee, pat) if borrows(scrutinee) => vec![(scrutinee, pat)],
+        (scrutinee, pat) if borrows(scrutinee) || borrows_mutably(scrutinee) => {
+            vec![(scrutinee, pat)]
+        }
         _ => Vec::new(),
+    }
+}
+
+/// Whether a statement of `body` that asks, or one after it, names `name`: a mutable borrow
+/// named there is alive at the ask, `*slot += ask!(..)..` too (the place stays borrowed while
+/// the ask saves what it borrows from).
+fn named_from_first_ask(body: &Stmt, name: &syn::Ident) -> bool {
+    let stmts = match body {
+        Stmt::Expr(Expr::Block(block), _) => block.block.stmts.as_slice(),
+        other => std::slice::from_ref(other),
+    };
+    let name = name.to_string();
+    stmts
+        .iter()
+        .skip_while(|stmt| asks_in_stmt(stmt).is_empty())
+        .any(|stmt| names_in_stmt(stmt).contains(&name))
+}
+
+/// A mutable borrow, or a method that picks a mutable borrow out of what it is called on:
+/// `&mut x`, `map.get_mut(&k)`, `items.last_mut()`, `slot.as_mut()`.
+fn borrows_mutably(expr: &Expr) -> bool {
+    const PICKING_MUT: &[&str] = &[
+        "get_mut",
+        "first_mut",
+        "last_mut",
+        "as_mut",
+        "as_deref_mut",
+        "front_mut",
+        "back_mut",
+        "peek_mut",
+        "split_first_mut",
+        "split_last_mut",
+    ];
+    match expr {
+        Expr::Reference(reference) => reference.mutability.is_some(),
+        Expr::MethodCall(call) => PICKING_MUT.contains(&call.method.to_string().as_str()),
+        Expr::Paren(inner) => borrows_mutably(&inner.expr),
+        _ => false,
+    }
+}
+
+/// How `iterable` hands out mutable borrows of its items, when it does, for a message:
+/// `v.iter_mut()`, `map.values_mut()`, `&mut v`, through adapters that keep the items.
+fn mutable_items(iterable: &Expr) -> Option<String> {
+    match unadapted(iterable, &[]) {
+        Expr::MethodCall(call)
+            if ["iter_mut", "values_mut"].contains(&call.method.to_string().as_str()) =>
+        {
+            Some(format!("`{}()`", call.method))
+        }
+        Expr::Reference(reference) if reference.mutability.is_some() => {
+            Some(format!("`{}`", spelled(iterable)))
+        }
+        _ => None,
     }
 }
 
