@@ -9,7 +9,7 @@
 //! ask keys, `note!(args, ..)` for side effects, and `Args { run, n }` as their arguments.
 
 use std::{
-    collections::{BTreeMap, HashMap, VecDeque},
+    collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque},
     time::Duration,
 };
 
@@ -118,6 +118,103 @@ pub enum Phase {
     Done(u32),
 }
 
+/// A recursive enum of boxes, held across asks (sweep 34).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Tree {
+    Leaf(i64),
+    Node(Box<Tree>, Box<Tree>),
+}
+
+impl Tree {
+    pub fn sum(&self) -> i64 {
+        match self {
+            Tree::Leaf(v) => *v,
+            Tree::Node(l, r) => l.sum() + r.sum(),
+        }
+    }
+}
+
+/// A singly linked list through `Option<Box<_>>`, held across asks (sweep 34).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub value: i64,
+    pub next: Option<Box<Entry>>,
+}
+
+/// A user's error type, turned into the tool's `String` error by `?` through `From` (sweep 34).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FormError {
+    Empty,
+    TooLong(usize),
+    Bad(String),
+}
+
+impl std::fmt::Display for FormError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormError::Empty => write!(f, "empty"),
+            FormError::TooLong(n) => write!(f, "too long ({n})"),
+            FormError::Bad(why) => write!(f, "bad: {why}"),
+        }
+    }
+}
+
+impl From<FormError> for String {
+    fn from(e: FormError) -> String {
+        format!("form error: {e}")
+    }
+}
+
+impl From<std::num::ParseIntError> for FormError {
+    fn from(e: std::num::ParseIntError) -> FormError {
+        FormError::Bad(e.to_string())
+    }
+}
+
+/// Trims and checks a piece of text: empty or longer than 8 characters is an error.
+pub fn validate(s: &str) -> Result<String, FormError> {
+    let t = s.trim();
+    match t.chars().count() {
+        0 => Err(FormError::Empty),
+        n if n > 8 => Err(FormError::TooLong(n)),
+        _ => Ok(t.to_owned()),
+    }
+}
+
+/// Parses a limit, converting the parse error with `?` and `From`.
+pub fn parse_limit(s: &str) -> Result<i64, FormError> {
+    let n: i64 = s.trim().parse()?;
+    if n < 0 {
+        Err(FormError::Bad(format!("negative {n}")))
+    } else {
+        Ok(n)
+    }
+}
+
+/// An async helper that borrows a slice: how many words are longer than `min`.
+pub async fn count_long(words: &[String], min: usize) -> usize {
+    tokio::task::yield_now().await;
+    words.iter().filter(|w| w.chars().count() > min).count()
+}
+
+/// An async helper that changes a vector it borrows mutably.
+pub async fn push_doubled(into: &mut Vec<i64>, n: i64) {
+    tokio::task::yield_now().await;
+    into.push(n * 2);
+}
+
+/// An async helper that borrows a `&str`.
+pub async fn shout(s: &str) -> String {
+    tokio::task::yield_now().await;
+    s.to_uppercase()
+}
+
+/// An async helper that borrows two strings.
+pub async fn join_async(a: &str, b: &str) -> String {
+    tokio::task::yield_now().await;
+    format!("{a}+{b}")
+}
+
 /// Compiles each body as a resumable tool (`Corpus::NAME`) and as a straight async fn
 /// (`straight::NAME`) whose `ask!` reads the next answer of a script.
 macro_rules! corpus {
@@ -161,16 +258,17 @@ macro_rules! corpus {
 /// What corpus bodies may use, besides `ask!`.
 pub mod prelude {
     pub use super::{
-        Args, Color, Memo, Num, Person, Phase, Pick, Point, Shape, Step, Tagged, Text, Verdict,
-        Yes, add, consume, describe, double, len_with, noted_prompt, parse_num, record, refuse,
-        sum_with,
+        Args, Color, Entry, FormError, Memo, Num, Person, Phase, Pick, Point, Shape, Step, Tagged,
+        Text, Tree, Verdict, Yes, add, consume, count_long, describe, double, join_async, len_with,
+        noted_prompt, parse_limit, parse_num, push_doubled, record, refuse, shout, sum_with,
+        validate,
     };
     pub use mrtr::{Elicited, elicit, start_task};
     pub use mrtr_tests::note;
     #[allow(unused_imports)]
     pub use serde_json::{Value, json};
     #[allow(unused_imports)]
-    pub use std::collections::{BTreeMap, HashMap, VecDeque};
+    pub use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 }
 
 pub fn refuse(refused: mrtr::Refused) -> String {
@@ -3455,6 +3553,962 @@ corpus! {
     }
 
     // -----------------------------------------------------------------------------------------
+    // Sweep 34: bodies a user would write that the corpus above did not yet hold.
+    // -----------------------------------------------------------------------------------------
+
+    async_helpers_that_borrow_held_locals(args) => {
+        let mut words: Vec<String> = (0..args.n).map(|i| format!("w{i}")).collect();
+        let mut doubled: Vec<i64> = Vec::new();
+        let first = ask!(first = elicit::<Text>("First word?")).accepted().map_err(refuse)?.text;
+        words.push(first.clone());
+        let long = count_long(&words, 2).await;
+        push_doubled(&mut doubled, long as i64).await;
+        let loud = shout(&first).await;
+        note!(args, "long {long} loud {loud}");
+        let more = ask!(more = elicit::<Num>(format!("More than {long}?"))).accepted().map_or(0, |n| n.num);
+        push_doubled(&mut doubled, more).await;
+        let again = shout(words.last().map(String::as_str).unwrap_or("")).await;
+        Ok(format!("{words:?} {doubled:?} {loud} {again}"))
+    }
+
+    // An async helper given `&mut` of a held local and an answer: the ask saves the local
+    // while the call held it mutably borrowed (sweep 34: rustc's E0502 at the `ask!`).
+    async_helpers_awaited_on_an_answer_beside_a_borrow(args) => {
+        let mut log: Vec<i64> = vec![i64::from(args.n)];
+        push_doubled(&mut log, ask!(a = elicit::<Num>("A?")).accepted().map_or(-1, |n| n.num)).await;
+        note!(args, "log {log:?}");
+        let label = format!("l{}", args.n);
+        let joined = join_async(&label, &ask!(b = elicit::<Text>(format!("B after {log:?}?"))).ok().map_or("-".to_owned(), |t| t.text)).await;
+        let both = [joined.clone(), label.clone()];
+        let n = count_long(&both, ask!(min = elicit::<Num>("Min?")).accepted().map_or(0, |n| n.num.max(0) as usize)).await;
+        let loud = shout(&ask!(loud = elicit::<Text>(format!("Loud after {n}?"))).ok().map_or(label.clone(), |t| t.text)).await.len();
+        Ok(format!("{log:?} {joined} {n} {loud}"))
+    }
+
+    join_and_sleep_between_asks(args) => {
+        let a = ask!(a = elicit::<Num>("A?")).accepted().map_err(refuse)?.num;
+        let (x, y) = tokio::join!(double(a), double(a + 1));
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        note!(args, "joined {x} {y}");
+        let b = ask!(b = elicit::<Num>(format!("B after {x},{y}?"))).accepted().map_or(0, |n| n.num);
+        let results = futures::future::join_all((0..args.n).map(|i| double(b + i64::from(i)))).await;
+        let (p, q) = futures::join!(async { x + b }, async { y * b });
+        let timed = tokio::time::timeout(std::time::Duration::from_secs(60), double(p)).await.map_err(|e| e.to_string())?;
+        note!(args, "results {results:?}");
+        let c = ask!(c = elicit::<Yes>(format!("Keep {p} {q} {timed}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{x} {y} {results:?} {p} {q} {timed} {c}"))
+    }
+
+    iterator_chains_with_closures_between_asks(args) => {
+        let min = args.n as usize;
+        let words: Vec<String> = ask!(words = elicit::<Text>("Words?")).accepted().map_err(refuse)?.text.split(',').map(|w| w.trim().to_owned()).filter(|w| !w.is_empty()).collect();
+        let long: Vec<&String> = words.iter().filter(|w| w.len() > min).collect();
+        let count = long.len();
+        let tag = format!("#{count}");
+        let tagged: Vec<String> = words.iter().map(move |w| format!("{w}{tag}")).collect();
+        let total: usize = words.iter().map(String::len).sum();
+        let longest = words.iter().max_by_key(|w| w.len()).cloned();
+        let initials: Vec<(usize, char)> = words.iter().enumerate().filter_map(|(i, w)| w.chars().next().map(|c| (i, c))).collect();
+        note!(args, "{count} {total} {longest:?} {initials:?}");
+        let keep = ask!(keep = elicit::<Num>(format!("Keep how many of {tagged:?}?"))).accepted().map_or(1, |n| n.num.clamp(0, 10) as usize);
+        let kept: Vec<String> = tagged.into_iter().take(keep).rev().collect();
+        let lens: Vec<usize> = words.iter().map(|w| w.len()).collect();
+        let steps: Vec<i64> = lens.windows(2).map(|w| w[1] as i64 - w[0] as i64).collect();
+        let by_first = initials.iter().fold(BTreeMap::new(), |mut m: BTreeMap<char, usize>, (_, c)| {
+            *m.entry(*c).or_default() += 1;
+            m
+        });
+        Ok(format!("{kept:?} {steps:?} {by_first:?} {longest:?} {}", words.iter().zip(lens.iter()).filter(|(w, l)| **l > min && w.is_ascii()).count()))
+    }
+
+    custom_error_types_through_from_and_question_mark(args) => {
+        let raw = ask!(raw = elicit::<Text>("Value?")).accepted().map_err(refuse)?.text;
+        let checked = validate(&raw)?;
+        let n: i64 = checked.parse().map_err(FormError::from)?;
+        note!(args, "n {n}");
+        let first: Result<i64, FormError> = if n > i64::from(args.n) { Ok(n) } else { Err(FormError::Bad(format!("{n} too small"))) };
+        let limit = ask!(limit = elicit::<Text>(format!("Limit for {n}?"))).accepted().map_err(refuse)?.text;
+        let limit = parse_limit(&limit).map_err(|e| format!("limit: {e}"))?;
+        if n > limit {
+            return Err(FormError::TooLong(n as usize).into());
+        }
+        fn inner(s: &str) -> Result<i64, FormError> {
+            Ok(s.trim().parse::<i64>()? + 1)
+        }
+        let again = inner(&ask!(again = elicit::<Text>("Again?")).ok().map_or("0".to_owned(), |t| t.text))?;
+        Ok(format!("{n} <= {limit} {first:?} {again}"))
+    }
+
+    match_guards_that_read_held_locals(args) => {
+        let limit = i64::from(args.n) * 10;
+        let banned: Vec<String> = vec!["x".to_owned(), format!("b{}", args.n)];
+        let mut seen = BTreeSet::new();
+        for i in 0..3 {
+            let verdict = match ask!(value = elicit::<Num>(format!("Value {i} (limit {limit})?"))) {
+                Elicited::Accept(Num { num }) if num > limit => format!("over {num}"),
+                Elicited::Accept(Num { num }) if seen.contains(&num) => format!("again {num}"),
+                Elicited::Accept(Num { num }) => {
+                    seen.insert(num);
+                    format!("ok {num}")
+                }
+                Elicited::Decline(_) if seen.is_empty() => "declined first".to_owned(),
+                Elicited::Decline(_) | Elicited::Cancel(_) => break,
+            };
+            note!(args, "{verdict}");
+        }
+        let word = ask!(word = elicit::<Text>(format!("Word after {seen:?}?"))).ok().map(|t| t.text).unwrap_or_default();
+        let kind = match word.as_str() {
+            w if banned.iter().any(|b| b == w) => "banned",
+            w if w.len() as i64 > limit => "long",
+            "" => "empty",
+            _ => "fine",
+        };
+        Ok(format!("{seen:?} {kind}"))
+    }
+
+    nested_option_result_answers(args) => {
+        let parsed: Option<Result<i64, String>> = ask!(maybe = elicit::<Text>("A number, maybe?")).ok().map(|t| parse_num(&t.text));
+        let mut notes = Vec::new();
+        match &parsed {
+            Some(Ok(n)) if *n > 0 => notes.push(format!("positive {n}")),
+            Some(Ok(n)) => notes.push(format!("other {n}")),
+            Some(Err(e)) => notes.push(format!("err {e}")),
+            None => notes.push("none".to_owned()),
+        }
+        let flipped: Result<Option<i64>, String> = parsed.clone().transpose();
+        let second: Option<Option<i64>> = match flipped {
+            Ok(Some(n)) => Some(ask!(scale = elicit::<Num>(format!("Scale {n}?"))).ok().map(|s| s.num * n)),
+            Ok(None) => None,
+            Err(e) => {
+                note!(args, "bad {e}");
+                Some(None)
+            }
+        };
+        let deep: Result<Option<Result<u8, String>>, String> = Ok(second.flatten().map(|v| u8::try_from(v).map_err(|e| e.to_string())));
+        let last = ask!(last = elicit::<Yes>(format!("Done with {deep:?}?"))).ok().map(|y| y.yes);
+        Ok(format!("{parsed:?} {notes:?} {second:?} {deep:?} {last:?} {}", args.n))
+    }
+
+    sets_and_queues_held_across_asks(args) => {
+        let mut tags: HashSet<String> = (0..args.n).map(|i| format!("t{i}")).collect();
+        let mut ordered: BTreeSet<(i64, String)> = BTreeSet::new();
+        let mut recent: VecDeque<i64> = VecDeque::with_capacity(3);
+        for i in 0..3i64 {
+            let v = ask!(v = elicit::<Num>(format!("Value {i}?"))).accepted().map_or(i, |n| n.num);
+            if recent.len() == 3 {
+                recent.pop_front();
+            }
+            recent.push_back(v);
+            ordered.insert((v, format!("v{i}")));
+            if !tags.insert(format!("t{v}")) {
+                note!(args, "dup t{v}");
+            }
+        }
+        let mut sorted_tags: Vec<_> = tags.iter().cloned().collect();
+        sorted_tags.sort();
+        let cut = ask!(cut = elicit::<Num>(format!("Cut {sorted_tags:?}?"))).accepted().map_or(0, |n| n.num);
+        let above: Vec<_> = ordered.range((cut, String::new())..).map(|(v, _)| *v).collect();
+        tags.retain(|t| t.len() > 2);
+        let mut left: Vec<_> = tags.into_iter().collect();
+        left.sort();
+        Ok(format!("{above:?} {recent:?} {left:?} {:?}", ordered.first()))
+    }
+
+    boxes_and_recursive_enums_held(args) => {
+        let mut tree = Tree::Node(Box::new(Tree::Leaf(i64::from(args.n))), Box::new(Tree::Leaf(1)));
+        let mut list: Option<Box<Entry>> = None;
+        let boxed: Box<Person> = Box::new(Person { name: format!("b{}", args.n), age: args.n });
+        for i in 0..2 {
+            let v = ask!(leaf = elicit::<Num>(format!("Leaf {i} for a tree of {}?", tree.sum()))).accepted().map_or(0, |n| n.num);
+            tree = Tree::Node(Box::new(tree), Box::new(Tree::Leaf(v)));
+            list = Some(Box::new(Entry { value: v, next: list.take() }));
+        }
+        let mut values = Vec::new();
+        let mut cursor = list.as_deref();
+        while let Some(entry) = cursor {
+            values.push(entry.value);
+            cursor = entry.next.as_deref();
+        }
+        let older = ask!(older = elicit::<Num>(format!("Older than {}?", boxed.age))).accepted().map_or(0, |n| n.num as u32);
+        let boxed = Box::new(Person { age: boxed.age + older, ..*boxed });
+        Ok(format!("{} {values:?} {boxed:?} {tree:?}", tree.sum()))
+    }
+
+    shadowed_with_a_new_type_after_each_ask(args) => {
+        let value = format!("{}", args.n * 7);
+        let value: i64 = value.parse().map_err(|e: std::num::ParseIntError| e.to_string())?;
+        let extra = ask!(extra = elicit::<Num>(format!("Extra for {value}?"))).accepted().map_or(0, |n| n.num);
+        let value = (value, extra);
+        let value = vec![value.0, value.1];
+        let label = ask!(label = elicit::<Text>(format!("Label for {value:?}?"))).ok().map(|t| t.text);
+        let value: Option<(String, Vec<i64>)> = label.map(|l| (l, value));
+        let value = match value {
+            Some((l, v)) => {
+                let more = ask!(more = elicit::<Yes>(format!("More on {l}?"))).ok().is_some_and(|y| y.yes);
+                format!("{l}:{v:?}:{more}")
+            }
+            None => "none".to_owned(),
+        };
+        let value = value.len();
+        Ok(format!("{value}"))
+    }
+
+    // `let`s without a value given theirs by `x = value;` after an ask, past other `let`s
+    // (sweep 34: an error that said to give the value before any other `let`).
+    a_value_assigned_only_after_the_ask(args) => {
+        let total: i64;
+        #[allow(clippy::needless_late_init)]
+        let label: String;
+        let first = ask!(first = elicit::<Num>("First?")).accepted().map_or(0, |n| n.num);
+        total = first + i64::from(args.n);
+        note!(args, "total {total}");
+        let second = ask!(second = elicit::<Text>(format!("Second after {total}?"))).ok().map(|t| t.text);
+        let mut count;
+        let third = ask!(third = elicit::<Num>(format!("Third after {second:?}?"))).accepted().map_or(0, |n| n.num);
+        count = third;
+        count += ask!(fourth = elicit::<Num>(format!("Fourth after {count}?"))).accepted().map_or(0, |n| n.num);
+        if let Some(text) = second {
+            label = text;
+        } else {
+            label = "none".to_owned();
+        }
+        Ok(format!("{total} {label} {count}"))
+    }
+
+    counted_loop_with_early_break_values(args) => {
+        let mut attempts = 0u32;
+        let mut wrong: Vec<String> = Vec::new();
+        let secret = format!("s{}", args.n);
+        let outcome: Result<u32, String> = loop {
+            attempts += 1;
+            if attempts > 3 {
+                break Err(format!("gave up after {wrong:?}"));
+            }
+            let guess = match ask!(guess = elicit::<Text>(format!("Guess {attempts}?"))) {
+                Elicited::Accept(t) => t.text,
+                Elicited::Decline(_) => continue,
+                Elicited::Cancel(r) => break Err(refuse(r)),
+            };
+            if guess == secret {
+                break Ok(attempts);
+            }
+            wrong.push(guess);
+        };
+        note!(args, "outcome {outcome:?}");
+        let tries = outcome?;
+        let rate = ask!(rate = elicit::<Num>(format!("Rate after {tries}?"))).accepted().map_or(0, |n| n.num);
+        Ok(format!("{tries} {rate} {wrong:?}"))
+    }
+
+    labeled_loops_three_deep(args) => {
+        let mut path = Vec::new();
+        let mut asked = 0;
+        'outer: for a in 0..2u32 {
+            'middle: for b in 0..2u32 {
+                let mut c = 0u32;
+                'inner: loop {
+                    c += 1;
+                    if c > 2 {
+                        break 'inner;
+                    }
+                    if (a + b + c + args.n) % 4 == 0 {
+                        continue 'middle;
+                    }
+                    asked += 1;
+                    let v = ask!(step = elicit::<Num>(format!("Step {a}{b}{c}?"))).accepted().map_or(-1, |n| n.num);
+                    path.push(format!("{a}{b}{c}={v}"));
+                    match v {
+                        0 => continue 'inner,
+                        1 => continue 'middle,
+                        2 => continue 'outer,
+                        3 => break 'outer,
+                        4 => break 'middle,
+                        _ if asked > 5 => break 'outer,
+                        _ => {}
+                    }
+                    note!(args, "after {a}{b}{c}");
+                }
+                note!(args, "middle {a}{b}");
+            }
+            note!(args, "outer {a}");
+        }
+        Ok(format!("{path:?} {asked}"))
+    }
+
+    unicode_text_across_asks(args) => {
+        let greeting = format!("héllo wörld 🦀 {}", args.n);
+        let name = ask!(name = elicit::<Text>(format!("{greeting}: name?"))).accepted().map_err(refuse)?.text;
+        let reversed: String = name.chars().rev().collect();
+        let upper = name.to_uppercase();
+        let initial = name.chars().next().unwrap_or('∅');
+        let byte_len = name.len();
+        let char_len = name.chars().count();
+        let positions: Vec<(usize, char)> = name.char_indices().filter(|(_, c)| !c.is_ascii()).collect();
+        note!(args, "{reversed} {upper} {initial} {byte_len} {char_len} {positions:?}");
+        let suffix = ask!(suffix = elicit::<Text>(format!("Suffix for {initial}…?"))).ok().map_or("—".to_owned(), |t| t.text);
+        let mut out = greeting.replace("ö", "oe");
+        out.push(initial);
+        out.push_str(&suffix);
+        let cut: String = out.chars().take(12).collect();
+        Ok(format!("{out} {cut} {reversed} {}", suffix.escape_unicode().count()))
+    }
+
+    wide_integers_floats_and_byte_arrays(args) => {
+        let mut big: u128 = u128::from(args.n) * 1_000_000_000_000_000_000_000;
+        let mut signed: i128 = -(i128::from(args.n) << 90);
+        let mut ratio: f32 = 0.1 * args.n as f32;
+        let mut key = [0u8; 32];
+        let mut nibbles = [0u8; 4];
+        for (i, b) in key.iter_mut().enumerate() {
+            *b = (i as u8).wrapping_mul(7).wrapping_add(args.n as u8);
+        }
+        let mut letter = 'a';
+        for i in 0..2 {
+            let step = ask!(step = elicit::<Num>(format!("Step {i}: {big} {signed} {ratio} {}?", key[31]))).accepted().map_or(1, |n| n.num);
+            big = big.wrapping_mul(step.unsigned_abs() as u128 + 3);
+            signed = signed.saturating_sub(i128::from(step) << 100);
+            ratio = ratio * 1.5 + step as f32;
+            key.rotate_left(step.rem_euclid(32) as usize);
+            nibbles[i] = (step & 0x0f) as u8;
+            letter = char::from(b'a' + step.rem_euclid(26) as u8);
+        }
+        let sum: u32 = key.iter().map(|b| u32::from(*b)).sum();
+        let hex: String = key[..4].iter().map(|b| format!("{b:02x}")).collect();
+        Ok(format!("{big} {signed} {ratio:?} {} {sum} {hex} {nibbles:?} {letter}", ratio.to_bits()))
+    }
+
+    asks_in_the_else_of_let_else_in_a_for(args) => {
+        let inputs: Vec<String> = vec![format!("{}", args.n), "x".to_owned(), "7".to_owned()];
+        let mut sum = 0i64;
+        for raw in inputs.clone() {
+            let Ok(v) = raw.parse::<i64>() else {
+                let fixed = ask!(fix = elicit::<Num>(format!("Fix {raw}?"))).ok().map(|n| n.num);
+                match fixed {
+                    Some(f) => sum += f,
+                    None => note!(args, "skipped {raw}"),
+                }
+                continue;
+            };
+            sum += v;
+            let Some(half) = (v % 2 == 0).then_some(v / 2) else {
+                let keep = ask!(odd = elicit::<Yes>(format!("Keep odd {v}?"))).ok().is_some_and(|y| y.yes);
+                if !keep {
+                    sum -= v;
+                }
+                continue;
+            };
+            note!(args, "half {half}");
+        }
+        Ok(format!("{sum} {inputs:?}"))
+    }
+
+    an_async_block_awaited_in_place_between_asks(args) => {
+        let base = ask!(base = elicit::<Num>("Base?")).accepted().map_or(1, |n| n.num);
+        let label = format!("l{}", args.n);
+        let computed = async {
+            let d = double(base).await;
+            d + label.len() as i64
+        }
+        .await;
+        let moved = async move { format!("{label}:{computed}") }.await;
+        note!(args, "{computed} {moved}");
+        let more = ask!(more = elicit::<Num>(format!("More after {moved}?"))).accepted().map_or(0, |n| n.num);
+        let closure = |x: i64| async move { double(x).await + 1 };
+        let last = closure(more).await;
+        Ok(format!("{computed} {moved} {last}"))
+    }
+
+    closures_capturing_held_locals_by_ref_and_by_move(args) => {
+        let prefix = format!("p{}", args.n);
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        let name_of = |i: usize| format!("{prefix}-{i}");
+        let first = ask!(first = elicit::<Num>(format!("First for {}?", name_of(0)))).accepted().map_or(0, |n| n.num.clamp(0, 5) as usize);
+        for i in 0..first {
+            *counts.entry(name_of(i)).or_default() += i;
+        }
+        let owned_prefix = prefix.clone();
+        let make = move |s: &str| format!("{owned_prefix}/{s}");
+        let made: Vec<String> = counts.keys().map(|k| make(k)).collect();
+        note!(args, "made {made:?}");
+        let second = ask!(second = elicit::<Text>(format!("Second after {}?", made.len()))).ok().map(|t| t.text).unwrap_or_default();
+        let mut bump = |k: &str| *counts.entry(k.to_owned()).or_default() += 100;
+        bump(&second);
+        bump(&name_of(9));
+        let total: usize = counts.values().sum();
+        Ok(format!("{} {total} {counts:?}", name_of(second.len())))
+    }
+
+    tuples_of_structs_and_enums_with_data_held(args) => {
+        let mut roster: Vec<(Person, Option<Shape>, Verdict<u32, String>)> = vec![(Person { name: "a".to_owned(), age: args.n }, None, Verdict::Pending)];
+        let mut pair: (Point, Point) = (Point { x: 0, y: 0 }, Point { x: i64::from(args.n), y: 1 });
+        for i in 0..2 {
+            match ask!(shape = elicit::<Num>(format!("Shape {i} of {}?", roster.len()))) {
+                Elicited::Accept(Num { num }) if num > 0 => {
+                    roster.push((Person { name: format!("r{num}"), age: num as u32 }, Some(Shape::Circle { r: num }), Verdict::Done(num as u32)));
+                    pair.0.x += num;
+                }
+                Elicited::Accept(Num { num }) => roster.push((Person { name: "z".to_owned(), age: 0 }, Some(Shape::Rect(num, -num)), Verdict::Failed(format!("{num}")))),
+                _ => {
+                    pair = (pair.1.clone(), pair.0.clone());
+                }
+            }
+        }
+        let (people, shapes): (Vec<_>, Vec<_>) = roster.iter().map(|(p, s, _)| (p.name.clone(), s.clone())).unzip();
+        let ok = ask!(ok = elicit::<Yes>(format!("{people:?} {shapes:?}?"))).ok().is_some_and(|y| y.yes);
+        if let Some((person, Some(Shape::Circle { r }), Verdict::Done(d))) = roster.last_mut() {
+            person.age += *d;
+            *r *= if ok { 2 } else { 3 };
+        }
+        Ok(format!("{roster:?} {pair:?}"))
+    }
+
+    mem_swap_take_and_replace_between_asks(args) => {
+        let mut current = vec![format!("c{}", args.n)];
+        let mut previous: Vec<String> = Vec::new();
+        for i in 0..2 {
+            let item = ask!(item = elicit::<Text>(format!("Item {i} after {current:?}?"))).ok().map_or(format!("d{i}"), |t| t.text);
+            std::mem::swap(&mut current, &mut previous);
+            current.push(item);
+            current.extend(previous.iter().cloned());
+        }
+        let taken = std::mem::take(&mut previous);
+        let old = std::mem::replace(&mut current, vec!["fresh".to_owned()]);
+        let last = ask!(last = elicit::<Text>(format!("Last for {taken:?}?"))).ok().map(|t| t.text);
+        current.extend(last);
+        Ok(format!("{current:?} {previous:?} {taken:?} {old:?}"))
+    }
+
+    collect_into_result_with_question_mark(args) => {
+        let raw = ask!(list = elicit::<Text>("Comma separated numbers?")).accepted().map_err(refuse)?.text;
+        let nums: Vec<i64> = raw.split(',').map(|s| s.trim().parse::<i64>()).collect::<Result<_, _>>().map_err(|e| format!("bad list: {e}"))?;
+        let positives: Option<Vec<u32>> = nums.iter().map(|n| u32::try_from(*n).ok()).collect();
+        note!(args, "nums {nums:?} positives {positives:?}");
+        let pick = ask!(pick = elicit::<Num>(format!("Index into {nums:?}?"))).accepted().map_or(0, |n| n.num);
+        let chosen = nums.get(usize::try_from(pick).map_err(|e| e.to_string())?).copied().ok_or_else(|| format!("no index {pick}"))?;
+        let (even, odd): (Vec<i64>, Vec<i64>) = nums.iter().partition(|n| *n % 2 == 0);
+        Ok(format!("{chosen} {even:?} {odd:?} {positives:?} {}", args.n))
+    }
+
+    sort_by_key_and_binary_search_between_asks(args) => {
+        let mut people: Vec<Person> = (0..args.n).map(|i| Person { name: format!("p{}", args.n - i), age: i * 3 }).collect();
+        let age = ask!(age = elicit::<Num>("Age to add?")).accepted().map_or(0, |n| n.num as u32);
+        people.push(Person { name: "new".to_owned(), age });
+        people.sort_by(|a, b| b.age.cmp(&a.age).then_with(|| a.name.cmp(&b.name)));
+        let ages: Vec<u32> = people.iter().map(|p| p.age).rev().collect();
+        let found = ages.binary_search(&age);
+        note!(args, "found {found:?}");
+        let name = ask!(name = elicit::<Text>(format!("Find by name among {}?", people.len()))).ok().map(|t| t.text).unwrap_or_default();
+        let position = people.iter().position(|p| p.name == name);
+        people.sort_unstable_by_key(|p| p.name.clone());
+        people.dedup_by_key(|p| p.age);
+        Ok(format!("{found:?} {position:?} {:?}", people.iter().map(|p| &p.name).collect::<Vec<_>>()))
+    }
+
+    while_loop_with_a_countdown_and_deadline_answer(args) => {
+        let mut remaining = i64::from(args.n) + 1;
+        let mut log: Vec<String> = Vec::new();
+        let mut total = 0i64;
+        while remaining > 0 && total < 100 {
+            remaining -= 1;
+            let step = ask!(step = elicit::<Num>(format!("Step with {remaining} left, total {total}?"))).ok().map(|n| n.num);
+            let Some(step) = step else {
+                log.push("skip".to_owned());
+                continue;
+            };
+            total += step;
+            if step < 0 {
+                log.push(format!("neg {step}"));
+                break;
+            }
+            log.push(format!("+{step}"));
+        }
+        Ok(format!("{remaining} {total} {log:?}"))
+    }
+
+    string_building_with_push_and_insert(args) => {
+        let mut s = String::with_capacity(16);
+        s.push_str("start");
+        for i in 0..args.n {
+            let t = ask!(part = elicit::<Text>(format!("Part {i} of {s}?"))).ok().map(|t| t.text);
+            match t {
+                Some(t) if t.starts_with('-') => s.insert_str(0, &t),
+                Some(t) => {
+                    s.push('/');
+                    s += &t;
+                }
+                None => s.truncate(s.len().saturating_sub(1)),
+            }
+        }
+        s.make_ascii_uppercase();
+        let sep = ask!(sep = elicit::<Text>("Separator?")).ok().map_or(",".to_owned(), |t| t.text);
+        let parts: Vec<&str> = s.split('/').collect();
+        Ok(parts.join(&sep))
+    }
+
+    // The last `match` has an asking arm whose bindings only its guard reads (sweep 34: rustc
+    // warned that they were unused, at the user's pattern).
+    matches_with_bindings_at_and_nested_enums(args) => {
+        let answer = ask!(pick = elicit::<Pick>("Color?"));
+        let code = match &answer {
+            Elicited::Accept(Pick { color: c @ (Color::Red | Color::Green) }) => format!("warm-ish {c:?}"),
+            Elicited::Accept(Pick { color }) => format!("cool {color:?}"),
+            Elicited::Decline(r) | Elicited::Cancel(r) => format!("no {}", r.key),
+        };
+        let number = match ask!(num = elicit::<Num>(format!("Number after {code}?"))) {
+            Elicited::Accept(Num { num: n @ 1..=9 }) => Some(Verdict::Done(n)),
+            Elicited::Accept(Num { num: n @ (i64::MIN..=0) }) => Some(Verdict::Failed(format!("low {n}"))),
+            Elicited::Accept(Num { num }) => Some(Verdict::Failed(num.to_string())),
+            _ => None,
+        };
+        let last = match (&number, args.n) {
+            (Some(Verdict::Done(d)), n) if *d as u32 == n => ask!(exact = elicit::<Yes>("Exact!?")).ok().map(|y| y.yes.to_string()),
+            (Some(Verdict::Failed(why)), _) => Some(why.clone()),
+            _ => None,
+        };
+        Ok(format!("{code} {number:?} {last:?} {}", describe(answer)))
+    }
+
+    impl_blocks_and_traits_inside_the_body(args) => {
+        #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+        struct Cart {
+            items: Vec<(String, u32)>,
+        }
+        impl Cart {
+            fn total(&self) -> u32 {
+                self.items.iter().map(|(_, p)| p).sum()
+            }
+        }
+        trait Describe {
+            fn describe(&self) -> String;
+        }
+        impl Describe for Cart {
+            fn describe(&self) -> String {
+                format!("{} items, {}", self.items.len(), self.total())
+            }
+        }
+        const LIMIT: u32 = 50;
+        static PREFIX: &str = "cart";
+        let mut cart = Cart { items: vec![(format!("{PREFIX}{}", args.n), args.n)] };
+        loop {
+            let price = ask!(price = elicit::<Num>(format!("Price? ({})", cart.describe()))).ok().map(|n| n.num as u32);
+            match price {
+                Some(p) if cart.total() + p <= LIMIT => cart.items.push((format!("i{p}"), p)),
+                Some(_) => break,
+                None => break,
+            }
+        }
+        let ok = ask!(ok = elicit::<Yes>(format!("Buy {}?", cart.describe()))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{ok} {cart:?}"))
+    }
+
+    a_for_over_chars_and_bytes_of_an_answer(args) => {
+        let word = ask!(word = elicit::<Text>("Word?")).accepted().map_err(refuse)?.text;
+        let mut out = String::new();
+        for (i, c) in word.chars().enumerate() {
+            if c.is_uppercase() {
+                let keep = ask!(keep = elicit::<Yes>(format!("Keep {c} at {i}?"))).ok().is_some_and(|y| y.yes);
+                if !keep {
+                    continue;
+                }
+            }
+            out.push(c);
+        }
+        let mut sum = 0u32;
+        for b in word.bytes().take(args.n as usize) {
+            sum += u32::from(b);
+            if b == b'!' {
+                sum += ask!(bang = elicit::<Num>("Bang?")).accepted().map_or(0, |n| n.num as u32);
+            }
+        }
+        Ok(format!("{out} {sum}"))
+    }
+
+    a_held_option_taken_in_a_while_let_with_asks(args) => {
+        let mut pending: Option<String> = (args.n > 0).then(|| format!("job{}", args.n));
+        let mut done: Vec<String> = Vec::new();
+        while let Some(job) = pending.take() {
+            let follow = ask!(follow = elicit::<Text>(format!("After {job}?"))).ok().map(|t| t.text).filter(|t| !t.is_empty());
+            done.push(job);
+            pending = follow;
+            if done.len() > 3 {
+                break;
+            }
+        }
+        pending.get_or_insert_with(|| "none".to_owned());
+        let extra = pending.as_mut().map(|p| {
+            p.push('!');
+            p.len()
+        });
+        Ok(format!("{done:?} {pending:?} {extra:?}"))
+    }
+
+    early_return_of_an_err_mapped_from_an_answer(args) => {
+        let mut totals: HashMap<String, i64> = HashMap::new();
+        for name in ["a", "b", "c"].map(str::to_owned).into_iter().take(args.n as usize + 1) {
+            let amount = ask!(amount = elicit::<Text>(format!("Amount for {name}?"))).accepted().map_err(|r| format!("{name}: {}", refuse(r)))?.text;
+            let amount: i64 = amount.trim().parse().map_err(|e: std::num::ParseIntError| format!("{name}: {e}"))?;
+            *totals.entry(name.to_owned()).or_insert(0) += amount;
+            if amount == 0 {
+                return Ok(format!("zero at {name}"));
+            }
+        }
+        let mut totals: Vec<_> = totals.into_iter().collect();
+        totals.sort();
+        Ok(format!("{totals:?}"))
+    }
+
+    nested_closures_and_a_fold_over_answers(args) => {
+        let mut answers: Vec<i64> = Vec::new();
+        for i in 0..args.n.min(3) {
+            answers.push(ask!(n = elicit::<Num>(format!("N {i}?"))).accepted().map_or(0, |n| n.num));
+        }
+        let weight = i64::from(args.n) + 1;
+        let weigh = |v: &i64| v * weight;
+        let score = answers.iter().map(weigh).fold((0i64, 0usize), |(sum, count), v| (sum + v, count + 1));
+        let pick_max = |xs: &[i64]| xs.iter().copied().max();
+        let best = pick_max(&answers);
+        note!(args, "score {score:?} best {best:?}");
+        let confirm = ask!(confirm = elicit::<Yes>(format!("Score {score:?}?"))).ok().is_some_and(|y| y.yes);
+        let adjust = |s: (i64, usize)| if confirm { s.0 } else { s.0 - s.1 as i64 };
+        Ok(format!("{} {best:?} {}", adjust(score), pick_max(&[weight, 3]).unwrap_or(0)))
+    }
+
+    a_spawned_task_awaited_between_asks(args) => {
+        let n = ask!(n = elicit::<Num>("N?")).accepted().map_or(1, |n| n.num);
+        let label = format!("l{}", args.n);
+        let moved = label.clone();
+        let joined = tokio::spawn(async move { format!("{moved}:{}", n * 3) }).await.map_err(|e| e.to_string())?;
+        let blocking = tokio::task::spawn_blocking(move || n.pow(2)).await.map_err(|e| e.to_string())?;
+        note!(args, "{joined} {blocking}");
+        let more = ask!(more = elicit::<Text>(format!("More for {label} {joined}?"))).ok().map(|t| t.text);
+        Ok(format!("{joined} {blocking} {more:?}"))
+    }
+
+    let_else_with_a_slice_pattern_and_asks_after(args) => {
+        let parts: Vec<String> = ask!(line = elicit::<Text>("Command line?")).accepted().map_err(refuse)?.text.split_whitespace().map(str::to_owned).collect();
+        let [command, rest @ ..] = parts.as_slice() else {
+            return Err("empty command".to_owned());
+        };
+        let command = command.clone();
+        let rest = rest.to_vec();
+        let confirm = ask!(confirm = elicit::<Yes>(format!("Run {command} with {rest:?}?"))).ok().is_some_and(|y| y.yes);
+        if !confirm {
+            return Ok(format!("not run {}", args.n));
+        }
+        let out = match (command.as_str(), rest.as_slice()) {
+            ("add", [a, b]) => format!("{}", parse_num(a)? + parse_num(b)?),
+            ("echo", words) => words.join(" "),
+            (other, _) => {
+                let other = other.to_owned();
+                ask!(unknown = elicit::<Text>(format!("Unknown {other}; meant?"))).ok().map_or("?".to_owned(), |t| t.text)
+            }
+        };
+        Ok(out)
+    }
+
+    a_struct_with_methods_changed_between_asks(args) => {
+        #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+        struct Tally {
+            yes: u32,
+            no: u32,
+            voters: Vec<String>,
+        }
+        impl Tally {
+            fn vote(&mut self, who: &str, yes: bool) {
+                if yes { self.yes += 1 } else { self.no += 1 }
+                self.voters.push(who.to_owned());
+            }
+            fn passed(&self) -> bool {
+                self.yes > self.no
+            }
+        }
+        let mut tally = Tally::default();
+        for who in (0..=args.n).map(|i| format!("v{i}")) {
+            let vote = ask!(vote = elicit::<Yes>(format!("{who} votes?"))).ok().map(|y| y.yes);
+            match vote {
+                Some(v) => tally.vote(&who, v),
+                None => note!(args, "{who} abstains"),
+            }
+        }
+        let passed = tally.passed();
+        Ok(format!("{passed} {tally:?}"))
+    }
+
+    ask_in_a_match_on_a_tuple_of_held_locals(args) => {
+        let mode = if args.n % 2 == 0 { "even" } else { "odd" }.to_owned();
+        let level = args.n / 2;
+        let out = match (mode.as_str(), level) {
+            ("even", 0) => "zero".to_owned(),
+            ("even", l) => {
+                let t = ask!(even = elicit::<Text>(format!("Even level {l}?"))).ok().map_or("-".to_owned(), |t| t.text);
+                format!("{t}{l}{mode}")
+            }
+            (m, l) if l > 1 => {
+                let m = m.to_owned();
+                let n = ask!(high = elicit::<Num>(format!("High {m} {l}?"))).accepted().map_or(0, |n| n.num);
+                format!("{m}{}", n + i64::from(l))
+            }
+            (m, _) => m.to_uppercase(),
+        };
+        Ok(format!("{out} {mode}"))
+    }
+
+    a_vec_of_options_filled_in_by_index(args) => {
+        let size = args.n as usize + 1;
+        let mut slots: Vec<Option<String>> = vec![None; size];
+        let mut order: Vec<usize> = (0..size).rev().collect();
+        order.rotate_left(1 % size);
+        for idx in order.clone() {
+            if idx % 2 == 1 {
+                continue;
+            }
+            slots[idx] = ask!(slot = elicit::<Text>(format!("Slot {idx}?"))).ok().map(|t| t.text);
+        }
+        let filled = slots.iter().flatten().count();
+        let first_empty = slots.iter().position(Option::is_none);
+        if let Some(i) = first_empty {
+            slots[i] = Some(ask!(fill = elicit::<Text>(format!("Fill {i}?"))).ok().map_or("x".to_owned(), |t| t.text));
+        }
+        Ok(format!("{slots:?} {filled} {order:?}"))
+    }
+
+    a_held_duration_and_ordering_results(args) => {
+        let mut waited = std::time::Duration::from_millis(u64::from(args.n) * 250);
+        let mut order = 0i8;
+        let mut range = 0..=args.n;
+        for i in 0..2 {
+            let ms = ask!(ms = elicit::<Num>(format!("Wait {i} after {waited:?}?"))).accepted().map_or(0, |n| n.num.max(0) as u64);
+            let extra = std::time::Duration::from_millis(ms);
+            order = extra.cmp(&waited) as i8;
+            waited = waited.saturating_add(extra);
+            range = *range.start()..=range.end() + ms as u32;
+        }
+        Ok(format!("{waited:?} {order:?} {range:?} {}", waited.as_secs_f64()))
+    }
+
+    if_let_chains_of_parsed_answers(args) => {
+        let raw = ask!(raw = elicit::<Text>("Something?")).ok().map(|t| t.text).unwrap_or_default();
+        let out = if let Ok(n) = raw.parse::<i64>() {
+            let factor = ask!(factor = elicit::<Num>(format!("Factor for {n}?"))).accepted().map_or(1, |f| f.num);
+            format!("int {}", n * factor)
+        } else if let Ok(b) = raw.parse::<bool>() {
+            note!(args, "bool {b}");
+            format!("bool {b}")
+        } else if let Some((k, v)) = raw.split_once('=') {
+            let (k, v) = (k.to_owned(), v.to_owned());
+            let ok = ask!(pair = elicit::<Yes>(format!("Set {k} to {v}?"))).ok().is_some_and(|y| y.yes);
+            format!("pair {k}={v} {ok}")
+        } else if let Some(c) = raw.chars().next().filter(|c| c.is_alphabetic()) {
+            format!("word from {c}")
+        } else {
+            let again = ask!(again = elicit::<Text>("Again?")).ok().map(|t| t.text);
+            format!("again {again:?}")
+        };
+        Ok(format!("{out} {}", args.n))
+    }
+
+    generic_helper_fns_and_turbofish_between_asks(args) => {
+        fn largest<T: PartialOrd + Copy>(items: &[T]) -> Option<T> {
+            let mut it = items.iter().copied();
+            let first = it.next()?;
+            Some(it.fold(first, |m, x| if x > m { x } else { m }))
+        }
+        fn pair_up<A: Clone, B: Clone>(a: &[A], b: &[B]) -> Vec<(A, B)> {
+            a.iter().cloned().zip(b.iter().cloned()).collect()
+        }
+        let mut nums: Vec<i64> = vec![i64::from(args.n)];
+        let mut names: Vec<String> = vec![format!("n{}", args.n)];
+        for i in 0..2 {
+            nums.push(ask!(num = elicit::<Num>(format!("Num {i}?"))).accepted().map_or(0, |n| n.num));
+            names.push(ask!(name = elicit::<Text>(format!("Name {i} (max {:?})?", largest(&nums)))).ok().map_or_else(String::new, |t| t.text));
+        }
+        let pairs = pair_up(&names, &nums);
+        let parsed = "42".parse::<u16>().map_err(|e| e.to_string())?;
+        let as_f = largest::<f64>(&[1.5, f64::from(parsed)]);
+        Ok(format!("{pairs:?} {:?} {as_f:?}", largest(&names.iter().map(String::len).collect::<Vec<_>>())))
+    }
+
+    a_retry_loop_that_reasks_until_valid(args) => {
+        let mut errors: Vec<String> = Vec::new();
+        let email = loop {
+            let raw = ask!(email = elicit::<Text>(format!("Email (errors so far {})?", errors.len()))).accepted().map_err(refuse)?.text;
+            match validate(&raw) {
+                Ok(v) if v.contains('@') => break v,
+                Ok(v) => errors.push(format!("no @ in {v}")),
+                Err(e) => errors.push(e.to_string()),
+            }
+            if errors.len() > args.n as usize {
+                return Err(format!("too many errors: {errors:?}"));
+            }
+        };
+        let domain = email.split('@').nth(1).unwrap_or_default().to_owned();
+        let ok = ask!(ok = elicit::<Yes>(format!("Use {domain}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{email} {domain} {ok} {errors:?}"))
+    }
+
+    // `&mut` of a held local before an argument that asks: the ask saves the local, so the
+    // answer is read first (sweep 34: rustc's E0502 at the `ask!`).
+    mutable_borrows_beside_an_argument_that_asks(args) => {
+        let mut name = format!("n{}", args.n);
+        let old = std::mem::replace(&mut name, ask!(rename = elicit::<Text>("New name?")).ok().map_or("same".to_owned(), |t| t.text));
+        note!(args, "renamed {old} to {name}");
+        let mut log: Vec<i64> = Vec::new();
+        Vec::push(&mut log, ask!(first = elicit::<Num>(format!("First for {name}?"))).accepted().map_or(0, |n| n.num));
+        let mut spare = vec![-1i64];
+        std::mem::swap(&mut spare, &mut Vec::from([ask!(second = elicit::<Num>(format!("Second after {log:?}?"))).accepted().map_or(0, |n| n.num)]));
+        push_doubled(&mut log, spare[0]).await;
+        String::from("m").clone_into(&mut name);
+        Ok(format!("{old} {name} {log:?} {spare:?}"))
+    }
+
+    a_drain_and_a_binary_heap_across_asks(args) => {
+        let mut pending: Vec<String> = (0..args.n).map(|i| format!("p{i}")).collect();
+        let mut done = Vec::new();
+        for item in pending.drain(..) {
+            let ok = ask!(ok = elicit::<Yes>(format!("Do {item}?"))).ok().is_some_and(|y| y.yes);
+            if ok {
+                done.push(item);
+            }
+        }
+        pending.push("after".to_owned());
+        let mut heap: std::collections::BinaryHeap<(i64, String)> = done.iter().enumerate().map(|(i, d)| (i as i64, d.clone())).collect();
+        while let Some((priority, name)) = heap.pop() {
+            let bump = ask!(bump = elicit::<Num>(format!("Bump {name} at {priority}?"))).ok().map(|n| n.num);
+            if let Some(b) = bump.filter(|b| *b > 0 && priority < 5) {
+                heap.push((priority + b, format!("{name}+")));
+            }
+        }
+        Ok(format!("{done:?} {pending:?} {}", heap.len()))
+    }
+
+    an_index_loop_and_a_queue_matched_in_a_loop(args) => {
+        let items: Vec<String> = (0..=args.n).map(|i| format!("i{i}")).collect();
+        let mut i = 0;
+        let mut kept = Vec::new();
+        while i < items.len() {
+            if items[i].ends_with('1') {
+                i += 1;
+                continue;
+            }
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {}?", items[i]))).ok().is_some_and(|y| y.yes);
+            if keep {
+                kept.push(items[i].clone());
+            }
+            i += 1;
+        }
+        let mut queue: VecDeque<String> = kept.iter().cloned().collect();
+        let mut out = Vec::new();
+        loop {
+            match queue.pop_front() {
+                Some(x) if x.len() > 5 => break,
+                Some(x) => {
+                    let suffix = ask!(suffix = elicit::<Text>(format!("Suffix for {x}?"))).ok().map(|t| t.text);
+                    match suffix {
+                        Some(s) if !s.is_empty() => queue.push_back(format!("{x}{s}")),
+                        _ => out.push(x),
+                    }
+                }
+                None => break,
+            }
+        }
+        Ok(format!("{kept:?} {out:?} {queue:?} {i}"))
+    }
+
+    a_labeled_block_with_attributes_drops_and_asserts(args) => {
+        #[allow(unused_mut)]
+        let mut seed = args.n * 3;
+        let scratch = format!("s{seed}");
+        drop(scratch);
+        let verdict = 'check: {
+            if seed == 0 {
+                break 'check "zero".to_owned();
+            }
+            let _ = ask!(ignored = elicit::<Yes>("Ignored?"));
+            let confirm = ask!(confirm = elicit::<Yes>(format!("Seed {seed}?"))).ok().is_some_and(|y| y.yes);
+            if !confirm {
+                break 'check "declined".to_owned();
+            }
+            assert!(seed > 0, "seed is positive");
+            debug_assert_eq!(seed % 3, 0);
+            #[allow(clippy::let_and_return)]
+            let doubled = format!("doubled {}", seed * 2);
+            doubled
+        };
+        let _unused_answer = ask!(last = elicit::<Text>(format!("Last after {verdict}?"))).ok();
+        Ok(format!("{verdict} {seed}"))
+    }
+
+    newtypes_and_mut_tuple_destructuring_across_asks(args) => {
+        #[derive(Debug, Clone, Copy, PartialEq, PartialOrd, serde::Serialize, serde::Deserialize)]
+        struct Meters(f64);
+        #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+        struct Settings {
+            width: u32,
+            height: u32,
+            title: String,
+            dark: bool,
+        }
+        type Res<T> = Result<T, String>;
+        let (mut low, mut high) = (Meters(0.5), Meters(f64::from(args.n) + 1.0));
+        let mut check: Res<u32> = Ok(args.n);
+        let width = ask!(width = elicit::<Num>(format!("Width between {low:?} and {high:?}?"))).accepted().map_or(1, |n| n.num);
+        low.0 += width as f64;
+        if low > high {
+            std::mem::swap(&mut low, &mut high);
+            check = Err(format!("swapped at {width}"));
+        }
+        let settings = Settings { width: width as u32, title: ask!(title = elicit::<Text>(format!("Title ({check:?})?"))).ok().map_or_else(String::new, |t| t.text), ..Default::default() };
+        let dark = ask!(dark = elicit::<Yes>("Dark?")).ok().is_some_and(|y| y.yes);
+        let settings = Settings { dark, height: settings.width * 2, ..settings };
+        Ok(format!("{low:?} {high:?} {check:?} {settings:?}"))
+    }
+
+    early_err_with_an_answer_and_conditions_after_an_ask(args) => {
+        let limit = args.n as usize + 2;
+        let mut accepted = Vec::new();
+        for round in 0..3 {
+            if ask!(go = elicit::<Yes>(format!("Go on at {round}?"))).ok().is_some_and(|y| y.yes) && accepted.len() < limit {
+                let word = ask!(word = elicit::<Text>(format!("Word {round}?"))).accepted().map_err(refuse)?.text;
+                if word.len() > limit {
+                    return Err(FormError::Bad(ask!(why = elicit::<Text>(format!("Why {word}?"))).ok().map_or("no reason".to_owned(), |t| t.text)).into());
+                }
+                accepted.push(word);
+            } else {
+                break;
+            }
+        }
+        Ok(format!("{accepted:?}"))
+    }
+
+    owned_items_of_maps_and_char_digits_in_for_loops(args) => {
+        let mut stock: BTreeMap<String, u32> = BTreeMap::new();
+        stock.insert("apple".to_owned(), args.n);
+        stock.insert("pear".to_owned(), 2);
+        for (fruit, count) in stock.clone() {
+            let add = ask!(add = elicit::<Num>(format!("Add to {fruit} ({count})?"))).accepted().map_or(0, |n| n.num as u32);
+            *stock.entry(fruit).or_default() += add;
+        }
+        let code = ask!(code = elicit::<Text>("Code?")).ok().map(|t| t.text).unwrap_or_default();
+        let mut digits = 0u32;
+        for c in code.chars().collect::<Vec<char>>() {
+            match c.to_digit(10) {
+                Some(d) => digits += d,
+                None if c.is_alphabetic() => {
+                    let value = ask!(letter = elicit::<Num>(format!("Value of {c}?"))).accepted().map_or(0, |n| n.num as u32);
+                    digits += value;
+                }
+                None => {}
+            }
+        }
+        for key in stock.keys().cloned().collect::<Vec<_>>() {
+            if key.starts_with('p') {
+                stock.remove(&key);
+            }
+        }
+        Ok(format!("{stock:?} {digits}"))
+    }
+
+    // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -4596,6 +5650,312 @@ fn cases(name: &str) -> Vec<Run> {
         "rebuilt_in_an_else_of_if_let_then_concatenated" => vec![
             run(0, vec![text("a"), num(1)]),
             run(5, vec![text("a"), decline.clone(), num(2)]),
+        ],
+        "async_helpers_that_borrow_held_locals" => vec![
+            run(2, vec![text("abcd"), num(3)]),
+            run(0, vec![decline.clone()]),
+            run(1, vec![text("é"), decline.clone()]),
+        ],
+        "async_helpers_awaited_on_an_answer_beside_a_borrow" => vec![
+            run(1, vec![num(2), text("x"), num(1), text("hey")]),
+            run(
+                0,
+                vec![
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "join_and_sleep_between_asks" => vec![
+            run(2, vec![num(3), num(4), yes(true)]),
+            run(0, vec![num(1), decline.clone(), decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "iterator_chains_with_closures_between_asks" => vec![
+            run(2, vec![text("apple, fig, banana,,kiwi"), num(2)]),
+            run(0, vec![text("a"), decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "custom_error_types_through_from_and_question_mark" => vec![
+            run(1, vec![text(" 5 "), text("10"), text("3")]),
+            run(0, vec![text("")]),
+            run(0, vec![text("abc")]),
+            run(0, vec![text("toolongvalue")]),
+            run(0, vec![text("50"), text("-1")]),
+            run(0, vec![text("50"), text("10")]),
+            run(2, vec![text("3"), text("9"), text("x")]),
+            run(2, vec![text("3"), text("9"), decline.clone()]),
+        ],
+        "match_guards_that_read_held_locals" => vec![
+            run(1, vec![num(5), num(5), num(20), text("b1")]),
+            run(0, vec![decline.clone(), num(0), cancel.clone(), text("")]),
+            run(0, vec![num(1), decline.clone(), num(2), decline.clone()]),
+            run(
+                3,
+                vec![
+                    num(1),
+                    num(2),
+                    num(3),
+                    text("abcdefghijklmnopqrstuvwxyzabcdefghij"),
+                ],
+            ),
+        ],
+        "nested_option_result_answers" => vec![
+            run(1, vec![text("4"), num(3), yes(true)]),
+            run(1, vec![text("x"), yes(false)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+            run(0, vec![text("300"), num(1), cancel.clone()]),
+        ],
+        "sets_and_queues_held_across_asks" => vec![
+            run(2, vec![num(1), num(0), num(5), num(1)]),
+            run(
+                0,
+                vec![
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "boxes_and_recursive_enums_held" => vec![
+            run(1, vec![num(2), num(3), num(4)]),
+            run(0, vec![decline.clone(), cancel.clone(), decline.clone()]),
+        ],
+        "shadowed_with_a_new_type_after_each_ask" => vec![
+            run(2, vec![num(1), text("a"), yes(true)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "a_value_assigned_only_after_the_ask" => vec![
+            run(1, vec![num(2), text("x"), num(3), num(4)]),
+            run(
+                0,
+                vec![
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    cancel.clone(),
+                ],
+            ),
+        ],
+        "counted_loop_with_early_break_values" => vec![
+            run(1, vec![text("a"), decline.clone(), text("s1"), num(5)]),
+            run(0, vec![text("a"), text("b"), text("c")]),
+            run(0, vec![cancel.clone()]),
+            run(2, vec![text("s2"), decline.clone()]),
+        ],
+        "labeled_loops_three_deep" => vec![
+            run(0, vec![num(0), num(5), num(1), num(4)]),
+            run(1, vec![num(2), num(3)]),
+            run(
+                3,
+                vec![
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "unicode_text_across_asks" => vec![
+            run(1, vec![text("Ünïcødé 🦀"), text("✓")]),
+            run(2, vec![text("ascii"), decline.clone()]),
+            run(0, vec![decline.clone()]),
+        ],
+        "wide_integers_floats_and_byte_arrays" => vec![
+            run(3, vec![num(5), num(-7)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "asks_in_the_else_of_let_else_in_a_for" => vec![
+            run(2, vec![num(5), yes(false)]),
+            run(3, vec![yes(true), decline.clone(), decline.clone()]),
+        ],
+        "an_async_block_awaited_in_place_between_asks" => vec![
+            run(2, vec![num(3), num(4)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "closures_capturing_held_locals_by_ref_and_by_move" => vec![
+            run(1, vec![num(2), text("p1-0")]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "tuples_of_structs_and_enums_with_data_held" => vec![
+            run(1, vec![num(2), num(-1), yes(true)]),
+            run(0, vec![decline.clone(), num(3), yes(false)]),
+            run(2, vec![cancel.clone(), cancel.clone(), decline.clone()]),
+        ],
+        "mem_swap_take_and_replace_between_asks" => vec![
+            run(1, vec![text("a"), text("b"), text("c")]),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "collect_into_result_with_question_mark" => vec![
+            run(0, vec![text("1, 2,3"), num(1)]),
+            run(0, vec![text("1,x")]),
+            run(0, vec![text("-1,4"), num(5)]),
+            run(1, vec![text("7"), num(-1)]),
+            run(0, vec![decline.clone()]),
+        ],
+        "sort_by_key_and_binary_search_between_asks" => vec![
+            run(3, vec![num(3), text("new")]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "while_loop_with_a_countdown_and_deadline_answer" => vec![
+            run(2, vec![num(5), decline.clone(), num(1)]),
+            run(3, vec![num(150)]),
+            run(1, vec![num(-3)]),
+            run(0, vec![decline.clone()]),
+        ],
+        "string_building_with_push_and_insert" => vec![
+            run(3, vec![text("a"), text("-b"), decline.clone(), text("+")]),
+            run(0, vec![decline.clone()]),
+        ],
+        "matches_with_bindings_at_and_nested_enums" => vec![
+            run(3, vec![pick("red"), num(3), yes(true)]),
+            run(0, vec![pick("blue"), num(-5)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+            run(2, vec![cancel.clone(), num(2), decline.clone()]),
+            run(1, vec![pick("green"), num(50)]),
+        ],
+        "impl_blocks_and_traits_inside_the_body" => vec![
+            run(1, vec![num(10), num(20), num(30), yes(true)]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "a_for_over_chars_and_bytes_of_an_answer" => vec![
+            run(3, vec![text("aB!C"), yes(false), yes(true), num(5)]),
+            run(0, vec![text("XY"), decline.clone(), decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "a_held_option_taken_in_a_while_let_with_asks" => vec![
+            run(0, vec![]),
+            run(1, vec![text("b"), text("c"), text("")]),
+            run(2, vec![text("a"), text("a"), text("a"), text("a")]),
+        ],
+        "early_return_of_an_err_mapped_from_an_answer" => vec![
+            run(2, vec![text("1"), text(" 2"), text("3")]),
+            run(1, vec![text("5"), text("0")]),
+            run(0, vec![text("x")]),
+            run(1, vec![text("1"), decline.clone()]),
+        ],
+        "nested_closures_and_a_fold_over_answers" => vec![
+            run(2, vec![num(3), num(-1), yes(true)]),
+            run(0, vec![decline.clone()]),
+            run(4, vec![num(1), decline.clone(), num(2), yes(false)]),
+        ],
+        "a_spawned_task_awaited_between_asks" => vec![
+            run(1, vec![num(3), text("x")]),
+            run(0, vec![decline.clone(), decline.clone()]),
+        ],
+        "let_else_with_a_slice_pattern_and_asks_after" => vec![
+            run(0, vec![text("add 2 3"), yes(true)]),
+            run(0, vec![text("echo a b"), yes(true)]),
+            run(0, vec![text("go x"), yes(true), text("add")]),
+            run(0, vec![text("  ")]),
+            run(1, vec![text("add 1"), decline.clone()]),
+            run(0, vec![text("add x 3"), yes(true)]),
+        ],
+        "a_struct_with_methods_changed_between_asks" => vec![
+            run(1, vec![yes(true), decline.clone()]),
+            run(2, vec![yes(false), yes(true), yes(true)]),
+        ],
+        "ask_in_a_match_on_a_tuple_of_held_locals" => vec![
+            run(0, vec![]),
+            run(2, vec![text("t")]),
+            run(3, vec![]),
+            run(5, vec![num(4)]),
+            run(4, vec![decline.clone()]),
+        ],
+        "a_vec_of_options_filled_in_by_index" => vec![
+            run(0, vec![text("a")]),
+            run(0, vec![decline.clone(), text("z")]),
+            run(3, vec![text("x"), text("y"), decline.clone()]),
+        ],
+        "a_held_duration_and_ordering_results" => vec![
+            run(1, vec![num(100), num(300)]),
+            run(0, vec![decline.clone(), num(5)]),
+        ],
+        "if_let_chains_of_parsed_answers" => vec![
+            run(0, vec![text("4"), num(3)]),
+            run(0, vec![text("true")]),
+            run(0, vec![text("a=b"), yes(true)]),
+            run(0, vec![text("zed")]),
+            run(0, vec![text("9x"), text("q")]),
+            run(1, vec![decline.clone(), text("q")]),
+        ],
+        "generic_helper_fns_and_turbofish_between_asks" => vec![
+            run(1, vec![num(5), text("a"), num(-2), text("bcd")]),
+            run(
+                0,
+                vec![
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "a_retry_loop_that_reasks_until_valid" => vec![
+            run(2, vec![text("nope"), text(""), text("a@b.c"), yes(true)]),
+            run(0, vec![text("x")]),
+            run(1, vec![decline.clone()]),
+            run(0, vec![text("me@x"), decline.clone()]),
+        ],
+        "mutable_borrows_beside_an_argument_that_asks" => vec![
+            run(1, vec![text("ann"), num(3), num(4)]),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "a_drain_and_a_binary_heap_across_asks" => vec![
+            run(
+                2,
+                vec![yes(true), yes(true), num(2), num(0), decline.clone()],
+            ),
+            run(0, vec![]),
+            run(1, vec![decline.clone()]),
+        ],
+        "an_index_loop_and_a_queue_matched_in_a_loop" => vec![
+            run(
+                2,
+                vec![yes(true), yes(true), text("x"), decline.clone(), text("")],
+            ),
+            run(1, vec![decline.clone()]),
+        ],
+        "a_labeled_block_with_attributes_drops_and_asserts" => vec![
+            run(0, vec![text("x")]),
+            run(1, vec![yes(true), yes(true), text("y")]),
+            run(2, vec![decline.clone(), yes(false), decline.clone()]),
+        ],
+        "newtypes_and_mut_tuple_destructuring_across_asks" => vec![
+            run(1, vec![num(1), text("t"), yes(true)]),
+            run(5, vec![num(2), decline.clone(), decline.clone()]),
+            run(0, vec![decline.clone(), text("u"), yes(false)]),
+        ],
+        "early_err_with_an_answer_and_conditions_after_an_ask" => vec![
+            run(
+                0,
+                vec![
+                    yes(true),
+                    text("ab"),
+                    yes(true),
+                    text("abc"),
+                    decline.clone(),
+                ],
+            ),
+            run(0, vec![yes(true), text("toolong"), text("because")]),
+            run(0, vec![yes(true), decline.clone()]),
+            run(1, vec![decline.clone()]),
+            run(
+                0,
+                vec![yes(true), text("a"), yes(true), text("b"), yes(true)],
+            ),
+        ],
+        "owned_items_of_maps_and_char_digits_in_for_loops" => vec![
+            run(
+                1,
+                vec![num(2), num(3), text("1a2b"), num(10), decline.clone()],
+            ),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
