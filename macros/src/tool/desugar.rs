@@ -168,10 +168,11 @@ fn operand_first(stmt: &Stmt, diagnostics: &mut Diagnostics) -> Option<Stmt> {
 
 /// `f(&mut a, ask!(..)..)` as `match ask!(..).. { operand => f(&mut a, operand) }`: the ask
 /// saves `a` through a shared borrow, which the `&mut a` taken before it, and held by the
-/// call, would forbid (rustc's E0502 at the `ask!`). What comes before the argument that asks
-/// has no effect (`analyze` checks it), so reading the answer first changes nothing else. A
-/// receiver borrowed by `.method(..)` itself needs none of this: that borrow starts when the
-/// call is made.
+/// call, would forbid (rustc's E0502 at the `ask!`). Likewise a closure made before it
+/// (`retry(|| count += 1, ask!(..)..)`), which may borrow or take what the ask saves. What
+/// comes before the argument that asks has no effect (`analyze` checks it), so reading the
+/// answer first changes nothing else. A receiver borrowed by `.method(..)` itself needs none
+/// of this: that borrow starts when the call is made.
 fn argument_first(expr: &Expr) -> Option<Expr> {
     let (head, args) = match expr {
         Expr::Call(call) => (&*call.func, &call.args),
@@ -186,6 +187,7 @@ fn argument_first(expr: &Expr) -> Option<Expr> {
             |e| matches!(e, Expr::Reference(r) if r.mutability.is_some()),
         )
         .is_some()
+            || first_in(e, true, |e| matches!(e, Expr::Closure(_))).is_some()
     };
     if !borrows_mut(head) && !args.iter().take(at).any(borrows_mut) {
         return None;

@@ -85,7 +85,8 @@ pub(crate) fn with_captures(mut names: BTreeSet<String>, captures: &Captures) ->
 /// `diagram` follows it to the asks it draws.
 pub(crate) fn operands_in_order(expr: &Expr) -> Option<Vec<&Expr>> {
     Some(match expr {
-        Expr::Lit(_) | Expr::Path(_) => Vec::new(),
+        // Making a closure runs none of its code (asks inside one are refused by `analyze`).
+        Expr::Lit(_) | Expr::Path(_) | Expr::Closure(_) => Vec::new(),
         Expr::MethodCall(e) => std::iter::once(&*e.receiver).chain(&e.args).collect(),
         Expr::Call(e) => std::iter::once(&*e.func).chain(&e.args).collect(),
         Expr::Try(e) => vec![&e.expr],
