@@ -393,9 +393,10 @@ fn lets_without_values_given_after_an_ask() {
                 let label: String;
                 let first = ask!(first = elicit::<Num>("First?")).accepted().map_or(0, |n| n.num);
                 total = first + 1;
+                let doubled = first * 2;
                 let second = ask!(second = elicit::<Text>(format!("Second after {total}?"))).ok().map(|t| t.text);
                 label = second.unwrap_or_else(|| "none".to_owned());
-                format!("{total} {label}")
+                format!("{total} {doubled} {label}")
             }
         }
     ));

@@ -304,17 +304,50 @@ pub(crate) fn assigned_later(stmts: &[Stmt], index: usize) -> Option<usize> {
     if stmts[first..].iter().all(|s| asks_in_stmt(s).is_empty()) {
         return Some(first);
     }
-    let Stmt::Expr(Expr::Assign(assign), Some(_)) = &stmts[first] else {
-        return None;
+    if assigns(&stmts[first], name) || given_in_fold(&stmts[first], name) {
+        return Some(first);
+    }
+    None
+}
+
+/// `x = value;`, where `value` does not read `x`.
+fn assigns(stmt: &Stmt, name: &Ident) -> bool {
+    let Stmt::Expr(Expr::Assign(assign), Some(_)) = stmt else {
+        return false;
     };
     let Expr::Path(place) = &*assign.left else {
-        return None;
+        return false;
     };
-    (place.qself.is_none()
+    place.qself.is_none()
         && place.path.get_ident() == Some(name)
         && assign.attrs.is_empty()
-        && !mentions(&assign.right, name))
-    .then_some(first)
+        && !mentions(&assign.right, name)
+}
+
+/// A `let` whose value is a block (as scope narrowing makes one of statements whose bindings
+/// die before an ask, `let b = { let a = ask!(..)..; x = a + 1; let b = a * 2; b };`) with
+/// `x = value;` among its statements, the first and last there to name `x`, after which that
+/// block does not ask. Lowering restores `x` with the `let`'s own bindings, before them.
+pub(crate) fn given_in_fold(stmt: &Stmt, name: &Ident) -> bool {
+    let Stmt::Local(local) = stmt else {
+        return false;
+    };
+    let Some(init) = &local.init else {
+        return false;
+    };
+    let Expr::Block(block) = &*init.expr else {
+        return false;
+    };
+    if init.diverge.is_some() || block.label.is_some() {
+        return false;
+    }
+    let inner = &block.block.stmts;
+    let Some(at) = inner.iter().position(|s| mentions(s, name)) else {
+        return false;
+    };
+    assigns(&inner[at], name)
+        && !inner[at + 1..].iter().any(|s| mentions(s, name))
+        && inner[at..].iter().all(|s| asks_in_stmt(s).is_empty())
 }
 
 /// How the statement `giving` that first names `x` gives it its value.

@@ -49,6 +49,9 @@ pub(crate) struct Lowering<'a> {
     captures: Captures,
     /// The path of the `ask!` around `start_task()`, if there is one.
     task_start: Option<syn::Path>,
+    /// A `let x;` that the `let` being lowered gives its value inside its own value: restored,
+    /// and then saved, before that `let`'s bindings.
+    given_inside: Option<Binding>,
     pub(crate) machine: Ident,
     saver: Ident,
     diagnostics: &'a mut Diagnostics,
@@ -69,6 +72,7 @@ impl<'a> Lowering<'a> {
             high: 0,
             captures,
             task_start,
+            given_inside: None,
             machine,
             saver: idents::saver(),
             diagnostics,
@@ -167,6 +171,10 @@ impl<'a> Lowering<'a> {
                         dead: None,
                     });
                     lowered
+                }
+                (Some(binding), stmt @ Stmt::Local(_)) if ask_follows => {
+                    self.given_inside = Some(binding);
+                    self.lower_stmt(stmt, ask_follows, end)
                 }
                 (_, stmt) => self.lower_stmt(stmt, ask_follows, end),
             };
@@ -414,6 +422,8 @@ impl<'a> Lowering<'a> {
 
     fn lower_local(&mut self, mut local: Local, ask_follows: bool, end: u32) -> Stmt {
         let bindings = pattern_bindings(&local.pat);
+        // Taken before the value is lowered, whose own `let`s are not the one meant.
+        let given_inside = self.given_inside.take();
         if let Some(init) = &mut local.init {
             self.lower_expr(&mut init.expr);
             if let Some((_, diverge)) = &mut init.diverge {
@@ -443,6 +453,20 @@ impl<'a> Lowering<'a> {
         let restore = match restores.as_slice() {
             [one] => one.clone(),
             many => quote!((#(#many),*)),
+        };
+        let restore = match given_inside {
+            Some(given) => {
+                let ident = given.ident.clone();
+                let span = ident.span();
+                let given_restore = quote_spanned! {span=> #machine.restore().await };
+                self.scope.push(Saved {
+                    binding: given,
+                    via: None,
+                    dead: None,
+                });
+                quote!({ #ident = #given_restore; #restore })
+            }
+            None => restore,
         };
         let attrs = &local.attrs;
         let plain =
