@@ -4508,6 +4508,145 @@ corpus! {
         Ok(format!("{stock:?} {digits}"))
     }
 
+    // A closure made before an argument that asks, in the same call: making a closure runs
+    // nothing, and the answer is read before it borrows what the ask saves (sweep 34: "runs
+    // after other code in the same statement").
+    closures_passed_beside_an_argument_that_asks(args) => {
+        fn apply<F: Fn(i64) -> i64>(f: F, x: i64) -> i64 {
+            f(x)
+        }
+        fn apply_mut<F: FnMut(i64)>(mut f: F, x: i64) {
+            f(x);
+            f(1);
+        }
+        let base = i64::from(args.n);
+        let a = apply(|x| x + base, ask!(a = elicit::<Num>("A?")).accepted().map_or(0, |n| n.num));
+        let mut count = 0i64;
+        apply_mut(|x| count += x, ask!(b = elicit::<Num>(format!("B after {a}?"))).accepted().map_or(0, |n| n.num));
+        let Point { x, y } = ask!(p = elicit::<Num>(format!("P after {count}?"))).accepted().map_or(Point { x: 0, y: 0 }, |n| Point { x: n.num, y: -n.num });
+        let labels: Vec<String> = (0..args.n).map(|i| format!("l{i}")).collect();
+        let picked = labels.iter().position(|l| l.ends_with('1')).map_or(-1, |p| p as i64);
+        Ok(format!("{a} {count} {x} {y} {picked}"))
+    }
+
+    an_async_closure_called_with_an_answer(args) => {
+        let base = i64::from(args.n);
+        let add = async |x: i64| double(x).await + base;
+        let a = add(ask!(a = elicit::<Num>("A?")).accepted().map_or(0, |n| n.num)).await;
+        let b = ask!(b = elicit::<Num>(format!("B after {a}?"))).accepted().map_or(0, |n| n.num);
+        let c = add(b).await;
+        let shout_all = async |words: Vec<String>| {
+            let mut out = Vec::new();
+            for w in words {
+                out.push(shout(&w).await);
+            }
+            out
+        };
+        let word = ask!(w = elicit::<Text>("Word?")).ok().map_or_else(String::new, |t| t.text);
+        let loud = shout_all(vec![format!("{a}x"), word]).await;
+        Ok(format!("{a} {b} {c} {loud:?}"))
+    }
+
+    a_for_over_an_iterator_a_helper_returns(args) => {
+        fn evens(v: &[i64]) -> impl Iterator<Item = i64> + '_ {
+            v.iter().copied().filter(|x| x % 2 == 0)
+        }
+        fn countdown(from: u32) -> impl Iterator<Item = u32> {
+            std::iter::successors(Some(from), |n| n.checked_sub(1))
+        }
+        let nums: Vec<i64> = (0..=i64::from(args.n) + 2).collect();
+        let mut seen = Vec::new();
+        for x in evens(&nums) {
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {x} of {}?", nums.len()))).ok().is_some_and(|y| y.yes);
+            if keep {
+                seen.push(x);
+            }
+        }
+        let mut fired = Vec::new();
+        for left in countdown(args.n.min(2)) {
+            if left == 1 {
+                fired.push(ask!(fire = elicit::<Text>(format!("Fire at {left}?"))).ok().map_or_else(String::new, |t| t.text));
+            }
+        }
+        let mut n = 0u32;
+        let counted: Vec<u32> = std::iter::from_fn(|| {
+            n += 1;
+            (n < 4).then_some(n * 10)
+        })
+        .collect();
+        Ok(format!("{seen:?} {fired:?} {counted:?}"))
+    }
+
+    flags_arrays_and_reassigned_maxima_across_asks(args) => {
+        let mut flags = false;
+        let mut mask = 0u8;
+        let magic: [u8; 4] = *b"MRTR";
+        let [first, second, third] = [args.n, args.n + 1, args.n + 2];
+        let mut best = i64::MIN;
+        for i in 0..3u8 {
+            flags |= ask!(flag = elicit::<Yes>(format!("Flag {i}?"))).ok().is_some_and(|y| y.yes);
+            mask ^= 1 << i;
+            best = best.max(ask!(score = elicit::<Num>(format!("Score {i} (best {best})?"))).accepted().map_or(i64::from(i), |n| n.num));
+        }
+        flags &= first <= third;
+        let text = String::from_utf8_lossy(&magic).into_owned();
+        Ok(format!("{flags} {mask:08b} {magic:?} {text} {first} {second} {third} {best}"))
+    }
+
+    a_loop_that_pops_with_let_else_and_transposes(args) => {
+        let mut queue: VecDeque<String> = (0..args.n).map(|i| format!("q{i}")).collect();
+        let mut results: Vec<Result<Option<i64>, String>> = Vec::new();
+        loop {
+            let Some(item) = queue.pop_front() else { break };
+            let raw = ask!(raw = elicit::<Text>(format!("Number for {item}?"))).ok().map(|t| t.text);
+            let parsed: Option<Result<i64, String>> = raw.filter(|r| !r.is_empty()).map(|r| parse_num(&r));
+            let flipped = parsed.transpose();
+            if let Ok(Some(v)) = &flipped
+                && *v > 100
+            {
+                queue.push_back(format!("{item}-again"));
+            }
+            results.push(flipped);
+            if results.len() > 3 {
+                break;
+            }
+        }
+        let ok: Result<Vec<Option<i64>>, String> = results.iter().cloned().collect();
+        Ok(format!("{results:?} {ok:?} {queue:?}"))
+    }
+
+    slices_chunks_and_cached_sorts_between_asks(args) => {
+        let mut words: Vec<String> = ask!(words = elicit::<Text>("Words?")).accepted().map_err(refuse)?.text.split_whitespace().map(str::to_owned).collect();
+        words.sort_by_cached_key(|w| (w.len(), w.to_lowercase()));
+        let cut = (args.n as usize).min(words.len());
+        let (head, tail) = words.split_at(cut);
+        let head = head.to_vec();
+        let tail = tail.join("+");
+        let pairs: Vec<String> = words.chunks(2).map(|c| c.join("&")).collect();
+        let last_two: Vec<(usize, String)> = words.iter().rev().take(2).enumerate().map(|(i, w)| (i, w.clone())).collect();
+        note!(args, "{head:?} {tail} {pairs:?}");
+        let pick = ask!(pick = elicit::<Num>(format!("Pick of {pairs:?}?"))).accepted().map_or(0, |n| n.num.max(0) as usize);
+        let chosen = pairs.get(pick).cloned().unwrap_or_default();
+        let (left, right) = chosen.split_once('&').map_or((chosen.clone(), String::new()), |(l, r)| (l.to_owned(), r.to_owned()));
+        Ok(format!("{head:?} {tail} {last_two:?} {left}|{right}"))
+    }
+
+    // A `let` without a value given it by `x = value;` that reads a local dying there, with a
+    // `let` after it that is read after the next ask (sweep 34: the error at the `let`).
+    a_value_given_beside_a_let_read_after_the_next_ask(args) => {
+        let total: i64;
+        let mut tags: Vec<String>;
+        let first = ask!(first = elicit::<Num>("First?")).accepted().map_or(0, |n| n.num);
+        total = first + i64::from(args.n);
+        let doubled = first * 2;
+        note!(args, "total {total} doubled {doubled}");
+        let label = ask!(label = elicit::<Text>(format!("Label after {total}?"))).ok().map_or_else(String::new, |t| t.text);
+        tags = vec![label.clone()];
+        let extra = label.len();
+        tags.push(ask!(tag = elicit::<Text>(format!("Tag after {tags:?} ({extra})?"))).ok().map_or_else(|| "-".to_owned(), |t| t.text));
+        Ok(format!("{total} {doubled} {tags:?} {extra}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -5955,6 +6094,57 @@ fn cases(name: &str) -> Vec<Run> {
                 1,
                 vec![num(2), num(3), text("1a2b"), num(10), decline.clone()],
             ),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "closures_passed_beside_an_argument_that_asks" => vec![
+            run(2, vec![num(3), num(4), num(5)]),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "an_async_closure_called_with_an_answer" => vec![
+            run(1, vec![num(2), num(3), text("hey")]),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "a_for_over_an_iterator_a_helper_returns" => vec![
+            run(2, vec![yes(true), decline.clone(), yes(true), text("go")]),
+            run(0, vec![yes(false), yes(true)]),
+        ],
+        "flags_arrays_and_reassigned_maxima_across_asks" => vec![
+            run(
+                1,
+                vec![
+                    yes(false),
+                    num(3),
+                    yes(true),
+                    num(-2),
+                    decline.clone(),
+                    num(9),
+                ],
+            ),
+            run(
+                0,
+                vec![
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "a_loop_that_pops_with_let_else_and_transposes" => vec![
+            run(2, vec![text("5"), text("500"), text("x")]),
+            run(0, vec![]),
+            run(1, vec![decline.clone()]),
+            run(3, vec![text("101"), text("102"), text("103"), text("104")]),
+        ],
+        "slices_chunks_and_cached_sorts_between_asks" => vec![
+            run(1, vec![text("pear Apple fig banana"), num(1)]),
+            run(5, vec![text("one"), decline.clone()]),
+            run(0, vec![decline.clone()]),
+        ],
+        "a_value_given_beside_a_let_read_after_the_next_ask" => vec![
+            run(1, vec![num(2), text("ab"), text("c")]),
             run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
