@@ -338,7 +338,7 @@ pub(crate) fn given_in_fold(stmt: &Stmt, name: &Ident) -> bool {
     let Expr::Block(block) = &*init.expr else {
         return false;
     };
-    if init.diverge.is_some() || block.label.is_some() {
+    if init.diverge.is_some() || block.label.is_some() || pattern_bindings(&local.pat).is_empty() {
         return false;
     }
     let inner = &block.block.stmts;
