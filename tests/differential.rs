@@ -165,6 +165,12 @@ impl From<FormError> for String {
     }
 }
 
+impl From<mrtr::Refused> for FormError {
+    fn from(refused: mrtr::Refused) -> FormError {
+        FormError::Bad(format!("refused {}", refused.key))
+    }
+}
+
 impl From<std::num::ParseIntError> for FormError {
     fn from(e: std::num::ParseIntError) -> FormError {
         FormError::Bad(e.to_string())
@@ -4647,6 +4653,113 @@ corpus! {
         Ok(format!("{total} {doubled} {tags:?} {extra}"))
     }
 
+    a_refusal_through_a_user_error_type_and_async_lookups(args) => {
+        async fn lookup(name: &str) -> Result<u32, FormError> {
+            tokio::task::yield_now().await;
+            match name {
+                "" => Err(FormError::Empty),
+                n if n.starts_with('x') => Err(FormError::Bad(format!("unknown {n}"))),
+                n => Ok(n.len() as u32),
+            }
+        }
+        let name = ask!(name = elicit::<Text>("Who?")).accepted().map_err(FormError::from)?.text;
+        let id = lookup(&name).await?;
+        note!(args, "id {id}");
+        let maybe = if id > args.n { Some(ask!(extra = elicit::<Num>(format!("Extra for {id}?")))) } else { None };
+        let extra = match maybe {
+            Some(answer) => answer.accepted().map_err(FormError::from)?.num,
+            None => 0,
+        };
+        let checked = lookup(&ask!(other = elicit::<Text>("Other?")).ok().map_or_else(String::new, |t| t.text)).await.map_err(|e| format!("other: {e}"))?;
+        Ok(format!("{name} {id} {extra} {checked}"))
+    }
+
+    an_inner_value_loop_that_breaks_the_outer_loop(args) => {
+        let mut log = Vec::new();
+        let mut stack: Vec<(String, Vec<u32>)> = vec![("root".to_owned(), (0..args.n).collect())];
+        'outer: while let Some((name, mut children)) = stack.pop() {
+            let picked = loop {
+                let Some(child) = children.pop() else { break None };
+                match ask!(child = elicit::<Num>(format!("Child {child} of {name}?"))).ok().map(|n| n.num) {
+                    Some(0) => continue,
+                    Some(n) if n < 0 => break 'outer,
+                    Some(n) => break Some((child, n)),
+                    None => break None,
+                }
+            };
+            log.push(format!("{name}:{picked:?}"));
+            if let Some((child, n)) = picked
+                && n > 1
+            {
+                stack.push((format!("{name}/{child}"), children));
+            }
+        }
+        Ok(format!("{log:?} {}", stack.len()))
+    }
+
+    entries_filled_by_closures_that_read_held_locals(args) => {
+        let mut index: HashMap<String, Vec<u32>> = HashMap::new();
+        let default_tag = format!("t{}", args.n);
+        for i in 0..=args.n {
+            let key = ask!(key = elicit::<Text>(format!("Key {i}?"))).ok().map_or_else(|| default_tag.clone(), |t| t.text);
+            index.entry(key).or_insert_with(|| vec![args.n]).push(i);
+        }
+        let (tuple_answer, n) = match (ask!(pair = elicit::<Num>("Pair?")), args.n) {
+            (Elicited::Accept(Num { num }), n) if num > i64::from(n) => (num, n),
+            (_, n) => (-1, n),
+        };
+        let mut keys: Vec<_> = index.keys().cloned().collect();
+        keys.sort();
+        let sizes: Vec<usize> = keys.iter().map(|k| index[k].len()).collect();
+        Ok(format!("{keys:?} {sizes:?} {tuple_answer} {n}"))
+    }
+
+    a_labeled_block_that_continues_its_loop(args) => {
+        let mut kept = Vec::new();
+        'items: for i in 0..args.n + 1 {
+            'check: {
+                if i % 2 == 1 {
+                    break 'check;
+                }
+                let ok = ask!(ok = elicit::<Yes>(format!("Keep {i}?"))).ok();
+                match ok {
+                    Some(Yes { yes: true }) => kept.push(i),
+                    Some(_) => continue 'items,
+                    None => break 'check,
+                }
+            }
+            note!(args, "after {i}");
+        }
+        let ratio = if kept.is_empty() { f64::NAN } else { kept.iter().sum::<u32>() as f64 / kept.len() as f64 };
+        let last = ask!(last = elicit::<Yes>(format!("Done with {ratio:.3}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{kept:?} {} {last}", if ratio.is_nan() { "nan".to_owned() } else { format!("{ratio:.3}") }))
+    }
+
+    mutable_borrows_beside_asks_in_conditions_and_returns(args) => {
+        fn push_ok(into: &mut Vec<i64>, n: i64) -> bool {
+            into.push(n);
+            n > 0
+        }
+        let mut log: Vec<i64> = Vec::new();
+        if push_ok(&mut log, ask!(first = elicit::<Num>("First?")).accepted().map_or(0, |n| n.num)) {
+            note!(args, "positive {log:?}");
+        }
+        let mut rounds = 0;
+        while push_ok(&mut log, ask!(again = elicit::<Num>(format!("Again after {rounds}?"))).accepted().map_or(0, |n| n.num)) && rounds < 3 {
+            rounds += 1;
+        }
+        let mut words: Vec<String> = vec![format!("w{}", args.n)];
+        if args.n > 1 {
+            let mut scratch = Vec::new();
+            let positive = push_ok(&mut scratch, ask!(last = elicit::<Num>(format!("Last for {words:?}?"))).accepted().map_or(0, |n| n.num));
+            return Ok(format!("{positive} {log:?} {scratch:?}"));
+        }
+        let mut first_word = words.remove(0);
+        std::mem::swap(&mut first_word, &mut ask!(word = elicit::<Text>("Word?")).ok().map_or_else(String::new, |t| t.text));
+        words.push(first_word);
+        Ok(format!("{log:?} {rounds} {words:?}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -6146,6 +6259,33 @@ fn cases(name: &str) -> Vec<Run> {
         "a_value_given_beside_a_let_read_after_the_next_ask" => vec![
             run(1, vec![num(2), text("ab"), text("c")]),
             run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "a_refusal_through_a_user_error_type_and_async_lookups" => vec![
+            run(1, vec![text("ann"), num(4), text("bo")]),
+            run(5, vec![text("ann"), text("x1")]),
+            run(0, vec![text("xena")]),
+            run(0, vec![decline.clone()]),
+            run(0, vec![text("ann"), cancel.clone()]),
+        ],
+        "an_inner_value_loop_that_breaks_the_outer_loop" => vec![
+            run(3, vec![num(0), num(2), num(5)]),
+            run(3, vec![num(1)]),
+            run(3, vec![decline.clone()]),
+            run(2, vec![num(-1)]),
+            run(0, vec![]),
+        ],
+        "entries_filled_by_closures_that_read_held_locals" => vec![
+            run(2, vec![text("a"), decline.clone(), text("a"), num(9)]),
+            run(0, vec![decline.clone(), num(-3)]),
+        ],
+        "a_labeled_block_that_continues_its_loop" => vec![
+            run(4, vec![yes(true), yes(false), decline.clone(), yes(true)]),
+            run(0, vec![yes(false), decline.clone()]),
+        ],
+        "mutable_borrows_beside_asks_in_conditions_and_returns" => vec![
+            run(0, vec![num(3), num(1), num(0), text("x")]),
+            run(2, vec![num(-1), num(1), num(1), num(1), num(1), num(5)]),
+            run(1, vec![decline.clone(), decline.clone(), decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
