@@ -4760,6 +4760,39 @@ corpus! {
         Ok(format!("{log:?} {rounds} {words:?}"))
     }
 
+    lets_without_values_and_mutable_arguments_inside_loops(args) => {
+        fn apply_opt<F: Fn(i64) -> i64>(f: F, x: Option<i64>) -> Option<i64> {
+            x.map(f)
+        }
+        let mut log: Vec<i64> = Vec::new();
+        let mut labels = Vec::new();
+        'outer: for i in 0..args.n + 1 {
+            #[allow(clippy::needless_late_init)]
+            let label: String;
+            let scale: i64;
+            let Some(v) = apply_opt(|x| x * 2, ask!(v = elicit::<Num>(format!("V {i}?"))).ok().map(|n| n.num)) else {
+                continue 'outer;
+            };
+            scale = v + i64::from(i);
+            push_doubled(&mut log, ask!(w = elicit::<Num>(format!("W {i} at {scale}?"))).accepted().map_or(0, |n| n.num)).await;
+            label = ask!(label = elicit::<Text>(format!("Label {i}?"))).ok().map_or_else(|| format!("l{i}"), |t| t.text);
+            let kept = ask!(keep = elicit::<Yes>(format!("Keep {label}?"))).ok().is_some_and(|y| y.yes);
+            if !kept {
+                break 'outer;
+            }
+            labels.push(format!("{label}{scale}"));
+        }
+        let mut round = 0;
+        let total: i64 = loop {
+            round += 1;
+            let extra = ask!(extra = elicit::<Num>(format!("Extra {round}?"))).ok().map(|n| n.num);
+            if extra.is_none() || round > 2 {
+                break log.iter().sum::<i64>() + extra.unwrap_or(0);
+            }
+        };
+        Ok(format!("{log:?} {labels:?} {total}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -6286,6 +6319,46 @@ fn cases(name: &str) -> Vec<Run> {
             run(0, vec![num(3), num(1), num(0), text("x")]),
             run(2, vec![num(-1), num(1), num(1), num(1), num(1), num(5)]),
             run(1, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "lets_without_values_and_mutable_arguments_inside_loops" => vec![
+            run(
+                1,
+                vec![
+                    num(1),
+                    num(2),
+                    text("a"),
+                    yes(true),
+                    decline.clone(),
+                    num(3),
+                    decline.clone(),
+                ],
+            ),
+            run(
+                1,
+                vec![
+                    num(1),
+                    num(2),
+                    decline.clone(),
+                    yes(true),
+                    num(2),
+                    cancel.clone(),
+                    decline.clone(),
+                    yes(false),
+                    num(1),
+                    num(2),
+                    num(3),
+                ],
+            ),
+            run(
+                0,
+                vec![
+                    num(1),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
         ],
         other => panic!("no cases for {other}"),
     }
