@@ -4793,6 +4793,29 @@ corpus! {
         Ok(format!("{log:?} {labels:?} {total}"))
     }
 
+    // A `let` given its value after an ask and shadowed before the next, and an arm whose
+    // `last_mut()` borrow ends before its ask (not the mutable-borrow error).
+    lets_without_values_shadowed_and_grown_across_asks(args) => {
+        let x: i64;
+        let first = ask!(first = elicit::<Num>("First?")).accepted().map_or(0, |n| n.num);
+        x = first + 1;
+        let x = x * i64::from(args.n + 1);
+        let mut acc: Vec<String>;
+        let seed = ask!(seed = elicit::<Text>(format!("Seed after {x}?"))).ok().map_or_else(String::new, |t| t.text);
+        acc = vec![seed];
+        for i in 0..args.n {
+            acc.push(ask!(more = elicit::<Text>(format!("More {i} after {acc:?}?"))).ok().map_or_else(|| "-".to_owned(), |t| t.text));
+        }
+        if let Some(last) = acc.last_mut() {
+            last.push('!');
+            let again = ask!(again = elicit::<Yes>("Again?")).ok().is_some_and(|y| y.yes);
+            acc.push(again.to_string());
+        }
+        let x = format!("{x}:{}", acc.len());
+        let done = ask!(done = elicit::<Yes>(format!("Done {x}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{x} {acc:?} {done}"))
+    }
+
     // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
@@ -6353,6 +6376,28 @@ fn cases(name: &str) -> Vec<Run> {
                 0,
                 vec![
                     num(1),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "lets_without_values_shadowed_and_grown_across_asks" => vec![
+            run(
+                2,
+                vec![
+                    num(3),
+                    text("s"),
+                    text("a"),
+                    decline.clone(),
+                    yes(false),
+                    yes(true),
+                ],
+            ),
+            run(
+                0,
+                vec![
                     decline.clone(),
                     decline.clone(),
                     decline.clone(),
