@@ -25,15 +25,19 @@ pub fn mrtr_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// The same machine for `prompts/get`: put it above rmcp's `#[prompt(...)]` inside a
-/// `#[prompt_router]` impl, and route `get_prompt` through `mrtr::get_prompt`.
+/// `#[prompt_router]` impl, on a method returning `Result<GetPromptResult, ErrorData>`, and
+/// route `ServerHandler::get_prompt` (which returns `Result<GetPromptResponse, ErrorData>`)
+/// through `mrtr::get_prompt`. The crate README's "Prompts and resources" has a whole server.
 #[proc_macro_attribute]
 pub fn mrtr_prompt(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(tool::Kind::Prompt, attr.into(), item.into()).into()
 }
 
 /// The same machine for `resources/read`: on an `async fn(&self, request:
-/// ReadResourceRequestParams, context: RequestContext<RoleServer>)` that your
-/// `ServerHandler::read_resource` calls.
+/// ReadResourceRequestParams, context: RequestContext<RoleServer>) -> Result<ReadResourceResult,
+/// ErrorData>` that your `ServerHandler::read_resource` calls. The method then returns
+/// `Result<ReadResourceResponse, ErrorData>` (the result, or an `InputRequiredResult`), which is
+/// what `read_resource` returns. The crate README's "Prompts and resources" has a whole server.
 #[proc_macro_attribute]
 pub fn mrtr_resource(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(tool::Kind::Resource, attr.into(), item.into()).into()
