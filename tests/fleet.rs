@@ -9,7 +9,8 @@
 //! - a final state replayed 32 times at once, through both instances, runs its effect once;
 //! - a round claimed by an instance that is killed runs again on the other one, after the
 //!   lease and not before;
-//! - sixty flows complete while an instance is killed and restarted, each effect at most twice.
+//! - sixty flows complete while an instance is killed and restarted, each effect at most twice;
+//! - a pre-2026 client's session is lost to round robin, and kept by `ip_hash`.
 //!
 //! The wizard's `signup` logs one line when it signs someone up: its effect, counted in the
 //! instances' logs.
@@ -35,7 +36,8 @@ use mrtr_tests::{
     loopback::Loopback,
     rounds::{Asked, Reply, Rounds, Tool, accept, finish, send},
     services::{
-        FLEET_KEYS, Fleet, PatientClient, RedisServer, WizardInstance, free_port, signup_effect,
+        FLEET_KEYS, Fleet, Nginx, PatientClient, RedisServer, WizardInstance, free_port,
+        signup_effect,
     },
     store_contract, stores_agree, wizard_http,
 };
@@ -612,6 +614,111 @@ async fn sixty_flows_complete_while_an_instance_is_killed_and_restarted() -> any
              requests per instance {after:?}",
             began.elapsed()
         );
+        Ok(())
+    })
+    .await
+}
+
+// =============================================================================
+// Pre-2026 clients on a fleet
+// =============================================================================
+
+/// A 2025-11-25 client that answers `signup`'s three questions.
+#[derive(Clone)]
+struct SessionUser;
+
+impl rmcp::ClientHandler for SessionUser {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let mut config = rmcp::model::ClientConfig::new(
+            rmcp::model::ClientCapabilities::builder()
+                .enable_elicitation()
+                .build(),
+            rmcp::model::Implementation::new("session-user", "1"),
+        );
+        config.protocol_version = rmcp::model::ProtocolVersion::V_2025_11_25;
+        config
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _: rmcp::service::RequestContext<rmcp::RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        let message = match &request {
+            rmcp::model::ElicitRequestParams::FormElicitationParams { message, .. } => message,
+            _ => "",
+        };
+        let content = match message {
+            m if m.starts_with("Welcome") => json!({"name": "Ada"}),
+            m if m.starts_with("Which plan") => json!({"plan": "pro"}),
+            _ => json!({"confirm": true}),
+        };
+        Ok(
+            rmcp::model::ElicitResult::new(rmcp::model::ElicitationAction::Accept)
+                .with_content(content),
+        )
+    }
+}
+
+/// `signup` for `team` by a 2025-11-25 client on a session opened at `url`.
+async fn signup_on_a_session(url: &str, team: &str) -> anyhow::Result<CallToolResult> {
+    use rmcp::{
+        ClientLifecycleMode, ClientServiceExt,
+        transport::{
+            StreamableHttpClientTransport,
+            streamable_http_client::StreamableHttpClientTransportConfig,
+        },
+    };
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
+    );
+    let client = tokio::time::timeout(
+        Duration::from_secs(15),
+        SessionUser.serve_with_lifecycle(transport, ClientLifecycleMode::Initialize),
+    )
+    .await??;
+    let arguments = json!({ "team": team }).as_object().cloned();
+    let mut request = CallToolRequestParams::new("signup");
+    request.arguments = arguments;
+    let result = tokio::time::timeout(Duration::from_secs(15), client.call_tool(request)).await??;
+    let _ = client.cancel().await;
+    Ok(result)
+}
+
+/// What the README says of a fleet: a 2026-07-28 client needs no sticky sessions, but a
+/// pre-2026 client's session lives in the instance that answered its `initialize` (its
+/// questions wait there, in process), so a proxy must send all of a client's requests to one
+/// instance. Round robin loses the session; `ip_hash` keeps it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pre_2026_session_needs_a_proxy_that_keeps_each_client_on_one_instance()
+-> anyhow::Result<()> {
+    within(Duration::from_secs(90), async {
+        let fleet = Fleet::start(wizard_http!(), 2).await?;
+        let lost = signup_on_a_session(&fleet.url(), "Round robin").await;
+        assert!(
+            lost.is_err(),
+            "a session survived round robin: {lost:?}; say so in the README"
+        );
+        assert!(
+            fleet.requests_per_instance().iter().all(|&hits| hits > 0),
+            "the session's requests did not reach both instances: {:?}",
+            fleet.requests_per_instance()
+        );
+
+        let ports: Vec<u16> = fleet.instances.iter().map(WizardInstance::port).collect();
+        let by_client = Nginx::by_client_address(&ports).await?;
+        assert_signed_up(
+            &signup_on_a_session(&by_client.url(), "By client").await?,
+            "By client",
+        );
+        // A 2026-07-28 client behind the same proxy is served as ever.
+        let client = connect(&by_client.url()).await?;
+        let rounds = SIGNUP.rounds(&client, "Native");
+        let last = up_to_confirm(&rounds).await?;
+        let done = rounds
+            .finish(Some(&last.state), json!({ "confirm": confirm(true) }))
+            .await?;
+        assert_signed_up(&done, "Native");
         Ok(())
     })
     .await

@@ -412,6 +412,16 @@ pub struct Nginx {
 impl Nginx {
     /// Starts nginx in front of the servers on `upstreams` and waits until it accepts.
     pub async fn round_robin(upstreams: &[u16]) -> anyhow::Result<Self> {
+        Self::start(upstreams, "").await
+    }
+
+    /// Like [`Nginx::round_robin`], but each client address always reaches the same upstream
+    /// (`ip_hash`), as a pre-2026 client's session needs: on loopback, one upstream for all.
+    pub async fn by_client_address(upstreams: &[u16]) -> anyhow::Result<Self> {
+        Self::start(upstreams, "        ip_hash;\n").await
+    }
+
+    async fn start(upstreams: &[u16], balance: &str) -> anyhow::Result<Self> {
         let dir = temp_dir("nginx");
         let port = free_port();
         let tmp = dir.path().display();
@@ -438,7 +448,7 @@ http {{
     uwsgi_temp_path {tmp}/uwsgi;
     scgi_temp_path {tmp}/scgi;
     upstream mcp {{
-{servers}        keepalive 16;
+{balance}{servers}        keepalive 16;
     }}
     server {{
         listen 127.0.0.1:{port};
