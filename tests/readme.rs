@@ -489,3 +489,46 @@ mod tasks {
         assert_eq!(run.text(), "dropped shop.old");
     }
 }
+
+// "Every kind of question": the table's names, as a user writes them.
+#[allow(dead_code, deprecated)]
+mod every_kind_of_question {
+    use mrtr::{Capabilities, Root, Sample, Sampled, UrlElicited, elicit_url, roots, sample};
+    use rmcp::model::SamplingMessage;
+
+    fn questions() {
+        let _ = sample("Summarize")
+            .max_tokens(100)
+            .system("Be brief")
+            .temperature(0.2)
+            .prefer_model("claude")
+            .tools(Vec::new());
+        let _ = Sample::messages(vec![SamplingMessage::user_text("Summarize")]);
+        let _ = elicit_url("Sign in", "https://example.com/login");
+        let _ = roots();
+    }
+
+    fn answers(sampled: Sampled, url: UrlElicited, root: Root, caps: Capabilities) {
+        let Sampled {
+            text,
+            model,
+            stop_reason,
+            ..
+        } = sampled.clone();
+        let _: (String, String, Option<String>) = (text, model, stop_reason);
+        let _: serde_json::Value = sampled.result();
+        let _ = matches!(
+            url,
+            UrlElicited::Accept | UrlElicited::Decline(_) | UrlElicited::Cancel(_)
+        );
+        let Root { uri, name, .. } = root;
+        let _: (String, Option<String>) = (uri, name);
+        let _ = (
+            caps.elicitation_form(),
+            caps.elicitation_url(),
+            caps.sampling(),
+            caps.sampling_tools(),
+            caps.roots(),
+        );
+    }
+}
