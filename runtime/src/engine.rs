@@ -707,7 +707,9 @@ impl EngineBuilder {
                 "mrtr: no principal hook is set, so a requestState is bound to no caller: \
                  whoever holds one can resume the call. Set `EngineBuilder::principal` to bind \
                  states to the authenticated caller, or `without_principal()` if this server \
-                 does not tell callers apart"
+                 does not tell callers apart. The default engine (`Engine::global`, which \
+                 `impl MrtrServer for .. {{}}` uses) is built so: to set either, build an engine \
+                 and return it from `MrtrServer::mrtr_engine`"
             ),
             _ => {}
         }
@@ -1231,6 +1233,12 @@ mod tests {
         let base = || Engine::builder().key(1, key(KEY_A));
         let logs = captured(|| drop(base().build().unwrap()));
         assert!(logs.contains("no principal hook is set"), "{logs}");
+        // What a server on the default engine, which cannot call the builder, does about it.
+        assert!(
+            logs.contains("impl MrtrServer for .. {}")
+                && logs.contains("return it from `MrtrServer::mrtr_engine`"),
+            "{logs}"
+        );
         let logs = captured(|| drop(base().without_principal().build().unwrap()));
         assert!(!logs.contains("principal"), "{logs}");
         let logs = captured(|| drop(base().principal(|_| None).build().unwrap()));
