@@ -52,6 +52,14 @@
 //! impl ServerHandler for Wizard {}
 //! ```
 //!
+//! Serve it as any rmcp server, wrapped in [`Bridged`] so that clients of 2025-06-18 and
+//! 2025-11-25 get the same tools on a session (and 2026-07-28 clients tasks):
+//! `mrtr::Bridged::new(wizard).serve(rmcp::transport::stdio())`, or a `StreamableHttpService`
+//! whose factory makes a `Bridged`. Prompts and resources ask the same way: [`mrtr_prompt`]
+//! with [`get_prompt`], and [`mrtr_resource`]. `mrtr::testing` (the `testing` feature) runs a
+//! call through its rounds in a test. The crate README has the `Cargo.toml`, a whole `main.rs`
+//! and each of these as code that compiles.
+//!
 //! Every `requestState` opens once: a duplicate of a request gets the first response again and
 //! runs none of the tool's code, and no flow outlives its deadline or round cap. See [`replay`]
 //! for the semantics, the stores ([`replay::MemoryStore`], or `RedisStore` for a fleet), and
