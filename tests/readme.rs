@@ -532,3 +532,63 @@ mod every_kind_of_question {
         );
     }
 }
+
+/// The README's `Cargo.toml` asks for the versions the workspace builds with (and
+/// `tests/readme.rs` compiles its `main.rs` with them): a bump here is a bump there.
+#[test]
+fn the_readmes_dependencies_are_the_workspaces() {
+    fn version_of(line: &str) -> Option<(&str, &str)> {
+        let (name, spec) = line.split_once(" = ")?;
+        let spec = spec.split(" #").next()?.trim();
+        let version = match spec.strip_prefix("{ version = ") {
+            Some(rest) => rest.split(',').next()?.trim_end_matches(" }"),
+            None => spec,
+        };
+        Some((name.trim(), version.trim_matches('"')))
+    }
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Add it to your crate").unwrap()..];
+    let toml = section
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("\"Add it to your crate\" has a Cargo.toml");
+    let workspace = [
+        include_str!("../Cargo.toml"),
+        include_str!("../examples/Cargo.toml"),
+    ];
+    let mut checked = Vec::new();
+    for (name, version) in toml.lines().filter_map(version_of) {
+        if name == "mrtr" {
+            assert!(
+                version.starts_with("{ path = ") && version.contains("/runtime\""),
+                "mrtr is not on crates.io: the README should depend on it by path, not {version}"
+            );
+            continue;
+        }
+        let ours = workspace
+            .iter()
+            .flat_map(|manifest| manifest.lines())
+            .filter_map(version_of)
+            .find(|(ours, _)| *ours == name)
+            .map(|(_, version)| version);
+        assert_eq!(
+            ours,
+            Some(version),
+            "the README asks for {name} {version}, the workspace for {ours:?}"
+        );
+        checked.push(name);
+    }
+    assert_eq!(
+        checked,
+        [
+            "rmcp",
+            "schemars",
+            "serde",
+            "tokio",
+            "tracing-subscriber",
+            "axum",
+            "serde_json"
+        ]
+    );
+}

@@ -2,7 +2,7 @@
 //! answering each question from a script, then assert on the questions, the rounds and the
 //! result. [`Harness::prompt`] and [`Harness::resource`] script the other two methods.
 //!
-//! Enable with `mrtr = { version = "..", features = ["testing"] }` under `[dev-dependencies]`.
+//! Enable with `mrtr = { path = "..", features = ["testing"] }` under `[dev-dependencies]`.
 //!
 //! [`Harness::start`] serves your server on an in-memory pipe to a 2026-07-28 rmcp client that
 //! declares every capability a question can need. [`Harness::call`] scripts one call: its
