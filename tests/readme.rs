@@ -208,6 +208,63 @@ mod add_it_to_your_crate {
         assert_eq!(run.keys(), ["profile", "plan"]);
         assert_eq!(run.text(), "Signed up Ada to Rust on the pro plan");
     }
+
+    /// What "Clients of every era" says of the `Host` check: rmcp's Streamable HTTP server
+    /// refuses a name it was not given with 403, and serves one listed with
+    /// `with_allowed_hosts`.
+    #[tokio::test]
+    async fn the_http_server_answers_only_the_hosts_it_is_given() {
+        use std::sync::Arc;
+
+        use rmcp::transport::streamable_http_server::{
+            StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+        };
+
+        async fn status(config: StreamableHttpServerConfig, host: &str) -> (u16, String) {
+            let wizard = Wizard { tool_router: Wizard::tool_router() };
+            let service = StreamableHttpService::new(
+                move || Ok(mrtr::Bridged::new(wizard.clone())),
+                Arc::new(LocalSessionManager::default()),
+                config,
+            );
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+            let server = tokio::spawn(async move {
+                axum::serve(listener, axum::Router::new().nest_service("/mcp", service)).await
+            });
+            let discover = serde_json::json!({
+                "jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                "params": {"_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientInfo": {"name": "readme", "version": "1"},
+                    "io.modelcontextprotocol/clientCapabilities": {}
+                }}
+            });
+            let response = reqwest::Client::new()
+                .post(url)
+                .header("Host", host)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28")
+                .header("Mcp-Method", "server/discover")
+                .body(discover.to_string())
+                .send()
+                .await
+                .unwrap();
+            let status = response.status().as_u16();
+            let body = response.text().await.unwrap_or_default();
+            server.abort();
+            (status, body)
+        }
+
+        let (refused, body) = status(StreamableHttpServerConfig::default(), "mcp.example.com").await;
+        assert_eq!(refused, 403, "{body}");
+        assert_eq!(body, "Forbidden: Host header is not allowed");
+        let listed = StreamableHttpServerConfig::default().with_allowed_hosts(["mcp.example.com"]);
+        let (served, body) = status(listed, "mcp.example.com").await;
+        assert_eq!(served, 200, "{body}");
+        assert!(body.contains("supportedVersions"), "{body}");
+    }
 }
 
 // "Every kind of question": several in one round.
