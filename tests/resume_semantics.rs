@@ -623,6 +623,75 @@ async fn require_principal_refuses_every_call_whose_caller_is_unknown() {
     .await;
 }
 
+/// The hook of `EngineBuilder::principal`'s rustdoc: a middleware in front of the MCP service
+/// puts the caller on the request, and the hook finds it in the request's
+/// `http::request::Parts`, which rmcp hands on in `context.extensions`.
+#[tokio::test]
+async fn a_principal_hook_reads_what_a_middleware_put_on_the_request() {
+    #[derive(Clone)]
+    struct Caller {
+        subject: String,
+    }
+
+    async fn authenticate(
+        mut request: axum::extract::Request,
+        next: axum::middleware::Next,
+    ) -> axum::response::Response {
+        let user = request
+            .headers()
+            .get("x-user")
+            .and_then(|user| user.to_str().ok())
+            .filter(|user| !user.is_empty())
+            .map(str::to_owned);
+        if let Some(subject) = user {
+            request.extensions_mut().insert(Caller { subject });
+        }
+        next.run(request).await
+    }
+
+    within_time(async {
+        let engine = Engine::builder()
+            .key(1, mrtr_tests::keys::test_key(6))
+            .principal(|context| {
+                let parts = context.extensions.get::<http::request::Parts>()?;
+                Some(parts.extensions.get::<Caller>()?.subject.clone())
+            })
+            .require_principal()
+            .build()
+            .unwrap();
+        let server = Segments {
+            tool_router: Segments::tool_router(),
+            engine,
+            journal: Journal::default(),
+        };
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let router = mrtr_examples::serve::http_service(server, cancel.clone())
+            .layer(axum::middleware::from_fn(authenticate));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let served = tokio::spawn(async move { axum::serve(listener, router).await });
+
+        let anonymous = call_as(&url, "", None, json!({})).await;
+        assert_eq!(anonymous["error"]["code"], -32600, "{anonymous}");
+        let first = call_as(&url, "ada", None, json!({})).await;
+        let state = first["result"]["requestState"]
+            .as_str()
+            .expect("a state")
+            .to_owned();
+        let answer = json!({"first": {"action": "accept", "content": {"word": "alpha"}}});
+        let stolen = call_as(&url, "mallory", Some(&state), answer.clone()).await;
+        assert_eq!(stolen["error"]["code"], -32602, "{stolen}");
+        let own = call_as(&url, "ada", Some(&state), answer).await;
+        assert_eq!(
+            own["result"]["inputRequests"]["second"]["method"], "elicitation/create",
+            "{own}"
+        );
+        cancel.cancel();
+        served.abort();
+    })
+    .await;
+}
+
 /// How many `Counted` values were dropped.
 static COUNTED_DROPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 

@@ -458,6 +458,29 @@ impl EngineBuilder {
     /// Who is calling, for example the `sub` of a validated bearer token found in
     /// `context.extensions`. A state sealed for one principal does not open for another.
     ///
+    /// Over Streamable HTTP, rmcp puts each request's `http::request::Parts` in
+    /// `context.extensions`: its headers, and in its own `extensions` what a layer in front of
+    /// the service (an axum middleware that checked the token) put on the request.
+    ///
+    /// ```
+    /// /// What the auth middleware in front of the MCP service adds to a request whose bearer
+    /// /// token it validated.
+    /// #[derive(Clone)]
+    /// struct Caller {
+    ///     subject: String,
+    /// }
+    ///
+    /// let engine = mrtr::Engine::builder()
+    ///     .principal(|context| {
+    ///         let parts = context.extensions.get::<http::request::Parts>()?;
+    ///         Some(parts.extensions.get::<Caller>()?.subject.clone())
+    ///     })
+    ///     .require_principal() // no caller, no call (-32600)
+    ///     .build()?;
+    /// # drop(engine);
+    /// # Ok::<(), mrtr::ConfigError>(())
+    /// ```
+    ///
     /// Without a hook, states are bound to no one: whoever holds a state can resume the call.
     /// `build` warns about that unless [`without_principal`](Self::without_principal) says it
     /// is meant.
