@@ -196,16 +196,18 @@ mod add_it_to_your_crate {
         use mrtr::testing::{Answer, Harness};
         use serde_json::json;
 
+        // As "Testing your tools" says, to see why a round failed or asked again.
+        let _ = tracing_subscriber::fmt().with_env_filter("mrtr=debug").with_test_writer().try_init();
         let harness = Harness::start(Wizard { tool_router: Wizard::tool_router() }).await;
         let run = harness
             .call("signup")
             .arguments(json!({"team": "Rust"}))
             .answer("profile", Answer::accept(json!({"name": "Ada"})))
-            .answer("plan", Answer::accept(json!({"plan": "pro"})))
+            .answers("plan", [Answer::accept(json!({"plan": "gold"})), Answer::accept(json!({"plan": "pro"}))])
             .run()
             .await
             .unwrap();
-        assert_eq!(run.keys(), ["profile", "plan"]);
+        assert_eq!(run.keys(), ["profile", "plan", "plan"]);
         assert_eq!(run.text(), "Signed up Ada to Rust on the pro plan");
     }
 
