@@ -401,3 +401,39 @@ fn lets_without_values_given_after_an_ask() {
         }
     ));
 }
+
+/// An `if` and a `while` whose conditions chain `let`s, with asks in their bodies: the chain
+/// is evaluated into an `Option` of the bindings the body reads (`n` only, not `s` nor `t`,
+/// which the conditions read), matched like any `match` whose arms ask; the `while` becomes a
+/// `loop` that `break`s when the chain fails (sweep 37).
+#[test]
+fn let_chains_in_an_if_and_a_while_that_ask() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn chains(&self, Parameters(args): Parameters<Args>) -> String {
+                let mut queue = args.items;
+                if let Some(s) = queue.first()
+                    && s.len() < 3
+                    && let Ok(mut n) = s.parse::<u32>()
+                {
+                    let more = ask!(more = elicit::<Num>(format!("More than {n}?"))).accepted().map_or(0, |m| m.num);
+                    n += more;
+                    tracing::info!("{n}");
+                } else {
+                    tracing::info!("none");
+                }
+                while let Some(t) = queue.pop()
+                    && let Some(c) = t.chars().next()
+                {
+                    let keep = ask!(keep = elicit::<Yes>(format!("Keep {c}?"))).ok().is_some_and(|y| y.yes);
+                    if !keep {
+                        break;
+                    }
+                }
+                format!("{queue:?}")
+            }
+        }
+    ));
+}

@@ -4,6 +4,9 @@
 //! - `if c { a } else { b }`: the branch that holds the resume point is taken without
 //!   evaluating `c` again: `if m.resuming_within(a..) || (!m.resuming_within(b..) && c)`.
 //! - `if let p = e { a } else { b }` becomes `match e { p => a, _ => b }`.
+//! - `if let p = e && c { a } else { b }`, a `let` chain, becomes `match chain { Some((x, ..))
+//!   => a, None => b }`, and `while` with a chain a `loop` that `break`s when it fails
+//!   (`let_chains`). An ask in the chain itself is refused.
 //! - `match e { p => a, .. }`: a local enum names the arm to enter. On resume it is picked by
 //!   the resume point and `e` is not evaluated; otherwise `e` is matched and the arm's
 //!   bindings travel in the enum. Each arm body starts with a `let` of its bindings, which
@@ -24,6 +27,7 @@ use syn::{
 
 use super::{
     idents,
+    let_chains::Chain,
     syntax::{
         ask_marker_id, asks_in_expr, assigned_place, bindings_tuple, is_assign_op, pattern_bindings,
     },
@@ -52,11 +56,7 @@ fn ask_range(expr: &Expr) -> Option<(u32, u32)> {
 }
 
 fn block_range(block: &Block) -> Option<(u32, u32)> {
-    ask_range(&Expr::Block(syn::ExprBlock {
-        attrs: Vec::new(),
-        label: None,
-        block: block.clone(),
-    }))
+    ask_range(&block_expr(block))
 }
 
 impl VisitMut for Desugar<'_> {
@@ -496,12 +496,7 @@ impl Desugar<'_> {
             return self.desugar_match(&mut as_match);
         }
         if contains_let(&e.cond) {
-            self.diagnostics.error(
-                &e.cond,
-                "an `if` whose condition chains `let`s cannot hold an `ask!` yet: nest the \
-                 conditions, `if let p = e { if cond { .. } }`, or bind first with `let .. else`",
-            );
-            return None;
+            return self.desugar_if_chain(e);
         }
         let then_range = block_range(&e.then_branch);
         let else_range = e.else_branch.as_ref().and_then(|(_, b)| ask_range(b));
@@ -514,6 +509,41 @@ impl Desugar<'_> {
         };
         *e.cond = self.diagnostics.reparse(test, &e.cond, "`if` condition")?;
         None
+    }
+
+    /// `if let p = e && c { a } else { b }` as `match chain? { Some((x, ..)) => a, None => b }`
+    /// (`let_chains`).
+    fn desugar_if_chain(&mut self, e: &mut syn::ExprIf) -> Option<Expr> {
+        if let Some(ask) = asks_in_chain(&e.cond) {
+            self.refuse_ask_in_chain(ask);
+            return None;
+        }
+        let then_branch = &e.then_branch;
+        let chain = Chain::new(&e.cond, &block_expr(then_branch));
+        let else_branch = match &e.else_branch {
+            Some((_, else_expr)) => quote!(#else_expr),
+            None => quote!({}),
+        };
+        let (option, pattern) = (chain.as_option(), chain.pattern());
+        let site = chain.site().located_at(e.if_token.span);
+        let tokens = quote_spanned! {site=>
+            match #option {
+                ::core::option::Option::Some(#pattern) => #then_branch
+                ::core::option::Option::None => #else_branch
+            }
+        };
+        let mut as_match: syn::ExprMatch =
+            self.diagnostics
+                .reparse(tokens, &*e, "`if` whose condition chains `let`s")?;
+        self.desugar_match(&mut as_match)
+    }
+
+    fn refuse_ask_in_chain(&mut self, ask: &Expr) {
+        self.diagnostics.error(
+            ask,
+            "an `ask!` in a condition that chains `let`s: bind the answer first, \
+             `let answer = ask!(..);`, then test `answer` in the condition",
+        );
     }
 
     fn desugar_match(&mut self, e: &mut syn::ExprMatch) -> Option<Expr> {
@@ -673,12 +703,18 @@ impl Desugar<'_> {
                 }
             }
             cond if contains_let(cond) => {
-                self.diagnostics.error(
-                    cond,
-                    "a `while` whose condition chains `let`s cannot hold an `ask!` yet: use \
-                     `loop` with a `let .. else { break }`",
-                );
-                return None;
+                if let Some(ask) = asks_in_chain(cond) {
+                    self.refuse_ask_in_chain(ask);
+                    return None;
+                }
+                let chain = Chain::new(cond, &block_expr(&e.body));
+                let value = chain.or_break();
+                if chain.carried.is_empty() {
+                    quote!(#value;)
+                } else {
+                    let pattern = chain.pattern();
+                    quote!(let #pattern = #value;)
+                }
             }
             cond => quote!(if !(#cond) { break; }),
         };
@@ -745,6 +781,19 @@ impl Desugar<'_> {
         )?;
         Some((items_stmt, loop_stmt))
     }
+}
+
+/// The first ask point in a condition that chains `let`s.
+fn asks_in_chain(cond: &Expr) -> Option<&Expr> {
+    first_in(cond, false, |e| ask_marker_id(e).is_some())
+}
+
+fn block_expr(block: &Block) -> Expr {
+    Expr::Block(syn::ExprBlock {
+        attrs: Vec::new(),
+        label: None,
+        block: block.clone(),
+    })
 }
 
 fn contains_let(expr: &Expr) -> bool {

@@ -16,6 +16,7 @@ mod emit;
 mod fallback;
 mod fingerprint;
 mod idents;
+mod let_chains;
 mod liveness;
 mod lower;
 mod macro_reads;

@@ -1,4 +1,4 @@
-// A `while` whose condition chains `let`s, with an `ask!` in the body (not supported yet).
+// An `if` whose condition chains `let`s, with an `ask!` in a branch, compiles.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -19,14 +19,14 @@ impl Server {
     #[mrtr_tool]
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
-        let mut names = vec!["Bo".to_owned()];
-        let mut asked = Vec::new();
-        while let Some(name) = names.pop()
-            && name.len() < 3
+        let nickname = Some("Bo".to_owned());
+        if let Some(nick) = nickname
+            && nick.len() < 3
         {
-            asked.push(ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name));
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            return format!("Hello {nick} {name:?}");
         }
-        format!("Hello {asked:?}")
+        "Hi".to_owned()
     }
 }
 

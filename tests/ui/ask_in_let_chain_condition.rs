@@ -1,0 +1,38 @@
+// An `ask!` in a condition that chains `let`s, where a branch asks too: bind the answer first.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self) -> String {
+        let nickname = Some("Bo".to_owned());
+        if let Some(nick) = nickname
+            && ask!(sure = elicit::<Name>("Sure?")).ok().is_some()
+        {
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            return format!("Hello {nick} {name:?}");
+        }
+        "Hi".to_owned()
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
