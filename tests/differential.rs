@@ -4817,6 +4817,198 @@ corpus! {
     }
 
     // -----------------------------------------------------------------------------------------
+    // Sweep 37: `if` and `while` whose conditions chain `let`s (Rust 2024), with asks in their
+    // branches or bodies.
+    // -----------------------------------------------------------------------------------------
+
+    // A later condition reads an earlier binding; the `else` asks too.
+    a_let_chain_with_an_else_that_asks(args) => {
+        let first = (args.n != 3).then(|| format!("w{}", args.n));
+        if let Some(w) = first
+            && w.len() < 3
+            && let Ok(k) = w[1..].parse::<u32>()
+        {
+            note!(args, "chain {w} {k}");
+            let more = ask!(more = elicit::<Num>(format!("More after {w}?"))).accepted().map_err(refuse)?.num;
+            note!(args, "more {more} {k}");
+        } else {
+            let t = ask!(other = elicit::<Text>("Other?")).ok().map_or_else(String::new, |t| t.text);
+            note!(args, "else {t}");
+        }
+        Ok(format!("n {}", args.n))
+    }
+
+    // No `else`; `k` and `label` are read only by the conditions, so only `c` is carried.
+    a_let_chain_without_an_else_whose_bindings_the_conditions_read(args) => {
+        let limit = i64::from(args.n);
+        let pair = (args.n > 0).then(|| (args.n, format!("p{}", args.n)));
+        let mut total = 0;
+        if let Some((k, label)) = pair
+            && k > 1
+            && let Some(c) = label.chars().last()
+        {
+            let got = ask!(got = elicit::<Num>(format!("Got {c}?"))).accepted().map_err(refuse)?.num;
+            total += got + limit;
+        }
+        note!(args, "total {total}");
+        Ok(format!("{total}"))
+    }
+
+    // `else if let .. &&`: each chain its own `match`, as the value of a `let`.
+    else_if_let_chains_that_ask(args) => {
+        let a = (args.n % 2 == 0).then_some(args.n);
+        let b: Result<String, String> = if args.n > 2 { Ok(format!("b{}", args.n)) } else { Err("small".to_owned()) };
+        let out = if let Some(x) = a
+            && x > 0
+        {
+            let y = ask!(even = elicit::<Num>(format!("Even {x}?"))).accepted().map_err(refuse)?.num;
+            format!("even {x} {y}")
+        } else if let Ok(s) = &b
+            && let Some(ch) = s.chars().nth(1)
+        {
+            let t = ask!(odd = elicit::<Text>(format!("Odd {ch}?"))).ok().map_or_else(|| "-".to_owned(), |t| t.text);
+            format!("odd {ch} {t}")
+        } else {
+            note!(args, "neither {b:?}");
+            "none".to_owned()
+        };
+        Ok(out)
+    }
+
+    // `mut` bindings of a chain, changed after the ask.
+    mut_bindings_of_a_let_chain_changed_after_the_ask(args) => {
+        let items = vec![args.n, args.n + 1];
+        let text = format!("t{}", args.n);
+        if let Some(mut first) = items.first().copied()
+            && let Some(mut tail) = text.strip_prefix('t').map(str::to_owned)
+            && first < 5
+        {
+            let add = ask!(add = elicit::<Num>(format!("Add to {first}?"))).accepted().map_err(refuse)?.num;
+            first += u32::try_from(add.clamp(0, 100)).unwrap_or(0);
+            tail.push('!');
+            note!(args, "{first} {tail}");
+        } else {
+            note!(args, "skipped");
+        }
+        Ok(format!("{items:?} {text}"))
+    }
+
+    // `ref` and `ref mut` bindings of a chain, used before the ask.
+    ref_bindings_of_a_let_chain(args) => {
+        let mut opt = (args.n > 0).then(|| vec![args.n]);
+        let name = Some(format!("n{}", args.n));
+        if let Some(ref mut v) = opt
+            && let Some(ref s) = name
+            && s.len() < 4
+        {
+            v.push(7);
+            let label = format!("{s}:{}", v.len());
+            let more = ask!(more = elicit::<Num>(format!("More {label}?"))).accepted().map_err(refuse)?.num;
+            note!(args, "more {more} {label}");
+        }
+        Ok(format!("{opt:?} {name:?}"))
+    }
+
+    // A chain through a map lookup whose later conditions read the earlier bindings; only the
+    // `else` asks, and the branch that does not changes a `mut` binding.
+    a_let_chain_through_a_map_lookup_whose_else_asks(args) => {
+        let map: BTreeMap<String, i64> = [("a".to_owned(), 1), ("b".to_owned(), i64::from(args.n))].into_iter().collect();
+        let key = if args.n > 0 { "b" } else { "c" }.to_owned();
+        if let Some(v) = map.get(&key).copied()
+            && let Some(mut w) = v.checked_mul(10)
+            && w > 15
+        {
+            w += 1;
+            note!(args, "{v} {w}");
+        } else {
+            let got = ask!(got = elicit::<Num>(format!("Got for {key}?"))).accepted().map_err(refuse)?.num;
+            note!(args, "no {key} {got}");
+        }
+        Ok(format!("{map:?}"))
+    }
+
+    // `while let .. &&` with `continue` and `break` in its body.
+    a_while_let_chain_with_continue_and_break(args) => {
+        let mut queue: VecDeque<i64> = (0..i64::from(args.n) + 2).collect();
+        let mut seen = Vec::new();
+        while let Some(front) = queue.pop_front()
+            && front < 6
+        {
+            if front % 2 == 1 {
+                seen.push(-front);
+                continue;
+            }
+            let got = ask!(got = elicit::<Num>(format!("Got {front}?"))).accepted().map_or(0, |n| n.num);
+            if got < 0 {
+                note!(args, "stop at {front}");
+                break;
+            }
+            seen.push(front * 10 + got);
+        }
+        Ok(format!("{seen:?} {queue:?}"))
+    }
+
+    // A labeled `while let` chain left with `break 'outer` from an inner loop.
+    a_labeled_while_let_chain_broken_from_an_inner_loop(args) => {
+        let mut stack = vec!["z".to_owned(), format!("a{}", args.n), "bb".to_owned(), "c".to_owned()];
+        let mut out = Vec::new();
+        'outer: while let Some(top) = stack.pop()
+            && let Some(first) = top.chars().next()
+            && first != 'z'
+        {
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                let ok = ask!(ok = elicit::<Yes>(format!("Keep {top} ({tries})?"))).ok().map(|y| y.yes);
+                match ok {
+                    Some(true) => break,
+                    Some(false) if tries < 2 => continue,
+                    Some(false) => break 'outer,
+                    None => {
+                        note!(args, "declined {first}");
+                        break 'outer;
+                    }
+                }
+            }
+            out.push(format!("{first}{tries}"));
+        }
+        Ok(format!("{out:?} {stack:?}"))
+    }
+
+    // A chain in a `for` loop, one round per item.
+    a_let_chain_inside_a_for_loop(args) => {
+        let mut acc = Vec::new();
+        let raws = vec!["1".to_owned(), "x".to_owned(), "3".to_owned(), String::new()];
+        for (i, raw) in raws.into_iter().enumerate() {
+            if let Ok(n) = raw.parse::<i64>()
+                && let Some(d) = n.checked_sub(i64::try_from(i).unwrap_or(0))
+                && u32::try_from(i).unwrap_or(0) <= args.n
+            {
+                let got = ask!(got = elicit::<Num>(format!("Got {n} at {i}?"))).accepted().map_or(-1, |x| x.num);
+                acc.push(d + got);
+            } else {
+                acc.push(-100);
+            }
+        }
+        Ok(format!("{acc:?}"))
+    }
+
+    // Bindings of a chain read both before and after the ask; the strs they come from only by
+    // the conditions.
+    let_chain_bindings_read_before_and_after_the_ask(args) => {
+        let parts = if args.n == 0 { "x".to_owned() } else { format!("{}-{}", args.n, args.n * 2) };
+        if let Some((left, right)) = parts.split_once('-')
+            && let Ok(l) = left.parse::<i64>()
+            && let Ok(r) = right.parse::<i64>()
+        {
+            note!(args, "before {l} {r}");
+            let k = ask!(k = elicit::<Num>(format!("K for {l}?"))).accepted().map_err(refuse)?.num;
+            note!(args, "after {l} {r} {k}");
+        }
+        Ok(parts)
+    }
+
+    // -----------------------------------------------------------------------------------------
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -6404,6 +6596,61 @@ fn cases(name: &str) -> Vec<Run> {
                     decline.clone(),
                 ],
             ),
+        ],
+        "a_let_chain_with_an_else_that_asks" => vec![
+            run(1, vec![num(4)]),
+            run(3, vec![text("o")]),
+            run(12, vec![decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "a_let_chain_without_an_else_whose_bindings_the_conditions_read" => vec![
+            run(0, vec![]),
+            run(1, vec![]),
+            run(2, vec![num(5)]),
+            run(3, vec![decline.clone()]),
+        ],
+        "else_if_let_chains_that_ask" => vec![
+            run(0, vec![]),
+            run(2, vec![num(1)]),
+            run(3, vec![text("t")]),
+            run(5, vec![decline.clone()]),
+            run(4, vec![decline.clone()]),
+        ],
+        "mut_bindings_of_a_let_chain_changed_after_the_ask" => vec![
+            run(1, vec![num(3)]),
+            run(7, vec![]),
+            run(2, vec![decline.clone()]),
+        ],
+        "ref_bindings_of_a_let_chain" => vec![
+            run(0, vec![]),
+            run(1, vec![num(2)]),
+            run(1000, vec![]),
+            run(2, vec![decline.clone()]),
+        ],
+        "a_let_chain_through_a_map_lookup_whose_else_asks" => vec![
+            run(0, vec![num(1)]),
+            run(1, vec![decline.clone()]),
+            run(2, vec![]),
+            run(3, vec![]),
+        ],
+        "a_while_let_chain_with_continue_and_break" => vec![
+            run(0, vec![num(2)]),
+            run(2, vec![num(1), num(-1)]),
+            run(2, vec![num(1), num(3)]),
+            run(6, vec![num(0), decline.clone(), num(1)]),
+        ],
+        "a_labeled_while_let_chain_broken_from_an_inner_loop" => vec![
+            run(1, vec![yes(true), yes(false), yes(true), yes(true)]),
+            run(2, vec![yes(false), yes(false)]),
+            run(3, vec![decline.clone()]),
+        ],
+        "a_let_chain_inside_a_for_loop" => {
+            vec![run(3, vec![num(5), decline.clone()]), run(0, vec![num(1)])]
+        }
+        "let_chain_bindings_read_before_and_after_the_ask" => vec![
+            run(0, vec![]),
+            run(1, vec![num(9)]),
+            run(2, vec![decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
