@@ -4822,6 +4822,19 @@ corpus! {
     // -----------------------------------------------------------------------------------------
 
     // A later condition reads an earlier binding; the `else` asks too.
+    // An ask in the chain itself, after a `let` that only matches: not asked when it fails.
+    an_ask_in_a_let_chain_after_a_plain_match(args) => {
+        let first = (args.n != 3).then(|| format!("w{}", args.n));
+        let mut out = String::new();
+        if let Some(w) = first
+            && let Some(t) = ask!(text = elicit::<Text>(format!("Text for {w}?"))).ok()
+        {
+            note!(args, "got {w} {}", t.text);
+            out = t.text;
+        }
+        Ok(format!("out {out}"))
+    }
+
     a_let_chain_with_an_else_that_asks(args) => {
         let first = (args.n != 3).then(|| format!("w{}", args.n));
         if let Some(w) = first
@@ -6596,6 +6609,11 @@ fn cases(name: &str) -> Vec<Run> {
                     decline.clone(),
                 ],
             ),
+        ],
+        "an_ask_in_a_let_chain_after_a_plain_match" => vec![
+            run(1, vec![text("a")]),
+            run(3, vec![]),
+            run(2, vec![decline.clone()]),
         ],
         "a_let_chain_with_an_else_that_asks" => vec![
             run(1, vec![num(4)]),
