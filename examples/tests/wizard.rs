@@ -374,53 +374,6 @@ mod onboard {
     }
 }
 
-/// The README's example, as it is written there.
-mod readme {
-    use mrtr::{
-        Engine,
-        testing::{Answer, Harness},
-    };
-    use mrtr_examples::wizard::Wizard;
-    use serde_json::json;
-
-    #[tokio::test]
-    async fn signup_asks_three_questions() {
-        let engine = Engine::builder().without_principal().build().unwrap();
-        let harness = Harness::start(Wizard::new(engine)).await;
-
-        let run = harness
-            .call("signup")
-            .arguments(json!({"team": "Rust"}))
-            .answer("profile", Answer::accept(json!({"name": "Ada"})))
-            .answer("plan", Answer::accept(json!({"plan": "pro"})))
-            .answer("confirm", Answer::accept(json!({"confirm": true})))
-            .run()
-            .await
-            .unwrap();
-        assert_eq!(run.keys(), ["profile", "plan", "confirm"]);
-        assert_eq!(run.asked("plan").message, "Which plan would you like?");
-        assert_eq!(
-            run.asked("plan").schema["properties"]["plan"]["enum"],
-            json!(["free", "pro", "enterprise"])
-        );
-        assert_eq!(run.round_count(), 3);
-        assert!(run.max_state_bytes() < 256);
-        assert_eq!(run.text(), "Signed up Ada to Rust on the pro plan");
-
-        // A decline ends the call at that key.
-        let run = harness
-            .call("signup")
-            .arguments(json!({"team": "Rust"}))
-            .answer("profile", Answer::accept(json!({"name": "Ada"})))
-            .answer("plan", Answer::decline())
-            .run()
-            .await
-            .unwrap();
-        assert!(run.is_error());
-        assert_eq!(run.text(), "Signup cancelled at plan");
-    }
-}
-
 /// `provision` is a task tool; to a client without the tasks extension, as here, it is an
 /// ordinary call with one round.
 mod provision {
