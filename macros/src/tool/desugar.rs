@@ -806,15 +806,20 @@ fn contains_let(expr: &Expr) -> bool {
 }
 
 pub(crate) fn strip_mut(pat: &mut Pat) {
-    struct Strip;
-    impl VisitMut for Strip {
+    strip_mut_where(pat, |_| true);
+}
+
+/// Removes the `mut` of the bindings of `pat` that `strip` picks.
+pub(crate) fn strip_mut_where(pat: &mut Pat, strip: impl Fn(&Ident) -> bool) {
+    struct Strip<F>(F);
+    impl<F: Fn(&Ident) -> bool> VisitMut for Strip<F> {
         fn visit_pat_ident_mut(&mut self, pat: &mut syn::PatIdent) {
             // `ref mut` is how the value is borrowed, not a `mut` binding.
-            if pat.by_ref.is_none() {
+            if pat.by_ref.is_none() && (self.0)(&pat.ident) {
                 pat.mutability = None;
             }
             visit_mut::visit_pat_ident_mut(self, pat);
         }
     }
-    Strip.visit_pat_mut(pat);
+    Strip(strip).visit_pat_mut(pat);
 }

@@ -15,13 +15,9 @@ use std::collections::BTreeSet;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
-use syn::{
-    BinOp, Expr, Pat,
-    spanned::Spanned,
-    visit::Visit,
-    visit_mut::{self, VisitMut},
-};
+use syn::{BinOp, Expr, spanned::Spanned, visit::Visit};
 
+use super::desugar::strip_mut_where;
 use super::syntax::{Binding, assigned_place, bindings_tuple, names_in_expr, pattern_bindings};
 
 /// The conditions of a `&&` chain, left to right.
@@ -76,7 +72,9 @@ impl Chain {
                 .map(|(_, binding)| binding.ident.to_string())
                 .filter(|name| !later.iter().any(|cond| changes(cond, name)))
                 .collect();
-            strip_mut_of(&mut let_expr.pat, &stripped);
+            strip_mut_where(&mut let_expr.pat, |ident| {
+                stripped.contains(&ident.to_string())
+            });
         }
         Chain {
             conds,
@@ -163,18 +161,4 @@ fn changes(expr: &Expr, name: &str) -> bool {
     let mut find = Find { name, found: false };
     find.visit_expr(expr);
     find.found
-}
-
-/// Removes the `mut` of the bindings named in `names` (not of `ref mut`).
-fn strip_mut_of(pat: &mut Pat, names: &BTreeSet<String>) {
-    struct Strip<'n>(&'n BTreeSet<String>);
-    impl VisitMut for Strip<'_> {
-        fn visit_pat_ident_mut(&mut self, pat: &mut syn::PatIdent) {
-            if pat.by_ref.is_none() && self.0.contains(&pat.ident.to_string()) {
-                pat.mutability = None;
-            }
-            visit_mut::visit_pat_ident_mut(self, pat);
-        }
-    }
-    Strip(names).visit_pat_mut(pat);
 }
