@@ -4,7 +4,9 @@
 //!   run on two servers over rmcp on an in-memory duplex: the wizard, and
 //!   [`HandWritten`], what a careful author writes with rmcp alone (a step enum sealed with
 //!   rmcp's HMAC `RequestStateCodec`, bound to the arguments). mrtr encrypts as well
-//!   (AES-256-GCM-SIV) and guards single use, so the ratio includes both. State sizes too.
+//!   (AES-256-GCM-SIV) and guards single use, so the ratio includes both. Two ratios: the time
+//!   of whole calls, client included, all on one thread; and the servers' CPU time alone, each
+//!   server on a thread of its own, which is what P1 states. State sizes too.
 //! - **Single use**: the same three rounds on a tool that allows replay (no guard), on a
 //!   single-use tool with the in-memory replay store, and with a Redis store on a
 //!   `redis-server` the benchmark starts on loopback (skipped, with a note, if not installed).
@@ -21,7 +23,9 @@
 //! `MRTR_BENCH_PAIRED=wizard5` (or `signup`) runs only that tool's paired ratio, nine times;
 //! `signup_unguarded` pairs the hand-written `signup` with the same mrtr body under
 //! `replay = "allow"`, which like the hand-written tool does not enforce single use; `guard`
-//! pairs that body with its single-use twin on one server.
+//! pairs that body with its single-use twin on one server. Each with `server:` before it
+//! (`MRTR_BENCH_PAIRED=server:signup`) compares the servers' CPU time instead of the calls'.
+//! `MRTR_BENCH_TTL` sets the steady engine's state TTL in seconds (2 by default).
 
 use std::{collections::BTreeMap, sync::Mutex, time::Duration};
 
@@ -67,6 +71,77 @@ async fn connect<S: ServerHandler + Send + 'static>(server: S) -> Client {
         )
         .await
         .expect("client connects")
+}
+
+/// A server on a thread of its own, so that its CPU time is read apart from the client's: P1
+/// is about the server's CPU, and on one thread the client's work (parsing the questions is
+/// most of it) would count on both sides alike and shrink every difference.
+struct ServerThread {
+    /// `/proc/self/task/TID/schedstat` of the server's thread.
+    schedstat: std::path::PathBuf,
+}
+
+impl ServerThread {
+    /// Nanoseconds its thread has run: the first field of its `schedstat`.
+    fn cpu_ns(&self) -> u64 {
+        let schedstat = std::fs::read_to_string(&self.schedstat).expect("the server's schedstat");
+        schedstat
+            .split_whitespace()
+            .next()
+            .and_then(|ns| ns.parse().ok())
+            .expect("nanoseconds first in schedstat")
+    }
+}
+
+/// Pins this process's threads, and those it starts later, to the CPU it runs on. With the
+/// client and the server on two CPUs, each round wakes a thread on the other one, and that
+/// wake-up, charged to the server at random, doubled its CPU time in some blocks and not in
+/// others; on one CPU the blocks agree within a few percent.
+fn pin_to_one_cpu() {
+    // SAFETY: `sched_getcpu` reads, and `sched_setaffinity` is given a set it owns, of its size.
+    unsafe {
+        let cpu = libc::sched_getcpu();
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(usize::try_from(cpu).unwrap_or(0), &mut set);
+        let pinned = libc::sched_setaffinity(0, std::mem::size_of_val(&set), &set);
+        assert_eq!(
+            pinned,
+            0,
+            "pinning to CPU {cpu}: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+/// Connects a client on the calling runtime to `server`, served on a thread of its own with a
+/// runtime of its own; the thread ends when the client goes.
+async fn connect_on_own_thread<S: ServerHandler + Send + 'static>(
+    server: S,
+) -> (Client, ServerThread) {
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let (send_path, path) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let own = std::fs::read_link("/proc/thread-self").expect("/proc/thread-self on Linux");
+        send_path
+            .send(std::path::Path::new("/proc").join(own).join("schedstat"))
+            .unwrap();
+        runtime().block_on(async move {
+            if let Ok(running) = server.serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+    });
+    let schedstat = path.recv().expect("the server thread starts");
+    let client = mrtr_examples::demo::elicitation_client()
+        .serve_with_lifecycle(
+            client_io,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+        )
+        .await
+        .expect("client connects");
+    (client, ServerThread { schedstat })
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -177,11 +252,18 @@ fn against_hand_written(c: &mut Criterion) {
         });
         group.bench_function(MRTR, |b| b.to_async(&runtime).iter(|| run(&mrtr, flow)));
         group.finish();
-        let paired = paired_ratio(&runtime, (&by_hand, flow), (&mrtr, flow));
+        let paired = paired_ratio(&runtime, Meter::Wall, (&by_hand, flow), (&mrtr, flow));
         println!(
-            "{}: paired ratio mrtr / hand-written: {paired}; at most 1.00: {}",
+            "{}: paired ratio mrtr / hand-written, time with the client: {paired}; at most \
+             1.00: {}",
             flow.tool,
             paired.verdict(1.0)
+        );
+        let server_cpu = server_cpu_ratio(&runtime, flow);
+        println!(
+            "{}: paired ratio mrtr / hand-written, server CPU: {server_cpu}; at most 1.00: {}",
+            flow.tool,
+            server_cpu.verdict(1.0)
         );
         record(
             format!("duplex/{}", flow.tool),
@@ -189,6 +271,8 @@ fn against_hand_written(c: &mut Criterion) {
                 "state_bytes": {"mrtr": mrtr_sizes, "hand_written": hand_sizes},
                 "paired_ratio": paired.ratio,
                 "paired_ratio_95_interval": paired.interval,
+                "server_cpu_paired_ratio": server_cpu.ratio,
+                "server_cpu_paired_ratio_95_interval": server_cpu.interval,
                 "mean_ns": {
                     "mrtr": mean_ns(&group_name, MRTR),
                     "hand_written": mean_ns(&group_name, BASELINE),
@@ -207,7 +291,7 @@ fn steady_engine() -> mrtr::EngineBuilder {
     Engine::builder()
         .key(1, mrtr_tests::keys::test_key(7))
         .without_principal()
-        .ttl(Duration::from_secs(2))
+        .ttl(steady_ttl())
         .clock_skew(Duration::ZERO)
         .replay_store(MemoryStore::with_capacity(10_000_000))
 }
@@ -257,7 +341,7 @@ fn single_use(c: &mut Criterion) {
     // The ratios, from blocks that alternate, so that noise on a shared machine falls on both
     // sides alike.
     let no_guard = (&memory, SIGNUP_REPLAYABLE);
-    let memory_ratio = paired_ratio(&runtime, no_guard, (&memory, SIGNUP));
+    let memory_ratio = paired_ratio(&runtime, Meter::Wall, no_guard, (&memory, SIGNUP));
     println!(
         "paired ratio single use with {MEMORY_STORE} / no guard: {memory_ratio}; at most 1.05: {}",
         memory_ratio.verdict(1.05)
@@ -271,7 +355,7 @@ fn single_use(c: &mut Criterion) {
         },
     });
     if let Some(on_redis) = &on_redis {
-        let redis_ratio = paired_ratio(&runtime, no_guard, (on_redis, SIGNUP));
+        let redis_ratio = paired_ratio(&runtime, Meter::Wall, no_guard, (on_redis, SIGNUP));
         println!("paired ratio single use with {REDIS_STORE} / no guard: {redis_ratio}");
         guard["paired_ratio"][REDIS_STORE] = json!(redis_ratio.ratio);
         guard["paired_ratio_95_interval"][REDIS_STORE] = json!(redis_ratio.interval);
@@ -281,31 +365,97 @@ fn single_use(c: &mut Criterion) {
     drop(redis);
 }
 
-/// The ratio, over alternating blocks of calls, of the time of `other`'s calls over `base`'s.
+/// P1 as it is stated: the CPU time of the wizard's server thread over the hand-written
+/// server's, each on a thread of its own, the process pinned to one CPU (see
+/// [`pin_to_one_cpu`]; the rest of the run stays pinned).
+fn server_cpu_ratio(runtime: &tokio::runtime::Runtime, flow: Flow) -> Paired {
+    pin_to_one_cpu();
+    let ((mrtr, mrtr_thread), (by_hand, hand_thread)) = runtime.block_on(async {
+        (
+            connect_on_own_thread(Wizard::new(engine())).await,
+            connect_on_own_thread(HandWritten::new()).await,
+        )
+    });
+    paired_ratio(
+        runtime,
+        Meter::ServerCpu(&hand_thread, &mrtr_thread),
+        (&by_hand, flow),
+        (&mrtr, flow),
+    )
+}
+
+/// What a block of calls costs: its wall time (client included, all on one thread), or the CPU
+/// time of the server threads of the base and the other side.
+#[derive(Clone, Copy)]
+enum Meter<'a> {
+    Wall,
+    ServerCpu(&'a ServerThread, &'a ServerThread),
+}
+
+impl<'a> Meter<'a> {
+    fn server(self, side: Side) -> Option<&'a ServerThread> {
+        match (self, side) {
+            (Meter::Wall, _) => None,
+            (Meter::ServerCpu(base, _), Side::Base) => Some(base),
+            (Meter::ServerCpu(_, other), Side::Other) => Some(other),
+        }
+    }
+
+    /// What `block` costs, as this meter reads it for `side`.
+    fn measure(self, side: Side, block: impl FnOnce()) -> f64 {
+        let server = self.server(side);
+        let (wall, cpu) = (std::time::Instant::now(), server.map(ServerThread::cpu_ns));
+        block();
+        match server.zip(cpu) {
+            Some((server, cpu)) => (server.cpu_ns() - cpu) as f64,
+            None => wall.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// The ratio, over alternating blocks of calls, of the cost of `other`'s calls over `base`'s.
 ///
 /// Both first run alternately for longer than the steady engine's TTL, so that the replay
 /// store holds the records of this pace: after a criterion run at full speed, the first
 /// seconds would also pay for dropping the records of that faster phase.
 fn paired_ratio(
     runtime: &tokio::runtime::Runtime,
+    meter: Meter<'_>,
     base: (&Client, Flow),
     other: (&Client, Flow),
 ) -> Paired {
     let start = std::time::Instant::now();
-    while start.elapsed() < STEADY_AFTER {
+    while start.elapsed() < *STEADY_AFTER {
         runtime.block_on(run(base.0, base.1));
         runtime.block_on(run(other.0, other.1));
     }
-    paired_blocks(runtime, || run(base.0, base.1), || run(other.0, other.1))
+    paired_blocks(
+        runtime,
+        meter,
+        || run(base.0, base.1),
+        || run(other.0, other.1),
+    )
 }
 
 /// How long a new pace takes to reach its steady store: the steady engine's TTL and a second.
-const STEADY_AFTER: Duration = Duration::from_secs(3);
+static STEADY_AFTER: std::sync::LazyLock<Duration> =
+    std::sync::LazyLock::new(|| steady_ttl() + Duration::from_secs(1));
 
-/// `other`'s time over `base`'s, over 41 alternating blocks of 40 calls each: both run back
+/// The steady engine's state TTL: 2 seconds, or `MRTR_BENCH_TTL` seconds, to see how the
+/// guard's cost grows with the size of its store.
+fn steady_ttl() -> Duration {
+    let seconds = std::env::var("MRTR_BENCH_TTL")
+        .ok()
+        .and_then(|ttl| ttl.parse().ok())
+        .unwrap_or(2);
+    Duration::from_secs(seconds)
+}
+
+/// `other`'s cost over `base`'s, over 41 alternating blocks of 40 calls each: both run back
 /// to back in every block, so drift in the machine's speed cancels out.
 fn paired_blocks<B, O>(
     runtime: &tokio::runtime::Runtime,
+    meter: Meter<'_>,
     base: impl Fn() -> B,
     other: impl Fn() -> O,
 ) -> Paired
@@ -315,27 +465,19 @@ where
 {
     const BLOCKS: usize = 41;
     const CALLS: usize = 40;
-    let time_base = || {
-        let start = std::time::Instant::now();
-        runtime.block_on(async {
-            for _ in 0..CALLS {
-                base().await;
-            }
-        });
-        start.elapsed().as_secs_f64()
-    };
-    let time_other = || {
-        let start = std::time::Instant::now();
-        runtime.block_on(async {
-            for _ in 0..CALLS {
-                other().await;
-            }
-        });
-        start.elapsed().as_secs_f64()
-    };
-    Paired::alternating(BLOCKS, |side| match side {
-        Side::Base => time_base(),
-        Side::Other => time_other(),
+    Paired::alternating(BLOCKS, |side| {
+        meter.measure(side, || match side {
+            Side::Base => runtime.block_on(async {
+                for _ in 0..CALLS {
+                    base().await;
+                }
+            }),
+            Side::Other => runtime.block_on(async {
+                for _ in 0..CALLS {
+                    other().await;
+                }
+            }),
+        })
     })
 }
 
@@ -465,7 +607,12 @@ fn long_flow(c: &mut Criterion) {
     // The ratio P4 is judged by: alternating blocks, as for P1, so that drift between the two
     // criterion runs above does not move it.
     let [round_2, round_50] = LONG_ROUNDS;
-    let paired = paired_blocks(&runtime, || one_round(round_2), || one_round(round_50));
+    let paired = paired_blocks(
+        &runtime,
+        Meter::Wall,
+        || one_round(round_2),
+        || one_round(round_50),
+    );
     println!(
         "round 50 / round 2 of a {LONG_QUESTIONS}-question flow: {paired} in alternating blocks; \
          at most 1.2: {}; {} from criterion's means",
@@ -565,39 +712,99 @@ fn instruction_ratio(name: &str, base: &str, ours: &str) {
 }
 
 /// Set to `signup` or `wizard5` to measure only that tool's paired ratio, nine times over:
-/// a quick before-and-after check of a change.
+/// a quick before-and-after check of a change. With `server:` before it (`server:signup`),
+/// each server runs on a thread of its own and the ratio is of their CPU time alone.
 const PAIRED_ENV: &str = "MRTR_BENCH_PAIRED";
 
-fn paired_only(tool: &str) {
-    let runtime = runtime();
-    let (mrtr, by_hand) = runtime.block_on(wizard_and_hand_written());
-    if tool == "guard" {
-        // The guard's own cost: single use against `replay = "allow"`, on one server.
-        let signups = runtime.block_on(connect(Signups::new(steady_engine().build().unwrap())));
-        let ratios: Vec<f64> = (0..9)
-            .map(|_| {
-                paired_ratio(&runtime, (&signups, SIGNUP_REPLAYABLE), (&signups, SIGNUP)).ratio
-            })
-            .collect();
-        println!("guard: paired ratios single use / no guard: {ratios:.3?}");
-        println!("guard: median {:.3}", median(&ratios));
-        return;
+fn paired_only(mode: &str) {
+    let (by_server_cpu, tool) = match mode.strip_prefix("server:") {
+        Some(tool) => (true, tool),
+        None => (false, mode),
+    };
+    if by_server_cpu {
+        pin_to_one_cpu();
     }
-    let (mrtr, ours, theirs) = match tool {
-        "signup" => (mrtr, SIGNUP, SIGNUP),
-        "wizard5" => (mrtr, WIZARD5, WIZARD5),
+    let runtime = runtime();
+    let serve = |server: Server| {
+        runtime.block_on(async {
+            if by_server_cpu {
+                let (client, thread) = match server {
+                    Server::Wizard => connect_on_own_thread(Wizard::new(engine())).await,
+                    Server::Signups => connect_on_own_thread(Signups::new(engine())).await,
+                    Server::HandWritten => connect_on_own_thread(HandWritten::new()).await,
+                };
+                (client, Some(thread))
+            } else {
+                let client = match server {
+                    Server::Wizard => connect(Wizard::new(engine())).await,
+                    Server::Signups => connect(Signups::new(engine())).await,
+                    Server::HandWritten => connect(HandWritten::new()).await,
+                };
+                (client, None)
+            }
+        })
+    };
+    // The base, hand-written or without the guard, and the other side.
+    let (base, other) = match tool {
+        // The guard's own cost: single use against `replay = "allow"`, on one server.
+        "guard" => (
+            (Server::Signups, SIGNUP_REPLAYABLE),
+            (Server::Signups, SIGNUP),
+        ),
+        "signup" => ((Server::HandWritten, SIGNUP), (Server::Wizard, SIGNUP)),
+        "wizard5" => ((Server::HandWritten, WIZARD5), (Server::Wizard, WIZARD5)),
         // The same body with `replay = "allow"`: what the hand-written tool does, no single use.
-        "signup_unguarded" => {
-            let signups = runtime.block_on(connect(Signups::new(steady_engine().build().unwrap())));
-            (signups, SIGNUP_REPLAYABLE, SIGNUP)
-        }
-        _ => panic!("{PAIRED_ENV}={tool}: use signup, wizard5, signup_unguarded or guard"),
+        "signup_unguarded" => (
+            (Server::HandWritten, SIGNUP),
+            (Server::Signups, SIGNUP_REPLAYABLE),
+        ),
+        _ => panic!(
+            "{PAIRED_ENV}={mode}: use signup, wizard5, signup_unguarded or guard, with or \
+             without server: before it"
+        ),
+    };
+    let base_server = serve(base.0);
+    let one_server = base.0 == other.0;
+    let other_server = (!one_server).then(|| serve(other.0));
+    let other_server = other_server.as_ref().unwrap_or(&base_server);
+    let meter = match (&base_server.1, &other_server.1) {
+        (Some(base), Some(other)) => Meter::ServerCpu(base, other),
+        _ => Meter::Wall,
     };
     let ratios: Vec<f64> = (0..9)
-        .map(|_| paired_ratio(&runtime, (&by_hand, theirs), (&mrtr, ours)).ratio)
+        .map(|_| {
+            paired_ratio(
+                &runtime,
+                meter,
+                (&base_server.0, base.1),
+                (&other_server.0, other.1),
+            )
+            .ratio
+        })
         .collect();
-    println!("{tool}: paired ratios mrtr / hand-written: {ratios:.3?}");
-    println!("{tool}: median {:.3}", median(&ratios));
+    let what = match tool {
+        "guard" => "single use / no guard",
+        _ => "mrtr / hand-written",
+    };
+    let measure = if by_server_cpu {
+        "server CPU"
+    } else {
+        "time, client included"
+    };
+    println!("{mode}: paired ratios {what}, {measure}: {ratios:.3?}");
+    println!("{mode}: median {:.3}", median(&ratios));
+}
+
+/// The servers [`paired_only`] compares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Server {
+    Wizard,
+    Signups,
+    HandWritten,
+}
+
+fn engine() -> Engine {
+    steady_engine().build().unwrap()
 }
 
 /// The benchmark filter `cargo bench -p mrtr-tests --bench rounds -- FILTER` was given, if any:
