@@ -277,9 +277,19 @@ impl MemoryStore {
                 input.request_state.as_deref(),
                 input.meta.clone(),
             ),
-            _ => self.finish(key, holder, expires_at, RecordState::Json, |queue| {
-                serde_json::to_writer(queue, response).map_err(std::io::Error::from)
-            }),
+            _ => {
+                // Written out of the lock, and copied in whole: serde_json writes a token at a
+                // time, which costs more straight into the queue than the copy.
+                let mut json = Bounded::new(self.max_response_bytes());
+                let written = serde_json::to_writer(&mut json, response);
+                self.finish(key, holder, expires_at, RecordState::Json, |queue| {
+                    if json.overflowed {
+                        return Err(queue.overflow());
+                    }
+                    written.map_err(std::io::Error::from)?;
+                    queue.write_all(&json.bytes)
+                })
+            }
         }
     }
 
@@ -389,14 +399,53 @@ pub(crate) struct Capped<'a> {
     overflowed: bool,
 }
 
+impl Capped<'_> {
+    /// Fails the write for want of room.
+    fn overflow(&mut self) -> std::io::Error {
+        self.overflowed = true;
+        std::io::Error::other("past the replay store's room")
+    }
+}
+
 impl std::io::Write for Capped<'_> {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         if bytes.len() > self.room {
-            self.overflowed = true;
-            return Err(std::io::Error::other("past the replay store's room"));
+            return Err(self.overflow());
         }
         self.room -= bytes.len();
         self.queue.extend(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Bytes written ahead of the lock, failing once past `room`, like [`Capped`].
+struct Bounded {
+    bytes: Vec<u8>,
+    room: usize,
+    overflowed: bool,
+}
+
+impl Bounded {
+    fn new(room: usize) -> Self {
+        Self {
+            bytes: Vec::with_capacity(room.min(256)),
+            room,
+            overflowed: false,
+        }
+    }
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if bytes.len() > self.room - self.bytes.len() {
+            self.overflowed = true;
+            return Err(std::io::Error::other("past the replay store's room"));
+        }
+        self.bytes.extend_from_slice(bytes);
         Ok(bytes.len())
     }
 
@@ -980,6 +1029,45 @@ mod tests {
             // It kept the error, not the response.
             assert!(store.records().bytes.len() < 500);
         });
+    }
+
+    /// A finished round's response, written as JSON ahead of the lock: kept whole when it fits,
+    /// and an error for its duplicates when it is larger than a sixteenth of the bytes.
+    #[test]
+    fn a_finished_round_keeps_its_result_or_an_error_when_too_large() {
+        let store = MemoryStore::with_capacity(10).max_bytes(64 << 10);
+        let (first, duplicate) = (Holder([1; 16]), Holder([2; 16]));
+        let finish = |round: u32, text: String| {
+            let response = RecordedResponse::Tool(rmcp::model::CallToolResult::success(vec![
+                rmcp::model::ContentBlock::text(text),
+            ]));
+            let claimed = store.claim_now(key(round), first, LEASE, later(60));
+            assert!(matches!(claimed, Ok(Claim::Won)), "{claimed:?}");
+            let recorded = store.record_now(key(round), first, &response, None, later(60));
+            assert_eq!(recorded, Ok(true));
+            match store.claim_now(key(round), duplicate, LEASE, later(60)) {
+                Ok(Claim::Done(recorded)) => recorded.response(),
+                other => panic!("the round is recorded, got {other:?}"),
+            }
+        };
+        let kept = finish(1, "done \"quoted\" é".to_owned());
+        match kept {
+            Some(Ok(RecordedResponse::Tool(result))) => {
+                assert_eq!(
+                    result.content[0].as_text().map(|text| text.text.as_str()),
+                    Some("done \"quoted\" é")
+                );
+            }
+            other => panic!("expected the result, got {other:?}"),
+        }
+        let kept_bytes = store.records().bytes.len();
+        match finish(2, "x".repeat(5000)) {
+            Some(Ok(RecordedResponse::Error(error))) => {
+                assert!(error.message.contains("too large to keep"), "{error:?}")
+            }
+            other => panic!("expected an error for the duplicate, got {other:?}"),
+        }
+        assert!(store.records().bytes.len() - kept_bytes < 500);
     }
 
     #[test]
