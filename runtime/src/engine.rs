@@ -71,6 +71,8 @@ pub(crate) struct Inner {
     pub(crate) keys: KeyRing,
     pub(crate) ttl: Duration,
     pub(crate) clock: Clock,
+    /// Whether `clock` is the system clock, which the replay stores keep time by too.
+    pub(crate) system_clock: bool,
     pub(crate) principal: Option<PrincipalFn>,
     pub(crate) require_principal: bool,
     pub(crate) audience: String,
@@ -814,6 +816,7 @@ impl EngineBuilder {
                     KeyRing::new(keys)
                 },
                 ttl,
+                system_clock: self.clock.is_none(),
                 clock: self.clock.unwrap_or_else(|| Arc::new(SystemTime::now)),
                 principal: self.principal,
                 require_principal: self.principal_choice == PrincipalChoice::Required,

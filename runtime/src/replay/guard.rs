@@ -76,12 +76,21 @@ fn too_busy() -> ErrorData {
 /// skew allowed between instances. A store keeps time by the system clock (or Redis's), so an
 /// engine clock that runs behind it must not shorten the record.
 fn record_expiry(engine: &Engine, state_expires_at: u64) -> SystemTime {
-    let engine_now = engine.now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    let left = Duration::from_secs(state_expires_at).saturating_sub(engine_now);
-    let kept = left.saturating_add(engine.inner.clock_skew);
     let now = SystemTime::now();
+    let state_expires = Duration::from_secs(state_expires_at);
+    let kept_from = if engine.inner.system_clock {
+        // The state's own expiry, read off no second clock: records made in the same second
+        // then expire together, in the order they were made, which the in-memory store drops
+        // from the front of its queue instead of sorting them.
+        UNIX_EPOCH.checked_add(state_expires).map(|at| at.max(now))
+    } else {
+        let engine_now = engine.now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        now.checked_add(state_expires.saturating_sub(engine_now))
+    };
     // `build` bounds the TTL and skew far below what a `SystemTime` holds.
-    now.checked_add(kept).unwrap_or(now + Engine::MAX_TIME)
+    kept_from
+        .and_then(|at| at.checked_add(engine.inner.clock_skew))
+        .unwrap_or(now + Engine::MAX_TIME)
 }
 
 /// Claims round `key`, whose state expires at `state_expires_at` (Unix seconds). Waits, up to
@@ -295,8 +304,63 @@ fn report_stored(tool: &str, held: &Held, stored: Result<bool, StoreError>) {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::{log::captured, replay::MemoryStore};
+
+    fn engine_on(clock: Option<crate::engine::Clock>) -> Engine {
+        let builder = Engine::builder()
+            .keys_from_str("1:X2XQbUjbJfvYQXgBhUoZdeUD6eHcAwRctSvzddqmzfo=")
+            .unwrap()
+            .without_principal()
+            .clock_skew(Duration::from_secs(5));
+        match clock {
+            Some(clock) => builder.clock(move || clock()),
+            None => builder,
+        }
+        .build()
+        .unwrap()
+    }
+
+    /// On the system clock, the records of states that expire in the same second all expire at
+    /// that second (and the skew), read off no second clock: the in-memory store then drops them
+    /// in the order they were made, without sorting.
+    #[test]
+    fn on_the_system_clock_a_record_expires_with_its_state_and_the_skew() {
+        let engine = engine_on(None);
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let state_expires_at = now + 600;
+        let expected = UNIX_EPOCH + Duration::from_secs(state_expires_at + 5);
+        for _ in 0..100 {
+            assert_eq!(record_expiry(&engine, state_expires_at), expected);
+        }
+        // A state that has just expired still gets its record for the skew, from now.
+        let past = record_expiry(&engine, now - 60);
+        assert!(
+            past >= SystemTime::now() + Duration::from_secs(4),
+            "{past:?}"
+        );
+    }
+
+    /// An engine clock of its own may run apart from the system clock, which stores keep time
+    /// by: the record keeps the time the state has left on the engine's clock, from now.
+    #[test]
+    fn on_a_clock_of_its_own_a_record_keeps_the_time_its_state_has_left() {
+        let behind = Arc::new(|| SystemTime::now() - Duration::from_secs(3600));
+        let engine = engine_on(Some(behind.clone()));
+        let engine_now = behind().duration_since(UNIX_EPOCH).unwrap().as_secs();
+        let before = SystemTime::now();
+        let expiry = record_expiry(&engine, engine_now + 600);
+        let left = expiry.duration_since(before).unwrap();
+        assert!(
+            left > Duration::from_secs(600) && left <= Duration::from_secs(606),
+            "{left:?}"
+        );
+    }
 
     /// A flood of calls against a full store logs one line per interval, with a count.
     #[test]
