@@ -233,7 +233,7 @@ fn main() -> anyhow::Result<()> {
     let http = read(&results, "http_load.json")?;
 
     // CPU per round against the hand-written baseline: over HTTP (server CPU per request) and
-    // on the duplex (time per request, client included).
+    // on the duplex (time per request, client included, and the servers' CPU alone).
     let tools = ["signup", "wizard5"];
     let http_cpu = |who: &str| -> Vec<f64> {
         tools
@@ -254,6 +254,12 @@ fn main() -> anyhow::Result<()> {
             &measured["paired_ratio_95_interval"],
         ) {
             p1.push((format!("duplex, {tool}"), paired));
+        }
+        if let Some(paired) = with_interval(
+            &measured["server_cpu_paired_ratio"],
+            &measured["server_cpu_paired_ratio_95_interval"],
+        ) {
+            p1.push((format!("duplex, server CPU, {tool}"), paired));
         }
     }
     for (key, label) in [
