@@ -62,6 +62,11 @@ async fn connect<S: ServerHandler + Send + 'static>(server: S) -> Client {
             let _ = running.waiting().await;
         }
     });
+    client_over(client_io).await
+}
+
+/// A 2026-07-28 client on its end of a duplex.
+async fn client_over(client_io: tokio::io::DuplexStream) -> Client {
     mrtr_examples::demo::elicitation_client()
         .serve_with_lifecycle(
             client_io,
@@ -132,16 +137,7 @@ async fn connect_on_own_thread<S: ServerHandler + Send + 'static>(
         });
     });
     let schedstat = path.recv().expect("the server thread starts");
-    let client = mrtr_examples::demo::elicitation_client()
-        .serve_with_lifecycle(
-            client_io,
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        )
-        .await
-        .expect("client connects");
-    (client, ServerThread { schedstat })
+    (client_over(client_io).await, ServerThread { schedstat })
 }
 
 fn runtime() -> tokio::runtime::Runtime {
