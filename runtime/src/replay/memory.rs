@@ -10,7 +10,6 @@
 use std::{
     cmp::Reverse,
     collections::{BinaryHeap, HashMap, VecDeque, hash_map::Entry as Slot},
-    io::Write,
     sync::{Mutex, MutexGuard},
     time::{Duration, Instant, SystemTime},
 };
@@ -281,14 +280,12 @@ impl MemoryStore {
                 // Written out of the lock, and copied in whole: serde_json writes a token at a
                 // time, which costs more straight into the queue than the copy.
                 let mut json = Bounded::new(self.max_response_bytes());
-                let written = serde_json::to_writer(&mut json, response);
-                self.finish(key, holder, expires_at, RecordState::Json, |queue| {
-                    if json.overflowed {
-                        return Err(queue.overflow());
-                    }
-                    written.map_err(std::io::Error::from)?;
-                    queue.write_all(&json.bytes)
-                })
+                let kept = match serde_json::to_writer(&mut json, response) {
+                    Ok(()) => Ok(&[json.bytes.as_slice()][..]),
+                    Err(_) if json.overflowed => Err(Unkept::TooLarge),
+                    Err(_) => Err(Unkept::Unwritten),
+                };
+                self.finish(key, holder, expires_at, RecordState::Json, kept)
             }
         }
     }
@@ -311,23 +308,21 @@ impl MemoryStore {
             has_state: request_state.is_some(),
             meta: meta.map(Box::new),
         };
-        self.finish(key, holder, expires_at, state, |queue| {
-            queue.write_all(&bytes)?;
-            queue.write_all(request_state.unwrap_or_default().as_bytes())
-        })
+        let parts = [&bytes[..], request_state.unwrap_or_default().as_bytes()];
+        self.finish(key, holder, expires_at, state, Ok(&parts))
     }
 
-    /// Turns the round `holder` holds into `state`, with the bytes `write` appends. The record
+    /// Turns the round `holder` holds into `state`, with `kept`'s bytes appended. The record
     /// moves to the back of the queue unless it is there, so that the bytes stay in the order
-    /// of the queue. Bytes that fail to write are dropped: a duplicate then gets an error, for
-    /// a response that could not have reached its client either.
+    /// of the queue. Bytes that do not fit, or could not be written, are dropped: a duplicate
+    /// then gets an error, for a response that could not have reached its client either.
     fn finish(
         &self,
         key: RoundKey,
         holder: Holder,
         expires_at: SystemTime,
         state: RecordState,
-        write: impl FnOnce(&mut Capped<'_>) -> std::io::Result<()>,
+        kept: Result<&[&[u8]], Unkept>,
     ) -> Result<bool, StoreError> {
         let mut records = self.records();
         let Some(mut number) = records.held_by(&key, holder) else {
@@ -343,17 +338,19 @@ impl MemoryStore {
         let room = self
             .max_response_bytes()
             .min(self.max_bytes.saturating_sub(before));
-        let mut capped = Capped {
-            queue: &mut records.bytes,
-            room,
-            overflowed: false,
-        };
-        let written = write(&mut capped);
-        let overflowed = capped.overflowed;
-        let state = match written {
-            Ok(()) => state,
+        let kept = kept.and_then(|parts| {
+            let fits = parts.iter().map(|part| part.len()).sum::<usize>() <= room;
+            fits.then_some(parts).ok_or(Unkept::TooLarge)
+        });
+        let overflowed = matches!(kept, Err(Unkept::TooLarge));
+        let state = match kept {
+            Ok(parts) => {
+                for part in parts {
+                    records.bytes.extend(*part);
+                }
+                state
+            }
             Err(_) => {
-                records.bytes.truncate(before);
                 if overflowed {
                     let unkept = RecordedResponse::Error(ErrorData::internal_error(
                         "the response to this request was too large to keep for a repeat of \
@@ -391,38 +388,17 @@ pub(crate) fn at_most_a_century(now: Instant, by: Duration) -> Instant {
         .unwrap_or(now)
 }
 
-/// Appends to the store's byte queue, failing once a response passes its room: an oversized
-/// response is never held whole.
-pub(crate) struct Capped<'a> {
-    queue: &'a mut VecDeque<u8>,
-    room: usize,
-    overflowed: bool,
+/// Why a round's response is not kept for its duplicates.
+#[derive(Debug)]
+enum Unkept {
+    /// Larger than a single response may be, or than what is left of the store's bytes.
+    TooLarge,
+    /// Its serializer failed.
+    Unwritten,
 }
 
-impl Capped<'_> {
-    /// Fails the write for want of room.
-    fn overflow(&mut self) -> std::io::Error {
-        self.overflowed = true;
-        std::io::Error::other("past the replay store's room")
-    }
-}
-
-impl std::io::Write for Capped<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        if bytes.len() > self.room {
-            return Err(self.overflow());
-        }
-        self.room -= bytes.len();
-        self.queue.extend(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Bytes written ahead of the lock, failing once past `room`, like [`Capped`].
+/// A response written ahead of the lock, failing once past `room`: an oversized response is
+/// never held whole.
 struct Bounded {
     bytes: Vec<u8>,
     room: usize,
@@ -628,9 +604,7 @@ impl ReplayStore for MemoryStore {
             RecordedForm::Sealed(bytes) => (RecordState::Sealed, bytes),
             RecordedForm::Json(json) => (RecordState::Json, json),
         };
-        self.finish(key, holder, expires_at, state, |queue| {
-            queue.write_all(&bytes)
-        })
+        self.finish(key, holder, expires_at, state, Ok(&[&bytes[..]]))
     }
 
     async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
