@@ -5022,6 +5022,219 @@ corpus! {
     }
 
     // -----------------------------------------------------------------------------------------
+    negated_and_parenthesized_asks(args) => {
+        if !ask!(go = elicit::<Yes>("Go?")).ok().is_some_and(|y| y.yes) {
+            note!(args, "stopped");
+            return Ok("stopped".to_owned());
+        }
+        let neg = -ask!(num = elicit::<Num>("Num?")).accepted().map_err(refuse)?.num;
+        note!(args, "neg {neg}");
+        let scaled = (ask!(scale = elicit::<Num>(format!("Scale {neg}?"))).accepted().map_err(refuse)?.num + i64::from(args.n)) * 2;
+        let flipped = !ask!(flip = elicit::<Yes>(format!("Flip {scaled}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{neg} {scaled} {flipped}"))
+    }
+
+    entry_chains_fed_by_answers_between_asks(args) => {
+        let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let key = format!("k{}", args.n % 2);
+        let first = ask!(first = elicit::<Text>("First?")).accepted().map_err(refuse)?.text;
+        groups.entry(key.clone()).or_default().push(first.clone());
+        let mut counts: BTreeMap<char, u32> = BTreeMap::new();
+        for c in first.chars() {
+            counts.entry(c).and_modify(|n| *n += 1).or_insert(1);
+        }
+        note!(args, "counts {counts:?}");
+        let more = ask!(more = elicit::<Text>(format!("More for {groups:?}?"))).accepted().map_err(refuse)?.text;
+        for word in more.split(',').filter(|w| !w.is_empty()) {
+            groups.entry(word.chars().take(1).collect()).or_default().push(word.to_owned());
+            *counts.entry(word.chars().next().unwrap_or('?')).or_default() += 10;
+        }
+        if let Some(list) = groups.get_mut(&key) {
+            list.retain(|w| w.len() > 1);
+        }
+        let top = counts.iter().max_by_key(|(c, n)| (**n, std::cmp::Reverse(**c))).map(|(c, _)| *c);
+        let sep = ask!(sep = elicit::<Text>(format!("Sep for {top:?}?"))).ok().map_or("-".to_owned(), |t| t.text);
+        let joined = groups.values().flatten().cloned().collect::<Vec<_>>().join(&sep);
+        Ok(format!("{key} {groups:?} {counts:?} {joined}"))
+    }
+
+    closures_with_returns_and_question_marks_across_asks(args) => {
+        let tag_of = |s: &str| -> Option<i64> {
+            let rest = s.strip_prefix('#')?;
+            rest.trim().parse().ok()
+        };
+        let classify = |n: i64| {
+            if n < 0 {
+                return "negative";
+            }
+            if n == 0 {
+                return "zero";
+            }
+            "positive"
+        };
+        let checked = |n: i64| -> Result<i64, String> {
+            let half = if n % 2 == 0 { n / 2 } else { Err::<i64, String>(format!("odd {n}"))? };
+            Ok(half)
+        };
+        let first = ask!(first = elicit::<Text>("First?")).accepted().map_err(refuse)?.text;
+        let a = tag_of(&first).unwrap_or_else(|| i64::from(args.n));
+        note!(args, "a {a} {}", classify(a));
+        let second = ask!(second = elicit::<Text>(format!("Second after {a}?"))).accepted().map_err(refuse)?.text;
+        let b = tag_of(&second).ok_or(format!("no tag in {second}"))?;
+        let half = checked(b)?;
+        Ok(format!("{a} {b} {half} {}", classify(b - a)))
+    }
+
+    nested_fns_with_loops_labels_and_returns(args) => {
+        fn first_over(items: &[i64], limit: i64) -> Option<i64> {
+            'outer: for round in 0..2 {
+                for &item in items {
+                    if item + round > limit {
+                        break 'outer;
+                    }
+                    if item == limit {
+                        return Some(item);
+                    }
+                }
+            }
+            let mut at = 0;
+            loop {
+                match items.get(at) {
+                    Some(&item) if item > limit => break Some(item),
+                    Some(_) => at += 1,
+                    None => break None,
+                }
+            }
+        }
+        fn parse_all(words: &str) -> Result<Vec<i64>, String> {
+            words.split(',').map(|w| w.trim().parse::<i64>().map_err(|e| format!("{w}: {e}"))).collect()
+        }
+        let mut seen = Vec::new();
+        'outer: loop {
+            let words = ask!(words = elicit::<Text>(format!("Numbers after {seen:?}?"))).accepted().map_err(refuse)?.text;
+            let nums = parse_all(&words)?;
+            seen.extend(nums.iter().copied());
+            let limit = ask!(limit = elicit::<Num>("Limit?")).accepted().map_err(refuse)?.num;
+            match first_over(&seen, limit) {
+                Some(v) if v > 100 => return Ok(format!("big {v}")),
+                Some(v) => {
+                    note!(args, "found {v}");
+                    break 'outer;
+                }
+                None => continue 'outer,
+            }
+        }
+        Ok(format!("{seen:?}"))
+    }
+
+    if_values_that_ask_in_condition_branch_and_receiver(args) => {
+        let base = i64::from(args.n);
+        let v = if ask!(c = elicit::<Yes>("Choose?")).ok().is_some_and(|y| y.yes) {
+            ask!(v = elicit::<Num>("Value?")).accepted().map_err(refuse)?.num
+        } else {
+            -1
+        };
+        note!(args, "v {v}");
+        let w = if base > 1 { ask!(w = elicit::<Num>(format!("W after {v}?"))).accepted().map_err(refuse)?.num } else { base }.max(3);
+        let label = match ask!(pick = elicit::<Pick>("Pick?")).ok().map(|p| p.color) {
+            Some(c) => format!("{c:?}"),
+            None => "none".to_owned(),
+        }
+        .to_lowercase();
+        Ok(format!("{v} {w} {label}"))
+    }
+
+    an_ask_several_calls_deep(args) => {
+        let a = add(i64::from(u8::try_from(ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num).unwrap_or(u8::MAX)), i64::from(args.n));
+        note!(args, "a {a}");
+        let d = add(double(ask!(d = elicit::<Num>(format!("d after {a}?"))).accepted().map_err(refuse)?.num).await, 1);
+        let s = consume(shout(&ask!(s = elicit::<Text>("s?")).ok().map_or("none".to_owned(), |t| t.text)).await);
+        let p = Some(Point { x: a, y: ask!(y = elicit::<Num>("y?")).accepted().map_err(refuse)?.num.abs() });
+        Ok(format!("{a} {d} {s} {p:?}"))
+    }
+
+    impl_trait_values_used_between_asks(args) => {
+        fn evens(limit: i64) -> impl Iterator<Item = i64> {
+            (0..limit).filter(|x| x % 2 == 0)
+        }
+        fn scaler(k: i64) -> impl Fn(i64) -> i64 {
+            move |x| x * k
+        }
+        fn total(items: impl IntoIterator<Item = i64>) -> i64 {
+            items.into_iter().sum()
+        }
+        let limit = ask!(limit = elicit::<Num>("Limit?")).accepted().map_err(refuse)?.num.clamp(0, 50);
+        let scale = scaler(limit);
+        let sum = total(evens(limit).map(&scale));
+        let mut peek = evens(limit).peekable();
+        let mut runs = Vec::new();
+        while let Some(x) = peek.next() {
+            if peek.peek().is_some_and(|&n| n > 4) {
+                runs.push(x);
+            }
+        }
+        note!(args, "sum {sum} {runs:?}");
+        let k = ask!(k = elicit::<Num>(format!("K after {sum}?"))).accepted().map_err(refuse)?.num;
+        let scale = scaler(k);
+        Ok(format!("{sum} {runs:?} {}", scale(i64::from(args.n))))
+    }
+
+    pairs_sorted_by_two_keys_deduped_and_unzipped(args) => {
+        let mut scores: Vec<(String, u32)> = vec![("base".to_owned(), args.n)];
+        for i in 0..3u32 {
+            let name = ask!(name = elicit::<Text>(format!("Name {i}?"))).accepted().map_err(refuse)?.text;
+            if name.is_empty() {
+                break;
+            }
+            let score = ask!(score = elicit::<Num>(format!("Score for {name}?"))).accepted().map_err(refuse)?.num;
+            scores.push((name, u32::try_from(score).map_err(|e| e.to_string())?));
+            scores.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            scores.dedup_by(|a, b| a.0 == b.0);
+            scores.truncate(3);
+            note!(args, "scores {scores:?}");
+        }
+        let best = scores.iter().max_by_key(|p| p.1).map(|p| p.0.clone());
+        let (names, totals): (Vec<String>, Vec<u32>) = scores.iter().cloned().unzip();
+        let top = ask!(top = elicit::<Yes>(format!("Top {best:?}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{names:?} {totals:?} {best:?} {top}"))
+    }
+
+    a_labeled_block_broken_from_a_for_that_asks(args) => {
+        let found = 'search: {
+            for i in 0..3i64 {
+                let t = ask!(t = elicit::<Text>(format!("Item {i}?"))).accepted().map_err(refuse)?.text;
+                if t == "stop" {
+                    break 'search None;
+                }
+                if t.starts_with('#') {
+                    break 'search Some((i, t));
+                }
+                note!(args, "skip {t}");
+            }
+            None
+        };
+        let tail = ask!(tail = elicit::<Text>(format!("Tail after {found:?}?"))).ok().map(|t| t.text);
+        Ok(format!("{found:?} {tail:?}"))
+    }
+
+    closures_made_in_a_loop_body_around_its_ask(args) => {
+        let prefix = format!("p{}", args.n);
+        let mut out = Vec::new();
+        for i in 0..3u32 {
+            let tag = |s: &str| format!("{prefix}{i}:{s}");
+            let t = ask!(t = elicit::<Text>(tag("item?"))).accepted().map_err(refuse)?.text;
+            if t.is_empty() {
+                continue;
+            }
+            out.push(tag(&t));
+            let fmt = |x: usize| format!("{x}/{}", out.len());
+            note!(args, "{}", fmt(t.len()));
+        }
+        let fmt = |x: usize| format!("[{x}]");
+        let last = ask!(last = elicit::<Num>(format!("Last of {}?", out.len()))).ok().map(|n| n.num);
+        Ok(format!("{out:?} {} {last:?}", fmt(out.len())))
+    }
+
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -6669,6 +6882,90 @@ fn cases(name: &str) -> Vec<Run> {
             run(0, vec![]),
             run(1, vec![num(9)]),
             run(2, vec![decline.clone()]),
+        ],
+        "negated_and_parenthesized_asks" => vec![
+            run(1, vec![yes(false)]),
+            run(2, vec![yes(true), num(3), num(4), yes(true)]),
+            run(3, vec![yes(true), num(-1), decline.clone()]),
+            run(0, vec![decline.clone()]),
+            run(1, vec![yes(true), num(5), num(0), decline.clone()]),
+        ],
+        "entry_chains_fed_by_answers_between_asks" => vec![
+            run(1, vec![text("x"), text("p,q"), text("+")]),
+            run(2, vec![text("y"), decline.clone()]),
+            run(0, vec![text("z"), text("r"), decline.clone()]),
+            run(3, vec![decline.clone()]),
+        ],
+        "closures_with_returns_and_question_marks_across_asks" => vec![
+            run(1, vec![text("#4"), text("#10")]),
+            run(2, vec![text("x"), text("#3")]),
+            run(3, vec![text("#-2"), text("none")]),
+            run(0, vec![decline.clone()]),
+            run(5, vec![text("# 7"), text("#0")]),
+        ],
+        "nested_fns_with_loops_labels_and_returns" => vec![
+            run(1, vec![text("1,2"), num(1)]),
+            run(1, vec![text("1,2"), num(5), text("200"), num(50)]),
+            run(1, vec![text("1,2"), num(5), text("4"), num(3)]),
+            run(2, vec![text("x")]),
+            run(0, vec![text("3"), decline.clone()]),
+        ],
+        "if_values_that_ask_in_condition_branch_and_receiver" => vec![
+            run(2, vec![yes(true), num(5), num(1), pick("red")]),
+            run(1, vec![yes(false), pick("blue")]),
+            run(2, vec![decline.clone(), num(7), decline.clone()]),
+            run(2, vec![yes(true), decline.clone()]),
+            run(3, vec![yes(true), num(2), num(10), cancel.clone()]),
+        ],
+        "an_ask_several_calls_deep" => vec![
+            run(1, vec![num(7), num(2), text("hi"), num(-4)]),
+            run(2, vec![num(1000), decline.clone()]),
+            run(0, vec![num(1), num(1), decline.clone(), cancel.clone()]),
+        ],
+        "impl_trait_values_used_between_asks" => vec![
+            run(1, vec![num(10), num(3)]),
+            run(2, vec![num(-5), decline.clone()]),
+            run(0, vec![decline.clone()]),
+        ],
+        "pairs_sorted_by_two_keys_deduped_and_unzipped" => vec![
+            run(
+                5,
+                vec![
+                    text("a"),
+                    num(7),
+                    text("b"),
+                    num(3),
+                    text("a"),
+                    num(9),
+                    yes(true),
+                ],
+            ),
+            run(1, vec![text(""), yes(false)]),
+            run(2, vec![text("x"), num(-1)]),
+            run(2, vec![text("x"), num(1), decline.clone()]),
+            run(
+                0,
+                vec![
+                    text("a"),
+                    num(1),
+                    text("b"),
+                    num(1),
+                    text("c"),
+                    num(1),
+                    cancel.clone(),
+                ],
+            ),
+        ],
+        "a_labeled_block_broken_from_a_for_that_asks" => vec![
+            run(1, vec![text("a"), text("#b"), text("t")]),
+            run(1, vec![text("stop"), decline.clone()]),
+            run(1, vec![text("a"), text("b"), text("c"), text("t")]),
+            run(2, vec![decline.clone()]),
+        ],
+        "closures_made_in_a_loop_body_around_its_ask" => vec![
+            run(1, vec![text("a"), text(""), text("bc"), num(4)]),
+            run(2, vec![text("x"), decline.clone()]),
+            run(0, vec![text("a"), text("b"), text("c"), decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
