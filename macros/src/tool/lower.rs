@@ -32,7 +32,7 @@ use super::{
     syntax::{
         Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
         iterates, kept_for_drop, pattern_bindings, picks_borrow, recreated_closure, str_literal,
-        task_start_marker, with_captures,
+        str_literals_inside, task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -563,6 +563,7 @@ impl<'a> Lowering<'a> {
         }
         let reference_type =
             matches!(&local.pat, Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)));
+        let single = bindings.len() == 1;
         for binding in bindings {
             let init = local
                 .init
@@ -576,6 +577,25 @@ impl<'a> Lowering<'a> {
                          cannot be read back from `requestState`. Hold a `String` instead: \
                          `\"..\".to_owned()` in each branch, or `let {0} = String::from(..);`",
                         binding.ident
+                    ),
+                );
+                continue;
+            }
+            // A pattern of several bindings takes the items apart: each is checked on its own
+            // by its type, so only a single name is told about the literals inside its value.
+            if single && init.is_some_and(str_literals_inside) {
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` holds string literals, `&'static str`, across an `ask!`: they \
+                         cannot be read back from `requestState`. Hold owned strings instead, \
+                         `\"..\".to_owned()` for each literal (for an array, \
+                         `[..].map(String::from)`), or, if the value never changes, make it an \
+                         item of the body, which is not saved: `const {1}: Type = ..;`",
+                        binding.ident,
+                        syn::ext::IdentExt::unraw(&binding.ident)
+                            .to_string()
+                            .to_uppercase(),
                     ),
                 );
                 continue;

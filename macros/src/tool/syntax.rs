@@ -670,6 +670,33 @@ pub(crate) fn str_literal(expr: &Expr) -> bool {
     literal_or_leaves(expr) == Some(true)
 }
 
+/// An array, tuple, `vec![..]`, or `Some`, `Ok` or `Err` with a string literal among its items,
+/// as deep as they nest (`[("a", 1), ("b", 2)]`): a value whose type holds a `&'static str`.
+pub(crate) fn str_literals_inside(expr: &Expr) -> bool {
+    type Items = syn::punctuated::Punctuated<Expr, syn::Token![,]>;
+    let any = |items: &Items| {
+        items
+            .iter()
+            .any(|item| str_literal(item) || str_literals_inside(item))
+    };
+    match expr {
+        Expr::Array(array) => any(&array.elems),
+        Expr::Tuple(tuple) => any(&tuple.elems),
+        Expr::Paren(inner) => str_literals_inside(&inner.expr),
+        Expr::Repeat(repeat) => str_literal(&repeat.expr) || str_literals_inside(&repeat.expr),
+        Expr::Call(call) => {
+            let wraps = matches!(&*call.func, Expr::Path(path)
+                if path.path.get_ident().is_some_and(|f| f == "Some" || f == "Ok" || f == "Err"));
+            wraps && any(&call.args)
+        }
+        Expr::Macro(mac) if mac.mac.path.is_ident("vec") => mac
+            .mac
+            .parse_body_with(Items::parse_terminated)
+            .is_ok_and(|items| any(&items)),
+        _ => false,
+    }
+}
+
 /// `Some(true)` for a string literal, `Some(false)` for a branch that leaves (`return`,
 /// `panic!`), and `None` for anything else.
 fn literal_or_leaves(expr: &Expr) -> Option<bool> {
