@@ -5235,6 +5235,153 @@ corpus! {
         Ok(format!("{out:?} {} {last:?}", fmt(out.len())))
     }
 
+    trait_objects_made_and_used_between_asks(args) => {
+        let a = ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num;
+        let ops: Vec<Box<dyn Fn(i64) -> i64>> = vec![Box::new(move |x| x + a), Box::new(|x| x * 2), Box::new(move |x| x - i64::from(args.n))];
+        let applied = ops.iter().fold(a, |acc, op| op(acc));
+        let shown: Vec<Box<dyn std::fmt::Display>> = vec![Box::new(applied), Box::new(format!("n{}", args.n)), Box::new('c')];
+        let line = shown.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("|");
+        note!(args, "{line}");
+        let b = ask!(b = elicit::<Num>(format!("b after {line}?"))).accepted().map_err(refuse)?.num;
+        let last: Box<dyn Fn(i64) -> String> = Box::new(move |x| format!("{}", x + b));
+        Ok(format!("{applied} {}", last(a)))
+    }
+
+    a_while_condition_reads_the_last_answer(args) => {
+        let mut last = String::new();
+        let mut words = Vec::new();
+        let mut tries = 0u32;
+        while last != "done" && words.len() < 3 {
+            tries += 1;
+            if tries > 4 + args.n {
+                return Ok(format!("gave up {words:?}"));
+            }
+            last = ask!(word = elicit::<Text>(format!("Word {}?", words.len()))).accepted().map_err(refuse)?.text;
+            if last.is_empty() {
+                continue;
+            }
+            if last != "done" {
+                words.push(last.clone());
+            }
+        }
+        let sure = ask!(sure = elicit::<Yes>(format!("Keep {words:?}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{words:?} {last} {tries} {sure}"))
+    }
+
+    a_map_popped_in_order_by_a_while_let_that_asks(args) => {
+        let mut todo: BTreeMap<u32, String> = (0..3u32).map(|i| (i * 10 + args.n, format!("t{i}"))).collect();
+        let mut done = BTreeSet::new();
+        while let Some((prio, task)) = todo.pop_first() {
+            let ok = ask!(ok = elicit::<Yes>(format!("Do {task} ({prio})?"))).ok().is_some_and(|y| y.yes);
+            if ok {
+                done.insert(task);
+            } else if prio < 20 {
+                todo.insert(prio + 20, format!("{task}!"));
+            }
+            if let Some((&last, _)) = todo.last_key_value() {
+                note!(args, "last {last}");
+            }
+        }
+        let again = ask!(again = elicit::<Yes>(format!("Again after {done:?}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{done:?} {again}"))
+    }
+
+    asking_arguments_wrapped_in_options_and_structs(args) => {
+        let mut items: Vec<Option<Point>> = Vec::new();
+        for i in 0..3i64 {
+            items.push(Some(Point { x: i, y: ask!(y = elicit::<Num>(if i == 0 { "First y?" } else { "Next y?" })).accepted().map_err(refuse)?.num }));
+            if items.iter().flatten().map(|p| p.y).sum::<i64>() > 10 {
+                break;
+            }
+        }
+        let tagged = Tagged { value: Some(ask!(tag = elicit::<Text>(concat!("Tag", "?"))).ok().map_or_else(String::new, |t| t.text)), tag: format!("t{}", args.n) };
+        let ys: Vec<i64> = items.iter().flatten().map(|p| p.y).collect();
+        Ok(format!("{ys:?} {tagged:?}"))
+    }
+
+    let_else_whose_value_is_a_match_or_if_with_an_asking_branch(args) => {
+        let Some(n) = (match args.n {
+            0 => None,
+            1 => Some(1),
+            _ => ask!(n = elicit::<Num>("N?")).ok().map(|n| n.num),
+        }) else {
+            note!(args, "nothing");
+            return Ok("nothing".to_owned());
+        };
+        let Ok(half) = (if n % 2 == 0 { Ok(n / 2) } else { ask!(half = elicit::<Num>(format!("Half of odd {n}?"))).accepted().map(|h| h.num).map_err(refuse) }) else {
+            return Err(format!("no half of {n}"));
+        };
+        Ok(format!("{n} {half}"))
+    }
+
+    a_loop_that_asks_as_a_match_arm_value_and_a_block_that_sums(args) => {
+        let v = match args.n {
+            0 => loop {
+                let a = ask!(a = elicit::<Num>("Positive?")).accepted().map_err(refuse)?.num;
+                if a > 0 {
+                    break a;
+                }
+                note!(args, "not positive {a}");
+            },
+            n if n > 5 => return Ok("big".to_owned()),
+            n => i64::from(n),
+        };
+        let total: i64 = {
+            let mut t = 0;
+            for i in 0..v.min(3) {
+                t += ask!(part = elicit::<Num>(format!("Part {i} of {v}?"))).ok().map_or(0, |n| n.num);
+            }
+            t
+        };
+        Ok(format!("{v} {total}"))
+    }
+
+    const_sized_arrays_filled_by_asks(args) => {
+        const N: usize = 3;
+        type Slots = [Option<i64>; N];
+        let mut slots: Slots = [None; N];
+        let mut grid = [[0u8; N]; 2];
+        for i in 0..N {
+            slots[i] = ask!(slot = elicit::<Num>(format!("Slot {i} of {N}?"))).ok().map(|n| n.num);
+            grid[i % 2][i] = u8::try_from(slots[i].unwrap_or(0).rem_euclid(256)).unwrap_or(0);
+            if slots[..=i].iter().flatten().count() == 2 && args.n > 1 {
+                break;
+            }
+        }
+        let filled = slots.iter().filter(|s| s.is_some()).count();
+        let last = ask!(last = elicit::<Yes>(format!("Done with {filled}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{slots:?} {grid:?} {last}"))
+    }
+
+    awaits_in_the_heads_of_blocks_that_ask(args) => {
+        let mut words = vec![format!("w{}", args.n)];
+        while count_long(&words, 1).await < 2 {
+            let w = ask!(word = elicit::<Text>(format!("Word after {words:?}?"))).accepted().map_err(refuse)?.text;
+            if w.is_empty() {
+                break;
+            }
+            words.push(w);
+        }
+        let level = match double(i64::try_from(words.len()).unwrap_or(0)).await {
+            v if v > 4 => {
+                let ok = ask!(ok = elicit::<Yes>(format!("Level {v}?"))).ok().is_some_and(|y| y.yes);
+                if ok { v } else { -v }
+            }
+            v => v,
+        };
+        let mut loud = Vec::new();
+        for part in shout(&words.join(" ")).await.split(' ').map(str::to_owned).collect::<Vec<_>>() {
+            if part.len() > 2 {
+                let keep = ask!(keep = elicit::<Yes>(format!("Keep {part}?"))).ok().is_some_and(|y| y.yes);
+                if !keep {
+                    continue;
+                }
+            }
+            loud.push(part);
+        }
+        Ok(format!("{words:?} {level} {loud:?}"))
+    }
+
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -6966,6 +7113,64 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![text("a"), text(""), text("bc"), num(4)]),
             run(2, vec![text("x"), decline.clone()]),
             run(0, vec![text("a"), text("b"), text("c"), decline.clone()]),
+        ],
+        "trait_objects_made_and_used_between_asks" => vec![
+            run(1, vec![num(3), num(4)]),
+            run(2, vec![decline.clone()]),
+            run(0, vec![num(-2), cancel.clone()]),
+        ],
+        "a_while_condition_reads_the_last_answer" => vec![
+            run(1, vec![text("a"), text(""), text("done"), yes(true)]),
+            run(0, vec![text("a"), text("b"), text("c"), decline.clone()]),
+            run(0, vec![text(""), text(""), text(""), text("")]),
+            run(2, vec![text("x"), cancel.clone()]),
+        ],
+        "a_map_popped_in_order_by_a_while_let_that_asks" => vec![
+            run(0, vec![yes(false), yes(true), yes(false), yes(true)]),
+            run(0, vec![yes(true), yes(true), yes(true), decline.clone()]),
+            run(
+                5,
+                vec![decline.clone(), yes(true), cancel.clone(), yes(true)],
+            ),
+        ],
+        "asking_arguments_wrapped_in_options_and_structs" => vec![
+            run(1, vec![num(1), num(2), num(3), text("a")]),
+            run(1, vec![num(20), decline.clone()]),
+            run(0, vec![num(1), cancel.clone()]),
+        ],
+        "let_else_whose_value_is_a_match_or_if_with_an_asking_branch" => vec![
+            run(0, vec![]),
+            run(1, vec![num(0)]),
+            run(2, vec![num(4)]),
+            run(3, vec![decline.clone()]),
+            run(2, vec![num(3), decline.clone()]),
+            run(2, vec![num(5), num(2)]),
+        ],
+        "a_loop_that_asks_as_a_match_arm_value_and_a_block_that_sums" => vec![
+            run(0, vec![num(-1), num(0), num(2), num(5), decline.clone()]),
+            run(7, vec![]),
+            run(1, vec![num(4)]),
+            run(0, vec![cancel.clone()]),
+            run(4, vec![num(1), num(2), num(3)]),
+        ],
+        "const_sized_arrays_filled_by_asks" => vec![
+            run(1, vec![num(1), decline.clone(), num(300), yes(true)]),
+            run(2, vec![num(1), num(2), decline.clone()]),
+            run(
+                0,
+                vec![
+                    cancel.clone(),
+                    cancel.clone(),
+                    cancel.clone(),
+                    cancel.clone(),
+                ],
+            ),
+        ],
+        "awaits_in_the_heads_of_blocks_that_ask" => vec![
+            run(1, vec![text("a"), text("bc"), yes(true)]),
+            run(1, vec![text("")]),
+            run(12, vec![text("abc"), decline.clone(), yes(false)]),
+            run(1, vec![cancel.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
