@@ -5382,6 +5382,87 @@ corpus! {
         Ok(format!("{words:?} {level} {loud:?}"))
     }
 
+    tuples_in_match_arm_values_that_ask(args) => {
+        let (a, b) = match args.n {
+            0 => (ask!(a = elicit::<Num>("a?")).accepted().map_err(refuse)?.num, 1),
+            n => (i64::from(n), 2),
+        };
+        let b2 = ask!(b = elicit::<Num>(format!("b after {a} {b}?"))).ok().map_or(b, |n| n.num);
+        Ok(format!("{a} {b} {b2}"))
+    }
+
+    a_body_local_error_type_through_try_from_and_question_mark(args) => {
+        #[derive(Debug)]
+        enum PercentError {
+            Over(i64),
+            Under(i64),
+        }
+        impl From<PercentError> for String {
+            fn from(e: PercentError) -> String {
+                match e {
+                    PercentError::Over(n) => format!("over by {}", n - 100),
+                    PercentError::Under(n) => format!("under: {n}"),
+                }
+            }
+        }
+        #[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
+        struct Percent(u8);
+        impl TryFrom<i64> for Percent {
+            type Error = PercentError;
+            fn try_from(n: i64) -> Result<Self, PercentError> {
+                match n {
+                    n if n > 100 => Err(PercentError::Over(n)),
+                    n if n < 0 => Err(PercentError::Under(n)),
+                    n => Ok(Percent(n as u8)),
+                }
+            }
+        }
+        let first = Percent::try_from(ask!(first = elicit::<Num>("First?")).accepted().map_err(refuse)?.num)?;
+        note!(args, "first {first:?}");
+        let second: Percent = ask!(second = elicit::<Num>(format!("Second after {first:?}?"))).accepted().map_err(refuse)?.num.try_into()?;
+        Ok(format!("{first:?} {second:?} {}", args.n))
+    }
+
+    a_match_on_a_tuple_holding_a_str_slice_with_asking_arms(args) => {
+        let cmd = ask!(cmd = elicit::<Text>("Cmd?")).accepted().map_err(refuse)?.text;
+        let out = match (cmd.as_str(), args.n) {
+            ("add", n) if n > 0 => {
+                let v = ask!(v = elicit::<Num>("V?")).accepted().map_err(refuse)?.num;
+                format!("add {}", v + i64::from(n))
+            }
+            (other, n) => {
+                let other = other.to_owned();
+                let ok = ask!(ok = elicit::<Yes>(format!("{other} {n}?"))).ok().is_some_and(|y| y.yes);
+                format!("{other} {ok}")
+            }
+        };
+        Ok(format!("{out} {cmd}"))
+    }
+
+    a_range_iterated_by_hand_across_asks(args) => {
+        let mut it = 0..i64::from(args.n) + 2;
+        let mut got = Vec::new();
+        while let Some(i) = it.next() {
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {i}?"))).ok().is_some_and(|y| y.yes);
+            if keep {
+                got.push(i);
+            } else {
+                it.next();
+            }
+        }
+        Ok(format!("{got:?}"))
+    }
+
+    a_do_while_block_condition_that_asks(args) => {
+        let mut seen = Vec::new();
+        while {
+            let t = ask!(t = elicit::<Text>(format!("More after {seen:?}?"))).accepted().map_err(refuse)?.text;
+            seen.push(t.clone());
+            !t.is_empty() && seen.len() < 4
+        } {}
+        Ok(format!("{seen:?} {}", args.n))
+    }
+
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -7171,6 +7252,32 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![text("")]),
             run(12, vec![text("abc"), decline.clone(), yes(false)]),
             run(1, vec![cancel.clone()]),
+        ],
+        "tuples_in_match_arm_values_that_ask" => vec![
+            run(0, vec![num(5), num(6)]),
+            run(3, vec![decline.clone()]),
+            run(0, vec![cancel.clone()]),
+        ],
+        "a_body_local_error_type_through_try_from_and_question_mark" => vec![
+            run(1, vec![num(5), num(50)]),
+            run(1, vec![num(500)]),
+            run(1, vec![num(5), num(-1)]),
+            run(1, vec![decline.clone()]),
+        ],
+        "a_match_on_a_tuple_holding_a_str_slice_with_asking_arms" => vec![
+            run(1, vec![text("add"), num(2)]),
+            run(0, vec![text("add"), yes(true)]),
+            run(1, vec![text("x"), decline.clone()]),
+        ],
+        "a_range_iterated_by_hand_across_asks" => vec![
+            run(1, vec![yes(true), yes(false)]),
+            run(2, vec![yes(true), yes(true), yes(true), yes(true)]),
+            run(0, vec![decline.clone()]),
+        ],
+        "a_do_while_block_condition_that_asks" => vec![
+            run(1, vec![text("a"), text("")]),
+            run(1, vec![text("a"), text("b"), text("c"), text("d")]),
+            run(1, vec![text("a"), decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
