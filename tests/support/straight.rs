@@ -108,16 +108,21 @@ tokio::task_local! {
 #[macro_export]
 macro_rules! straight_ask {
     ($key:ident = $question:expr) => {
-        $crate::straight::SCRIPT.with(|script| script.answer(stringify!($key), $question))
+        $crate::straight::SCRIPT.with(|script| script.answer($crate::straight::key(stringify!($key)), $question))
     };
     ($($key:ident = $question:expr),+ $(,)?) => {
         $crate::straight::SCRIPT.with(|script| {
             let mut round = $crate::straight::Round::default();
-            $(let $key = round.ask(stringify!($key), $question);)+
+            $(let $key = round.ask($crate::straight::key(stringify!($key)), $question);)+
             round.answer(script);
             ($($key.read(&round),)+)
         })
     };
+}
+
+/// A question's key as `#[mrtr_tool]` sends it: `ask!(r#type = ..)` asks under `type`.
+pub fn key(name: &'static str) -> &'static str {
+    name.strip_prefix("r#").unwrap_or(name)
 }
 
 /// Records a side effect of the run whose arguments are `args`: `note!(args, "..", ..)`.
