@@ -5463,6 +5463,61 @@ corpus! {
         Ok(format!("{seen:?} {}", args.n))
     }
 
+    a_do_while_whose_condition_and_body_both_ask(args) => {
+        let mut total = 0i64;
+        let mut rounds = 0u32;
+        while {
+            rounds += 1;
+            let more = ask!(more = elicit::<Yes>(format!("More after {total}?"))).ok().is_some_and(|y| y.yes);
+            more && rounds <= 3
+        } {
+            let n = ask!(n = elicit::<Num>(format!("N {rounds}?"))).accepted().map_err(refuse)?.num;
+            if n < 0 {
+                Err(format!("negative {n} at {rounds}"))?;
+            }
+            if n == 0 {
+                continue;
+            }
+            total += n;
+            note!(args, "total {total}");
+        }
+        Ok(format!("{total} {rounds}"))
+    }
+
+    an_if_condition_block_and_an_argument_block_that_ask(args) => {
+        #[allow(clippy::blocks_in_conditions)]
+        let word = if {
+            let t = ask!(t = elicit::<Text>("Word?")).ok().map_or_else(String::new, |t| t.text);
+            note!(args, "word {t}");
+            t.len() > 2
+        } {
+            "long".to_owned()
+        } else {
+            "short".to_owned()
+        };
+        record(&args.run, {
+            let t = ask!(rec = elicit::<Text>(format!("Record for {word}?"))).ok();
+            note!(args, "rec {}", t.is_some());
+            t
+        });
+        Ok(word)
+    }
+
+    a_destructuring_assignment_whose_second_item_asks(args) => {
+        let (mut a, mut b) = (1i64, i64::from(args.n));
+        for i in 0..3 {
+            (a, b) = (b, ask!(next = elicit::<Num>(format!("Next {i} after {a} {b}?"))).accepted().map_err(refuse)?.num + a);
+            note!(args, "{a} {b}");
+        }
+        Ok(format!("{a} {b}"))
+    }
+
+    raw_identifier_keys_asked_under_their_plain_names(args) => {
+        let r#type = ask!(r#type = elicit::<Text>("Type?")).accepted().map_err(refuse)?.text;
+        let r#loop = ask!(r#loop = elicit::<Num>(format!("Loop for {}?", r#type))).ok().map_or(0, |n| n.num);
+        Ok(format!("{} {} {}", r#type, r#loop, args.n))
+    }
+
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -7278,6 +7333,35 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![text("a"), text("")]),
             run(1, vec![text("a"), text("b"), text("c"), text("d")]),
             run(1, vec![text("a"), decline.clone()]),
+        ],
+        "a_do_while_whose_condition_and_body_both_ask" => vec![
+            run(
+                1,
+                vec![
+                    yes(true),
+                    num(2),
+                    yes(true),
+                    num(0),
+                    yes(true),
+                    num(3),
+                    yes(true),
+                ],
+            ),
+            run(1, vec![yes(true), num(-1)]),
+            run(1, vec![decline.clone()]),
+            run(1, vec![yes(true), num(5), yes(true), cancel.clone()]),
+        ],
+        "an_if_condition_block_and_an_argument_block_that_ask" => vec![
+            run(1, vec![text("abc"), text("r")]),
+            run(1, vec![decline.clone(), decline.clone()]),
+        ],
+        "a_destructuring_assignment_whose_second_item_asks" => vec![
+            run(1, vec![num(1), num(2), num(3)]),
+            run(2, vec![num(1), decline.clone()]),
+        ],
+        "raw_identifier_keys_asked_under_their_plain_names" => vec![
+            run(1, vec![text("t"), num(3)]),
+            run(1, vec![text("t"), decline.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
