@@ -5518,6 +5518,64 @@ corpus! {
         Ok(format!("{} {} {}", r#type, r#loop, args.n))
     }
 
+    items_declared_inside_asking_loop_if_and_match_blocks(args) => {
+        let mut out = Vec::new();
+        for i in 0..2i64 {
+            fn square(x: i64) -> i64 {
+                x * x
+            }
+            const STEP: i64 = 10;
+            use std::fmt::Write as _;
+            macro_rules! tag {
+                ($v:expr) => {
+                    format!("<{}>", $v)
+                };
+            }
+            let a = ask!(a = elicit::<Num>(format!("A {i} {}?", tag!(i)))).accepted().map_err(refuse)?.num;
+            let mut line = String::new();
+            let _ = write!(line, "{}+{}", square(a), STEP * i);
+            out.push(tag!(line));
+        }
+        if args.n > 1 {
+            #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+            struct Local {
+                v: i64,
+                name: String,
+            }
+            impl Local {
+                fn bump(&mut self, by: i64) {
+                    self.v += by;
+                }
+            }
+            let mut local = Local { v: i64::from(args.n), name: format!("l{}", out.len()) };
+            let by = ask!(by = elicit::<Num>(format!("Bump {local:?}?"))).ok().map_or(0, |n| n.num);
+            local.bump(by);
+            let again = ask!(again = elicit::<Yes>(format!("Again {}?", local.name))).ok().is_some_and(|y| y.yes);
+            if again {
+                local.bump(by);
+            }
+            out.push(format!("{local:?}"));
+        }
+        match out.len() {
+            0 => {}
+            n => {
+                #[derive(serde::Serialize, serde::Deserialize)]
+                enum Mode {
+                    Short,
+                    Long,
+                }
+                let mode = if n > 2 { Mode::Long } else { Mode::Short };
+                let last = ask!(last = elicit::<Text>("Last?")).ok().map(|t| t.text);
+                let shown = match mode {
+                    Mode::Short => format!("short {last:?}"),
+                    Mode::Long => format!("long {last:?}"),
+                };
+                out.push(shown);
+            }
+        }
+        Ok(format!("{out:?}"))
+    }
+
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -7362,6 +7420,15 @@ fn cases(name: &str) -> Vec<Run> {
         "raw_identifier_keys_asked_under_their_plain_names" => vec![
             run(1, vec![text("t"), num(3)]),
             run(1, vec![text("t"), decline.clone()]),
+        ],
+        "items_declared_inside_asking_loop_if_and_match_blocks" => vec![
+            run(1, vec![num(2), num(3), text("x")]),
+            run(2, vec![num(2), num(3), num(4), yes(true), text("y")]),
+            run(
+                2,
+                vec![num(2), num(3), decline.clone(), yes(false), decline.clone()],
+            ),
+            run(0, vec![num(1), cancel.clone()]),
         ],
         other => panic!("no cases for {other}"),
     }
