@@ -5576,6 +5576,67 @@ corpus! {
         Ok(format!("{out:?}"))
     }
 
+    return_break_and_continue_from_a_while_condition_block_that_asks(args) => {
+        let mut seen = Vec::new();
+        let mut passes = 0u32;
+        'outer: loop {
+            passes += 1;
+            if passes > 3 {
+                break;
+            }
+            while {
+                let t = ask!(t = elicit::<Text>(format!("Pass {passes}, after {seen:?}?"))).accepted().map_err(refuse)?.text;
+                if t == "quit" {
+                    return Ok(format!("quit {seen:?}"));
+                }
+                if t == "next" {
+                    continue 'outer;
+                }
+                if t == "stop" {
+                    break 'outer;
+                }
+                seen.push(t);
+                seen.len() < 2 + args.n as usize
+            } {
+                note!(args, "again {}", seen.len());
+            }
+            note!(args, "pass {passes} done");
+        }
+        Ok(format!("{seen:?} {passes}"))
+    }
+
+    blocks_that_ask_as_a_match_scrutinee_a_for_iterable_and_an_if_let_value(args) => {
+        #[allow(clippy::blocks_in_conditions)]
+        let size = match {
+            let t = ask!(t = elicit::<Text>("Text?")).ok().map_or_else(String::new, |t| t.text);
+            note!(args, "text {t}");
+            t.len()
+        } {
+            0 => 0,
+            n => {
+                let k = ask!(k = elicit::<Num>(format!("K for {n}?"))).ok().map_or(1, |k| k.num);
+                n as i64 * k
+            }
+        };
+        let mut parts = Vec::new();
+        for i in {
+            let n = ask!(n = elicit::<Num>(format!("How many after {size}?"))).ok().map_or(0, |n| n.num);
+            0..n.clamp(0, 3)
+        } {
+            parts.push(ask!(part = elicit::<Text>(format!("Part {i}?"))).ok().map_or_else(|| "-".to_owned(), |t| t.text));
+        }
+        let extra = if let Some(e) = {
+            let e = ask!(extra = elicit::<Text>("Extra?")).ok();
+            note!(args, "extra {}", e.is_some());
+            e
+        } {
+            e.text
+        } else {
+            "none".to_owned()
+        };
+        Ok(format!("{size} {parts:?} {extra} {}", args.n))
+    }
+
     // LIMITATIONS, documented in the README: plain Rust that `#[mrtr_tool]` does not compile.
     // A question that awaits, uses `?` or changes a local, and an ask in a match guard, are
     // compile errors with a fix (tests/ui). A local that postcard cannot read back, such as a
@@ -7429,6 +7490,31 @@ fn cases(name: &str) -> Vec<Run> {
                 vec![num(2), num(3), decline.clone(), yes(false), decline.clone()],
             ),
             run(0, vec![num(1), cancel.clone()]),
+        ],
+        "return_break_and_continue_from_a_while_condition_block_that_asks" => vec![
+            run(0, vec![text("a"), text("b"), text("c"), text("d")]),
+            run(0, vec![text("next"), text("a"), text("next"), text("stop")]),
+            run(1, vec![text("a"), text("quit")]),
+            run(0, vec![text("next"), text("next"), text("next")]),
+            run(0, vec![text("a"), decline.clone()]),
+        ],
+        "blocks_that_ask_as_a_match_scrutinee_a_for_iterable_and_an_if_let_value" => vec![
+            run(
+                1,
+                vec![
+                    text("abc"),
+                    num(2),
+                    num(2),
+                    text("p"),
+                    decline.clone(),
+                    text("e"),
+                ],
+            ),
+            run(1, vec![decline.clone(), num(0), decline.clone()]),
+            run(
+                1,
+                vec![text("x"), cancel.clone(), num(1), text("q"), text("z")],
+            ),
         ],
         other => panic!("no cases for {other}"),
     }
