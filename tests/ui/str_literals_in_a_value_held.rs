@@ -1,5 +1,5 @@
-// String literals inside an array, a tuple, a `vec!` or an `Option` held across an `ask!`:
-// the value's type holds a `&'static str`, which does not read back from the state.
+// String literals in an array, a tuple, a `vec!`, an `Option` or an `if`'s branches held across
+// an `ask!`: the value's type holds a `&'static str`, which does not read back from the state.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -23,9 +23,10 @@ impl Server {
         let options = ["red", "green", "blue"];
         let pairs = vec![("one", 1), ("two", 2)];
         let fallback = Some("none");
+        let labels = if options.len() > 2 { ["x", "y"] } else { ["z", "w"] };
         let index = ask!(index = elicit::<Pick>("Which?")).ok().map_or(0, |p| p.index as usize);
         let picked = options.get(index).copied().or(fallback).unwrap_or_default();
-        format!("{picked} {pairs:?}")
+        format!("{picked} {pairs:?} {labels:?}")
     }
 
     #[mrtr_tool]

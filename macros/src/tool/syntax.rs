@@ -671,7 +671,8 @@ pub(crate) fn str_literal(expr: &Expr) -> bool {
 }
 
 /// An array, tuple, `vec![..]`, or `Some`, `Ok` or `Err` with a string literal among its items,
-/// as deep as they nest (`[("a", 1), ("b", 2)]`): a value whose type holds a `&'static str`.
+/// as deep as they nest (`[("a", 1), ("b", 2)]`), or an `if`, `match` or block one of whose
+/// branches gives one: a value whose type holds a `&'static str`.
 pub(crate) fn str_literals_inside(expr: &Expr) -> bool {
     type Items = syn::punctuated::Punctuated<Expr, syn::Token![,]>;
     let any = |items: &Items| {
@@ -679,9 +680,23 @@ pub(crate) fn str_literals_inside(expr: &Expr) -> bool {
             .iter()
             .any(|item| str_literal(item) || str_literals_inside(item))
     };
+    let tail = |block: &Block| match block.stmts.last() {
+        Some(Stmt::Expr(tail, None)) => str_literals_inside(tail),
+        _ => false,
+    };
     match expr {
         Expr::Array(array) => any(&array.elems),
         Expr::Tuple(tuple) => any(&tuple.elems),
+        Expr::Block(block) => tail(&block.block),
+        Expr::If(branch) => {
+            tail(&branch.then_branch)
+                || (branch.else_branch.as_ref())
+                    .is_some_and(|(_, otherwise)| str_literals_inside(otherwise))
+        }
+        Expr::Match(matched) => matched
+            .arms
+            .iter()
+            .any(|arm| str_literals_inside(&arm.body)),
         Expr::Paren(inner) => str_literals_inside(&inner.expr),
         Expr::Repeat(repeat) => str_literal(&repeat.expr) || str_literals_inside(&repeat.expr),
         Expr::Call(call) => {
