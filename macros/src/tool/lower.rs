@@ -30,9 +30,10 @@ use super::{
     desugar::strip_mut,
     idents,
     syntax::{
-        Binding, Captures, ask_marker, asks_in_stmt, assigned_place, bindings_tuple, borrows,
-        iterates, kept_for_drop, pattern_bindings, picks_borrow, recreated_closure, str_literal,
-        str_literals_inside, task_start_marker, with_captures,
+        Binding, BorrowingItems, Captures, ask_marker, asks_in_stmt, assigned_place,
+        bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop, pattern_bindings,
+        picks_borrow, recreated_closure, str_literal, str_literals_inside, task_start_marker,
+        with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -47,6 +48,8 @@ pub(crate) struct Lowering<'a> {
     high: u32,
     /// The closures re-created on resume rather than saved, and what they read.
     captures: Captures,
+    /// The body's `const` and `static` items whose values hold references.
+    borrowing_items: BorrowingItems,
     /// The path of the `ask!` around `start_task()`, if there is one.
     task_start: Option<syn::Path>,
     /// A `let x;` that the `let` being lowered gives its value inside its own value: restored,
@@ -62,6 +65,7 @@ impl<'a> Lowering<'a> {
         asks: Vec<AskSite>,
         task_start: Option<syn::Path>,
         captures: Captures,
+        borrowing_items: BorrowingItems,
         machine: Ident,
         diagnostics: &'a mut Diagnostics,
     ) -> Self {
@@ -71,6 +75,7 @@ impl<'a> Lowering<'a> {
             aliases: 0,
             high: 0,
             captures,
+            borrowing_items,
             task_start,
             given_inside: None,
             machine,
@@ -596,6 +601,23 @@ impl<'a> Lowering<'a> {
                         syn::ext::IdentExt::unraw(&binding.ident)
                             .to_string()
                             .to_uppercase(),
+                    ),
+                );
+                continue;
+            }
+            if single
+                && let Some(item) =
+                    init.and_then(|init| borrowed_from_item(init, &self.borrowing_items))
+            {
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` holds a reference from `{1}` across an `ask!` (`{1}`'s type \
+                         holds `&`, such as `&'static str`): it cannot be read back from \
+                         `requestState`. Hold owned values instead (a `String` for each \
+                         `&str`: `.to_owned()`, or `String::from(..)`), or name `{1}` again \
+                         after the ask instead of holding it",
+                        binding.ident, item
                     ),
                 );
                 continue;

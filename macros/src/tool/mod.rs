@@ -87,10 +87,12 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     desugar::desugar(&mut body, &machine, &mut diagnostics);
     let captures = syntax::captures_in(&body);
     scopes::narrow_scopes(&mut body, &captures);
+    let borrowing_items = syntax::borrowing_items(&body);
     let mut lowering = lower::Lowering::new(
         analysis.asks,
         task_start.clone(),
         captures,
+        borrowing_items,
         machine.clone(),
         &mut diagnostics,
     );

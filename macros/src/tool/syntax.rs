@@ -664,6 +664,71 @@ pub(crate) fn iterates(init: &Expr) -> bool {
     }
 }
 
+/// The body's own `const` and `static` items whose type holds a reference (`[&str; 3]`), by
+/// name: for each, whether an item of it (`NAMES[i]`) holds one too.
+pub(crate) type BorrowingItems = BTreeMap<String, bool>;
+
+/// The `const` and `static` items declared in `body` (not in the functions inside it) whose
+/// type holds a reference.
+pub(crate) fn borrowing_items(body: &Block) -> BorrowingItems {
+    struct Items(BorrowingItems);
+    impl<'ast> Visit<'ast> for Items {
+        fn visit_item(&mut self, item: &'ast syn::Item) {
+            let (ident, ty) = match item {
+                syn::Item::Const(item) => (&item.ident, &*item.ty),
+                syn::Item::Static(item) => (&item.ident, &*item.ty),
+                // Items inside another item are that item's, not the body's.
+                _ => return,
+            };
+            if holds_reference(ty) {
+                let element = match ty {
+                    syn::Type::Array(array) => holds_reference(&array.elem),
+                    syn::Type::Slice(slice) => holds_reference(&slice.elem),
+                    syn::Type::Reference(reference) => match &*reference.elem {
+                        syn::Type::Array(array) => holds_reference(&array.elem),
+                        syn::Type::Slice(slice) => holds_reference(&slice.elem),
+                        _ => true,
+                    },
+                    _ => true,
+                };
+                self.0.insert(ident.to_string(), element);
+            }
+        }
+    }
+    let mut items = Items(BorrowingItems::new());
+    items.visit_block(body);
+    items.0
+}
+
+/// Whether `ty` names a reference anywhere in it.
+fn holds_reference(ty: &syn::Type) -> bool {
+    struct Reference(bool);
+    impl<'ast> Visit<'ast> for Reference {
+        fn visit_type_reference(&mut self, _: &'ast syn::TypeReference) {
+            self.0 = true;
+        }
+    }
+    let mut found = Reference(false);
+    found.visit_type(ty);
+    found.0
+}
+
+/// The name of the body's item that `init` takes a value holding a reference from: the item
+/// itself (`NAMES`) or an item of it (`NAMES[i]`).
+pub(crate) fn borrowed_from_item<'e>(init: &'e Expr, items: &BorrowingItems) -> Option<&'e Ident> {
+    let named = |expr: &'e Expr| match expr {
+        Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        _ => None,
+    };
+    match init {
+        Expr::Paren(inner) => borrowed_from_item(&inner.expr, items),
+        Expr::Index(index) => {
+            named(&index.expr).filter(|ident| items.get(&ident.to_string()) == Some(&true))
+        }
+        other => named(other).filter(|ident| items.contains_key(&ident.to_string())),
+    }
+}
+
 /// `"text"`, `concat!(..)`, or an `if` or `match` whose every branch gives one or leaves:
 /// a `&'static str`, which serde cannot read back from a state.
 pub(crate) fn str_literal(expr: &Expr) -> bool {
