@@ -1,8 +1,9 @@
 //! Pre-2026 clients (2025-11-25 sessions) served by [`mrtr::Bridged`], with rmcp's own client
 //! pinned to 2025-11-25: the same `#[mrtr_tool]` runs its rounds in process, each question sent
 //! to the client as `elicitation/create` on its session, over a duplex pipe and over Streamable
-//! HTTP with a session. Also: a capability the client did not declare, and a question left
-//! unanswered past the state's TTL.
+//! HTTP with a session. Also: a capability the client did not declare, a question left
+//! unanswered past the state's TTL, two calls in flight on one session answered in reverse
+//! order, and a new call after a cancelled one.
 
 use std::{
     net::SocketAddr,
@@ -92,8 +93,8 @@ fn wizard() -> Bridged<Wizard> {
 }
 
 /// `server` on one end of an in-memory pipe, and `user` connected to it with `initialize`.
-async fn on_a_pipe<C: ClientHandler + Clone>(
-    server: Bridged<Wizard>,
+async fn on_a_pipe<S: rmcp::ServerHandler, C: ClientHandler + Clone>(
+    server: S,
     user: &C,
 ) -> anyhow::Result<RunningService<RoleClient, C>> {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
@@ -108,7 +109,7 @@ async fn on_a_pipe<C: ClientHandler + Clone>(
         .await?)
 }
 
-async fn sign_up(client: &RunningService<RoleClient, LegacyUser>, user: &LegacyUser) {
+async fn sign_up<C: ClientHandler>(client: &RunningService<RoleClient, C>, user: &LegacyUser) {
     let info = client.peer_info().expect("initialized");
     assert_eq!(info.protocol_version, ProtocolVersion::V_2025_11_25);
     // A session runs calls in process: the tasks extension is for 2026-07-28 clients.
@@ -562,4 +563,197 @@ mod withdrawn {
         })
         .await
     }
+}
+
+/// The form message of an elicitation, or `None` for a URL one.
+fn form_message(request: &ElicitRequestParams) -> Option<String> {
+    match request {
+        ElicitRequestParams::FormElicitationParams { message, .. } => Some(message.clone()),
+        _ => None,
+    }
+}
+
+/// Waits, within the test's bound, until `done` holds.
+async fn until(done: impl Fn() -> bool) {
+    while !done() {
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
+/// A 2025-11-25 client with two `signup` calls in flight, for teams A and B: it holds each
+/// question until the other call has asked its own of the same kind, then answers the one
+/// asked last first. Ann (team A) confirms; Bob (team B) cancels at the confirmation. The two
+/// plan questions read alike, so the first asked gets `free` and the other `enterprise`, and
+/// the confirmation each call asks says which it got.
+#[derive(Clone, Default)]
+struct Crossed {
+    /// The questions asked, by kind (the message's first word), in the order they came.
+    arrived: Arc<Mutex<std::collections::BTreeMap<String, Vec<String>>>>,
+    /// The questions in the order they were answered.
+    answered: Arc<Mutex<Vec<String>>>,
+}
+
+impl ClientHandler for Crossed {
+    fn get_info(&self) -> ClientConfig {
+        LegacyUser::default().get_info()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let Some(message) = form_message(&request) else {
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        };
+        let kind = message.split(' ').next().unwrap_or_default().to_owned();
+        let first = {
+            let mut arrived = self.arrived.lock().unwrap();
+            let of_kind = arrived.entry(kind.clone()).or_default();
+            of_kind.push(message.clone());
+            of_kind.len() == 1
+        };
+        until(|| self.arrived.lock().unwrap()[&kind].len() == 2).await;
+        if first {
+            // Only once the other call's question of this kind has been answered.
+            let other = self.arrived.lock().unwrap()[&kind][1].clone();
+            until(|| self.answered.lock().unwrap().contains(&other)).await;
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        let answer = match message.as_str() {
+            "Welcome to A! What should we call you?" => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ann"}))
+            }
+            "Welcome to B! What should we call you?" => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Bob"}))
+            }
+            "Which plan would you like?" => {
+                let plan = if first { "free" } else { "enterprise" };
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"plan": plan}))
+            }
+            m if m.starts_with("Sign Ann up") => {
+                ElicitResult::new(ElicitationAction::Accept).with_content(json!({"confirm": true}))
+            }
+            m if m.starts_with("Sign Bob up") => ElicitResult::new(ElicitationAction::Cancel),
+            other => panic!("an unexpected question: {other}"),
+        };
+        self.answered.lock().unwrap().push(message);
+        Ok(answer)
+    }
+}
+
+/// Two calls in flight on one session, each waiting on its own question, answered in the
+/// opposite order to the one they were asked in: each call gets its own answers and ends with
+/// its own result.
+#[tokio::test]
+async fn two_calls_on_one_session_answered_in_reverse_order_each_get_their_own_answers()
+-> anyhow::Result<()> {
+    bounded(async {
+        let user = Crossed::default();
+        let client = on_a_pipe(wizard(), &user).await?;
+        let call = |team: &str| {
+            let arguments: JsonObject = serde_json::from_value(json!({"team": team})).unwrap();
+            client.call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
+        };
+        let (a, b) = tokio::join!(call("A"), call("B"));
+        let (a, b) = (a?, b?);
+        let arrived = user.arrived.lock().unwrap().clone();
+        // The confirmation each call asked names the plan it got.
+        let mut confirmations = arrived["Sign"].clone();
+        confirmations.sort();
+        let plan_of_ann = match confirmations.as_slice() {
+            [ann, bob]
+                if ann == "Sign Ann up for free?" && bob == "Sign Bob up for enterprise?" =>
+            {
+                "free"
+            }
+            [ann, bob]
+                if ann == "Sign Ann up for enterprise?" && bob == "Sign Bob up for free?" =>
+            {
+                "enterprise"
+            }
+            other => panic!("each call must get its own plan: {other:?}"),
+        };
+        assert_eq!(a.is_error, Some(false), "{a:?}");
+        assert_eq!(
+            text_of(&a),
+            format!("Signed up Ann to A on the {plan_of_ann} plan")
+        );
+        assert_eq!(b.is_error, Some(true), "{b:?}");
+        assert_eq!(text_of(&b), "Signup cancelled at confirm");
+        // Every kind was asked by both calls and answered last-asked first.
+        let answered = user.answered.lock().unwrap().clone();
+        assert_eq!(answered.len(), 6, "{answered:?}");
+        for kind in ["Welcome", "Which", "Sign"] {
+            let asked = &arrived[kind];
+            let order: Vec<&String> = answered.iter().filter(|m| asked.contains(m)).collect();
+            assert_eq!(order, [&asked[1], &asked[0]], "{kind}");
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// A 2025-11-25 client that leaves the first question it gets unanswered until the server
+/// withdraws it, and answers every later one as [`LegacyUser`] does.
+#[derive(Clone, Default)]
+struct HoldsTheFirst {
+    user: LegacyUser,
+    held: Arc<Mutex<Option<String>>>,
+    withdrawn: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl ClientHandler for HoldsTheFirst {
+    fn get_info(&self) -> ClientConfig {
+        self.user.get_info()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let first = {
+            let mut held = self.held.lock().unwrap();
+            let first = held.is_none();
+            if first {
+                *held = form_message(&request);
+            }
+            first
+        };
+        if !first {
+            return self.user.create_elicitation(request, context).await;
+        }
+        context.ct.cancelled().await;
+        self.withdrawn
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        Ok(ElicitResult::new(ElicitationAction::Cancel))
+    }
+}
+
+/// The client cancels a call while its question waits; a new call on the same session then
+/// asks its own questions and ends with its result.
+#[tokio::test]
+async fn a_call_after_a_cancelled_one_on_the_same_session_runs_to_its_end() -> anyhow::Result<()> {
+    bounded(async {
+        let user = HoldsTheFirst::default();
+        let client = on_a_pipe(wizard(), &user).await?;
+        let arguments: JsonObject = serde_json::from_value(json!({"team": "Go"}))?;
+        let call = ClientRequest::CallToolRequest(CallToolRequest::new(
+            CallToolRequestParams::new("signup").with_arguments(arguments),
+        ));
+        let handle = client
+            .send_request_with_option(call, PeerRequestOptions::no_options())
+            .await?;
+        until(|| user.held.lock().unwrap().is_some()).await;
+        handle.cancel(Some("the user moved on".to_owned())).await?;
+        until(|| user.withdrawn.load(std::sync::atomic::Ordering::SeqCst)).await;
+        assert_eq!(
+            user.held.lock().unwrap().as_deref(),
+            Some("Welcome to Go! What should we call you?")
+        );
+        sign_up(&client, &user.user).await;
+        Ok(())
+    })
+    .await
 }
