@@ -3,7 +3,8 @@
 //! to the client as `elicitation/create` on its session, over a duplex pipe and over Streamable
 //! HTTP with a session. Also: a capability the client did not declare, a question left
 //! unanswered past the state's TTL, two calls in flight on one session answered in reverse
-//! order, and a new call after a cancelled one.
+//! order, a new call after a cancelled one, answers that do not fit, and a client slow to
+//! answer.
 
 use std::{
     net::SocketAddr,
@@ -753,6 +754,157 @@ async fn a_call_after_a_cancelled_one_on_the_same_session_runs_to_its_end() -> a
             Some("Welcome to Go! What should we call you?")
         );
         sign_up(&client, &user.user).await;
+        Ok(())
+    })
+    .await
+}
+
+/// A 2025-11-25 client that accepts the profile question with content that breaks its schema:
+/// `bad[n]` the n-th time it is asked, then the last of `bad` again, or with `then_fit`, a name
+/// that fits. It answers every other question as [`LegacyUser`] does.
+#[derive(Clone, Default)]
+struct Misfit {
+    user: LegacyUser,
+    bad: Vec<Value>,
+    then_fit: bool,
+    profiles: Arc<Mutex<usize>>,
+}
+
+impl ClientHandler for Misfit {
+    fn get_info(&self) -> ClientConfig {
+        self.user.get_info()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let Some(message) = form_message(&request) else {
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        };
+        if message.starts_with("Welcome") {
+            let asked = {
+                let mut profiles = self.profiles.lock().unwrap();
+                *profiles += 1;
+                *profiles
+            };
+            let bad = match self.bad.get(asked - 1) {
+                Some(bad) => Some(bad),
+                None if self.then_fit => None,
+                None => self.bad.last(),
+            };
+            if let Some(bad) = bad {
+                self.user.asked.lock().unwrap().push(message);
+                return Ok(ElicitResult::new(ElicitationAction::Accept).with_content(bad.clone()));
+            }
+        }
+        self.user.create_elicitation(request, context).await
+    }
+}
+
+/// A client that accepts with content of the wrong type, then without a required field, is asked
+/// the same question again each time (README: "An answer that does not fit is asked again at
+/// once"), and its fitting third answer goes on to the tool's result.
+#[tokio::test]
+async fn an_answer_of_the_wrong_type_or_missing_a_field_is_asked_again_until_it_fits()
+-> anyhow::Result<()> {
+    bounded(async {
+        let user = Misfit {
+            bad: vec![json!({"name": 42}), json!({"email": "ada@example.com"})],
+            then_fit: true,
+            ..Misfit::default()
+        };
+        let client = on_a_pipe(wizard(), &user).await?;
+        let arguments: JsonObject = serde_json::from_value(json!({"team": "Rust"}))?;
+        let result = client
+            .call_tool(CallToolRequestParams::new("signup").with_arguments(arguments))
+            .await?;
+        assert_eq!(text_of(&result), "Signed up Ada to Rust on the pro plan");
+        let welcome = "Welcome to Rust! What should we call you?";
+        assert_eq!(
+            *user.user.asked.lock().unwrap(),
+            [
+                welcome,
+                welcome,
+                welcome,
+                "Which plan would you like?",
+                "Sign Ada up for pro?"
+            ]
+        );
+        Ok(())
+    })
+    .await
+}
+
+/// An answer that never fits ends at the round cap with the README's message, which says why
+/// without the values sent: a wrong type, then a missing required field.
+#[tokio::test]
+async fn the_round_cap_names_a_wrong_type_and_a_missing_field() -> anyhow::Result<()> {
+    bounded(async {
+        for (bad, why) in [
+            (
+                json!({"name": 42}),
+                "the form content does not fit: invalid type, expected a string",
+            ),
+            (
+                json!({"email": "ada@example.com"}),
+                "the form content does not fit: missing field `name`",
+            ),
+        ] {
+            let engine = engine().max_rounds(2).build()?;
+            let user = Misfit {
+                bad: vec![bad],
+                ..Misfit::default()
+            };
+            let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &user).await?;
+            let error = signup_fails(&client).await?;
+            assert_eq!(error.code, rmcp::model::ErrorCode::INTERNAL_ERROR);
+            assert_eq!(
+                error.message,
+                format!(
+                    "this call took more than 2 rounds (the last answers did not fit: \
+                     [\"profile\"]: {why}); call the tool again"
+                )
+            );
+            assert!(!error.message.contains("ada@example.com") && !error.message.contains("42"));
+            assert_eq!(user.user.asked.lock().unwrap().len(), 2);
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// A client that takes a while over each question, though less than the state's TTL, gets the
+/// tool's result, even when the whole call takes longer than the TTL.
+#[tokio::test]
+async fn a_client_slower_than_a_moment_but_within_the_ttl_gets_the_result() -> anyhow::Result<()> {
+    #[derive(Clone, Default)]
+    struct Slow(LegacyUser);
+
+    impl ClientHandler for Slow {
+        fn get_info(&self) -> ClientConfig {
+            self.0.get_info()
+        }
+
+        async fn create_elicitation(
+            &self,
+            request: ElicitRequestParams,
+            context: RequestContext<RoleClient>,
+        ) -> Result<ElicitResult, ErrorData> {
+            tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+            self.0.create_elicitation(request, context).await
+        }
+    }
+
+    bounded(async {
+        let ttl = std::time::Duration::from_secs(3);
+        let engine = engine().ttl(ttl).build()?;
+        let user = Slow::default();
+        let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &user).await?;
+        let started = std::time::Instant::now();
+        sign_up(&client, &user.0).await;
+        assert!(started.elapsed() > ttl, "{:?}", started.elapsed());
         Ok(())
     })
     .await
