@@ -3,8 +3,8 @@
 //! to the client as `elicitation/create` on its session, over a duplex pipe and over Streamable
 //! HTTP with a session. Also: a capability the client did not declare, a question left
 //! unanswered past the state's TTL, two calls in flight on one session answered in reverse
-//! order, a new call after a cancelled one, answers that do not fit, and a client slow to
-//! answer.
+//! order, a new call after a cancelled one, answers that do not fit, a refused sampling or
+//! roots question, and a client slow to answer.
 
 use std::{
     net::SocketAddr,
@@ -908,4 +908,101 @@ async fn a_client_slower_than_a_moment_but_within_the_ttl_gets_the_result() -> a
         Ok(())
     })
     .await
+}
+
+/// Sampling and roots questions the client refuses. Both are deprecated by SEP-2577, and a 2025
+/// client still answers them.
+#[allow(deprecated)]
+mod refused {
+    use super::*;
+    use mrtr_examples::conformance::Conformance;
+    use rmcp::model::{
+        CreateMessageRequestParams, CreateMessageResult, ErrorCode, ListRootsResult,
+    };
+
+    /// A 2025-11-25 client that declares sampling and roots, then refuses both: the user
+    /// rejects the sampling (as the SDKs' clients report it, an error of the request), and
+    /// `roots/list` fails.
+    #[derive(Clone)]
+    struct Refusing;
+
+    impl ClientHandler for Refusing {
+        fn get_info(&self) -> ClientConfig {
+            let capabilities = ClientCapabilities::builder()
+                .enable_elicitation()
+                .enable_sampling()
+                .enable_roots()
+                .build();
+            let mut config = ClientConfig::new(capabilities, Implementation::new("refusing", "1"));
+            config.protocol_version = ProtocolVersion::V_2025_11_25;
+            config
+        }
+
+        async fn create_message(
+            &self,
+            _: CreateMessageRequestParams,
+            _: RequestContext<RoleClient>,
+        ) -> Result<CreateMessageResult, ErrorData> {
+            Err(ErrorData::new(
+                ErrorCode(-1),
+                "User rejected sampling request",
+                None,
+            ))
+        }
+
+        async fn list_roots(
+            &self,
+            _: RequestContext<RoleClient>,
+        ) -> Result<ListRootsResult, ErrorData> {
+            Err(ErrorData::new(
+                ErrorCode::INTERNAL_ERROR,
+                "the workspace is not open",
+                None,
+            ))
+        }
+    }
+
+    /// A rejected sampling and a failed `roots/list` each end the tool at once with the
+    /// README's `-32603`, naming the question and carrying the client's own error.
+    #[tokio::test]
+    async fn a_rejected_sampling_or_a_failed_roots_list_ends_the_call_as_documented()
+    -> anyhow::Result<()> {
+        bounded(async {
+            let server = Bridged::new(Conformance::new(engine().build()?));
+            let client = on_a_pipe(server, &Refusing).await?;
+            for (tool, key, code, message) in [
+                (
+                    "test_input_required_result_sampling",
+                    "capital_question",
+                    -1,
+                    "User rejected sampling request",
+                ),
+                (
+                    "test_input_required_result_list_roots",
+                    "client_roots",
+                    -32603,
+                    "the workspace is not open",
+                ),
+            ] {
+                let error = match client.call_tool(CallToolRequestParams::new(tool)).await {
+                    Err(rmcp::ServiceError::McpError(error)) => error,
+                    other => panic!("{tool}: expected a JSON-RPC error, got {other:?}"),
+                };
+                assert_eq!(error.code, ErrorCode::INTERNAL_ERROR, "{error:?}");
+                assert_eq!(
+                    error.message,
+                    format!("the client answered `{key}` with an error, so the call cannot go on")
+                );
+                assert_eq!(
+                    error.data,
+                    Some(json!({
+                        "key": key,
+                        "clientError": {"code": code, "message": message},
+                    }))
+                );
+            }
+            Ok(())
+        })
+        .await
+    }
 }
