@@ -4,7 +4,7 @@
 //! HTTP with a session. Also: a capability the client did not declare, a question left
 //! unanswered past the state's TTL, two calls in flight on one session answered in reverse
 //! order, a new call after a cancelled one, answers that do not fit, a refused sampling or
-//! roots question, and a client slow to answer.
+//! roots question, and a client slow to answer, within the TTL or past the flow's lifetime.
 
 use std::{
     net::SocketAddr,
@@ -1005,4 +1005,66 @@ mod refused {
         })
         .await
     }
+}
+
+/// A client that answers each question in 2.5 s, within the 3 s TTL, on a call whose flow may
+/// last 4 s: its second question waits only until the flow's deadline, and the call ends then
+/// with a `-32603` that says so, not with an error about a `requestState` the client never sent
+/// after the user answered a question that could no longer count.
+#[tokio::test]
+async fn a_question_waits_no_longer_than_the_flow_lifetime_left() -> anyhow::Result<()> {
+    /// Counts the questions as they come.
+    #[derive(Clone, Default)]
+    struct Slow(LegacyUser, Arc<std::sync::atomic::AtomicUsize>);
+
+    impl ClientHandler for Slow {
+        fn get_info(&self) -> ClientConfig {
+            self.0.get_info()
+        }
+
+        async fn create_elicitation(
+            &self,
+            request: ElicitRequestParams,
+            context: RequestContext<RoleClient>,
+        ) -> Result<ElicitResult, ErrorData> {
+            self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+            self.0.create_elicitation(request, context).await
+        }
+    }
+
+    bounded(async {
+        let engine = engine()
+            .ttl(std::time::Duration::from_secs(3))
+            .flow_lifetime(std::time::Duration::from_secs(4))
+            .build()?;
+        let user = Slow::default();
+        let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &user).await?;
+        let started = std::time::Instant::now();
+        let error = signup_fails(&client).await?;
+        assert_eq!(
+            error.code,
+            rmcp::model::ErrorCode::INTERNAL_ERROR,
+            "{error:?}"
+        );
+        assert_eq!(
+            error.message,
+            "the client did not answer `plan` before the call reached its time limit (4s); call \
+             the tool again"
+        );
+        // At the deadline, not a TTL after the question.
+        assert!(
+            started.elapsed() < std::time::Duration::from_millis(4900),
+            "{:?}",
+            started.elapsed()
+        );
+        // Two asked, the first answered.
+        assert_eq!(user.1.load(std::sync::atomic::Ordering::SeqCst), 2);
+        assert_eq!(
+            *user.0.asked.lock().unwrap(),
+            ["Welcome to Rust! What should we call you?"]
+        );
+        Ok(())
+    })
+    .await
 }

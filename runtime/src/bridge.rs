@@ -206,6 +206,7 @@ impl<S: ServerHandler + MrtrServer> Bridged<S> {
     async fn in_rounds<P, R, F, Fut>(
         &self,
         context: &RequestContext<RoleServer>,
+        method: &'static str,
         request: P,
         handler: F,
     ) -> Result<R, ErrorData>
@@ -215,11 +216,8 @@ impl<S: ServerHandler + MrtrServer> Bridged<S> {
         F: Fn(P, RequestContext<RoleServer>) -> Fut,
         Fut: Future<Output = Result<R, ErrorData>>,
     {
-        let session = Session {
-            peer: context.peer.clone(),
-            // A legacy client may take as long over one question as a state stays valid.
-            timeout: self.server.mrtr_engine().inner.ttl,
-        };
+        // A legacy client may take as long over one question as its state stays valid.
+        let session = Session::new(context.peer.clone(), self.server.mrtr_engine(), method);
         // What its rounds ask within: a session never runs a task, whatever its client
         // declared at `initialize`.
         let mut context = context.clone();
@@ -230,6 +228,7 @@ impl<S: ServerHandler + MrtrServer> Bridged<S> {
         context.extensions.insert(Declared(Arc::new(capabilities)));
         let context = &context;
         let rounds = run_rounds(&session, |answers, state| {
+            session.round_begins();
             let round = handler(request.clone().retry(answers, state), context.clone());
             async move { round.await.map(MayAsk::answered) }
         });
@@ -268,9 +267,12 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         }
         // Boxed, here and below: a legacy call's future is large, and unboxed it would make
         // every native request's future as large.
-        let answered = Box::pin(self.in_rounds(&context, request, |request, context| {
-            self.server.call_tool(request, context)
-        }))
+        let answered = Box::pin(self.in_rounds(
+            &context,
+            "tools/call",
+            request,
+            |request, context| self.server.call_tool(request, context),
+        ))
         .await;
         // A tool of a 2025 server that asks what the client did not declare ends with an error
         // result, as the official SDKs' tools do.
@@ -292,9 +294,11 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.get_prompt(request, context).await;
         }
-        Box::pin(self.in_rounds(&context, request, |request, context| {
-            self.server.get_prompt(request, context)
-        }))
+        Box::pin(
+            self.in_rounds(&context, "prompts/get", request, |request, context| {
+                self.server.get_prompt(request, context)
+            }),
+        )
         .await
     }
 
@@ -306,9 +310,11 @@ impl<S: ServerHandler + MrtrServer> ServerHandler for Bridged<S> {
         if !is_legacy(&context) {
             return self.server.read_resource(request, context).await;
         }
-        Box::pin(self.in_rounds(&context, request, |request, context| {
-            self.server.read_resource(request, context)
-        }))
+        Box::pin(
+            self.in_rounds(&context, "resources/read", request, |request, context| {
+                self.server.read_resource(request, context)
+            }),
+        )
         .await
     }
 

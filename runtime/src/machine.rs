@@ -125,7 +125,7 @@ fn invalid_state(method: &str) -> ErrorData {
 }
 
 /// What a client of `method` does to start over.
-fn again(method: &str) -> &'static str {
+pub(crate) fn again(method: &str) -> &'static str {
     match method {
         "prompts/get" => "get the prompt again",
         "resources/read" => "read the resource again",

@@ -2,7 +2,10 @@
 //! sends each question as a request of its own (`elicitation/create`, `sampling/createMessage`,
 //! `roots/list`) and reads the answer from the reply.
 
-use std::time::Duration;
+use std::{
+    sync::Mutex,
+    time::{Duration, SystemTime},
+};
 
 use rmcp::{
     ErrorData, Peer, RoleServer, ServiceError,
@@ -14,13 +17,29 @@ use rmcp::{
 };
 
 use super::Channel;
-use crate::log::Escaped;
+use crate::{Engine, log::Escaped, machine::again};
 
 /// Questions sent as server-initiated requests on a legacy session.
 pub(crate) struct Session {
-    pub(crate) peer: Peer<RoleServer>,
-    /// How long the client may take over one question.
-    pub(crate) timeout: Duration,
+    peer: Peer<RoleServer>,
+    engine: Engine,
+    /// No state of the call opens after this, by the engine's clock: its first round fixed the
+    /// flow's deadline no sooner (`flow_lifetime`).
+    flow_ends: SystemTime,
+    /// When the current round began: the state it seals lives no shorter than the TTL from
+    /// then.
+    round_began: Mutex<SystemTime>,
+    /// What the client does to start over: "call the tool again".
+    again: &'static str,
+}
+
+/// What ends the wait for an answer first.
+#[derive(Clone, Copy)]
+enum Bound {
+    /// The state the question was asked under expires (the TTL).
+    Ttl,
+    /// The call's flow reaches its deadline (`flow_lifetime`).
+    Flow,
 }
 
 impl Channel for Session {
@@ -39,6 +58,39 @@ impl Channel for Session {
 }
 
 impl Session {
+    /// A session call's channel, before its first round.
+    pub(crate) fn new(peer: Peer<RoleServer>, engine: &Engine, method: &str) -> Self {
+        let now = engine.now();
+        Self {
+            peer,
+            engine: engine.clone(),
+            flow_ends: now + engine.inner.flow_lifetime,
+            round_began: Mutex::new(now),
+            again: again(method),
+        }
+    }
+
+    /// A round begins: its questions may wait a TTL from now.
+    pub(crate) fn round_begins(&self) {
+        *self.round_began.lock().unwrap_or_else(|e| e.into_inner()) = self.engine.now();
+    }
+
+    /// How long the client may still take over a question of this round: until the state it was
+    /// asked under expires, or the flow's deadline passes, whichever comes first. An answer
+    /// that came later would find the state expired, and the user's work would be lost to an
+    /// error about a `requestState` that a session client never sees.
+    fn wait(&self) -> (Duration, Bound) {
+        let began = *self.round_began.lock().unwrap_or_else(|e| e.into_inner());
+        let (ends, bound) = match began + self.engine.inner.ttl {
+            state_ends if state_ends <= self.flow_ends => (state_ends, Bound::Ttl),
+            _ => (self.flow_ends, Bound::Flow),
+        };
+        let left = ends
+            .duration_since(self.engine.now())
+            .unwrap_or(Duration::ZERO);
+        (left, bound)
+    }
+
     async fn ask(&self, key: &str, question: InputRequest) -> Result<serde_json::Value, ErrorData> {
         let request = match question {
             InputRequest::Elicitation(request) => ServerRequest::ElicitRequest(request),
@@ -55,10 +107,11 @@ impl Session {
                 ));
             }
         };
+        let (wait, bound) = self.wait();
         let answer = async {
             let handle = self
                 .peer
-                .send_request_with_option(request, PeerRequestOptions::with_timeout(self.timeout))
+                .send_request_with_option(request, PeerRequestOptions::with_timeout(wait))
                 .await?;
             let withdraw = Withdraw {
                 peer: self.peer.clone(),
@@ -91,10 +144,18 @@ impl Session {
             }
             Err(ServiceError::Timeout { timeout }) => {
                 tracing::info!(?timeout, "mrtr: a legacy client did not answer in time");
-                Err(ErrorData::internal_error(
-                    format!("the client did not answer within {timeout:?}"),
-                    None,
-                ))
+                let message = match bound {
+                    Bound::Ttl => format!(
+                        "the client did not answer within {:?}",
+                        self.engine.inner.ttl
+                    ),
+                    Bound::Flow => format!(
+                        "the client did not answer `{key}` before the call reached its time \
+                         limit ({:?}); {}",
+                        self.engine.inner.flow_lifetime, self.again
+                    ),
+                };
+                Err(ErrorData::internal_error(message, None))
             }
             Err(error) => {
                 tracing::info!(%error, "mrtr: a legacy client's session ended mid-question");
