@@ -24,8 +24,8 @@ pub(crate) struct Session {
     peer: Peer<RoleServer>,
     engine: Engine,
     /// No state of the call opens after this, by the engine's clock: its first round fixed the
-    /// flow's deadline no sooner (`flow_lifetime`).
-    flow_ends: SystemTime,
+    /// flow's deadline no sooner (`flow_lifetime`). `None` past what the clock can count.
+    flow_ends: Option<SystemTime>,
     /// When the current round began: the state it seals lives no shorter than the TTL from
     /// then.
     round_began: Mutex<SystemTime>,
@@ -64,7 +64,7 @@ impl Session {
         Self {
             peer,
             engine: engine.clone(),
-            flow_ends: now + engine.inner.flow_lifetime,
+            flow_ends: now.checked_add(engine.inner.flow_lifetime),
             round_began: Mutex::new(now),
             again: again(method),
         }
@@ -81,9 +81,14 @@ impl Session {
     /// error about a `requestState` that a session client never sees.
     fn wait(&self) -> (Duration, Bound) {
         let began = *self.round_began.lock().unwrap_or_else(|e| e.into_inner());
-        let (ends, bound) = match began + self.engine.inner.ttl {
-            state_ends if state_ends <= self.flow_ends => (state_ends, Bound::Ttl),
-            _ => (self.flow_ends, Bound::Flow),
+        let ttl = self.engine.inner.ttl;
+        let (ends, bound) = match (began.checked_add(ttl), self.flow_ends) {
+            (Some(state_ends), Some(flow_ends)) if flow_ends < state_ends => {
+                (flow_ends, Bound::Flow)
+            }
+            (Some(state_ends), _) => (state_ends, Bound::Ttl),
+            // A clock too near its end to add the TTL to: wait the TTL.
+            (None, _) => return (ttl, Bound::Ttl),
         };
         let left = ends
             .duration_since(self.engine.now())
