@@ -13,7 +13,7 @@ use std::{
 
 use mrtr::Bridged;
 use mrtr_examples::{demo::text_of, wizard::Wizard};
-use mrtr_tests::transports::bounded;
+use mrtr_tests::{poll::until, transports::bounded};
 use rmcp::{
     ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServiceExt,
     model::{
@@ -566,18 +566,14 @@ mod withdrawn {
     }
 }
 
+/// How long a client of these tests waits for the server, within [`bounded`]'s 30 s.
+const WAIT: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// The form message of an elicitation, or `None` for a URL one.
 fn form_message(request: &ElicitRequestParams) -> Option<String> {
     match request {
         ElicitRequestParams::FormElicitationParams { message, .. } => Some(message.clone()),
         _ => None,
-    }
-}
-
-/// Waits, within the test's bound, until `done` holds.
-async fn until(done: impl Fn() -> bool) {
-    while !done() {
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
 }
 
@@ -614,11 +610,19 @@ impl ClientHandler for Crossed {
             of_kind.push(message.clone());
             of_kind.len() == 1
         };
-        until(|| self.arrived.lock().unwrap()[&kind].len() == 2).await;
+        until("the other call's question", WAIT, || {
+            self.arrived.lock().unwrap()[&kind].len() == 2
+        })
+        .await
+        .expect("both calls ask each question");
         if first {
             // Only once the other call's question of this kind has been answered.
             let other = self.arrived.lock().unwrap()[&kind][1].clone();
-            until(|| self.answered.lock().unwrap().contains(&other)).await;
+            until("the other call's answer", WAIT, || {
+                self.answered.lock().unwrap().contains(&other)
+            })
+            .await
+            .expect("the later question is answered first");
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
         let answer = match message.as_str() {
@@ -746,9 +750,15 @@ async fn a_call_after_a_cancelled_one_on_the_same_session_runs_to_its_end() -> a
         let handle = client
             .send_request_with_option(call, PeerRequestOptions::no_options())
             .await?;
-        until(|| user.held.lock().unwrap().is_some()).await;
+        until("the first question", WAIT, || {
+            user.held.lock().unwrap().is_some()
+        })
+        .await?;
         handle.cancel(Some("the user moved on".to_owned())).await?;
-        until(|| user.withdrawn.load(std::sync::atomic::Ordering::SeqCst)).await;
+        until("the question withdrawn", WAIT, || {
+            user.withdrawn.load(std::sync::atomic::Ordering::SeqCst)
+        })
+        .await?;
         assert_eq!(
             user.held.lock().unwrap().as_deref(),
             Some("Welcome to Go! What should we call you?")
@@ -875,35 +885,53 @@ async fn the_round_cap_names_a_wrong_type_and_a_missing_field() -> anyhow::Resul
     .await
 }
 
+/// A 2025-11-25 client that takes `delay` over each question, counting them as they come, and
+/// then answers as [`LegacyUser`] does.
+#[derive(Clone)]
+struct Slow {
+    user: LegacyUser,
+    delay: std::time::Duration,
+    questions: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Slow {
+    fn taking(delay: std::time::Duration) -> Self {
+        Self {
+            user: LegacyUser::default(),
+            delay,
+            questions: Arc::default(),
+        }
+    }
+}
+
+impl ClientHandler for Slow {
+    fn get_info(&self) -> ClientConfig {
+        self.user.get_info()
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        self.questions
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        tokio::time::sleep(self.delay).await;
+        self.user.create_elicitation(request, context).await
+    }
+}
+
 /// A client that takes a while over each question, though less than the state's TTL, gets the
 /// tool's result, even when the whole call takes longer than the TTL.
 #[tokio::test]
 async fn a_client_slower_than_a_moment_but_within_the_ttl_gets_the_result() -> anyhow::Result<()> {
-    #[derive(Clone, Default)]
-    struct Slow(LegacyUser);
-
-    impl ClientHandler for Slow {
-        fn get_info(&self) -> ClientConfig {
-            self.0.get_info()
-        }
-
-        async fn create_elicitation(
-            &self,
-            request: ElicitRequestParams,
-            context: RequestContext<RoleClient>,
-        ) -> Result<ElicitResult, ErrorData> {
-            tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-            self.0.create_elicitation(request, context).await
-        }
-    }
-
     bounded(async {
         let ttl = std::time::Duration::from_secs(3);
         let engine = engine().ttl(ttl).build()?;
-        let user = Slow::default();
+        let user = Slow::taking(std::time::Duration::from_millis(1500));
         let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &user).await?;
         let started = std::time::Instant::now();
-        sign_up(&client, &user.0).await;
+        sign_up(&client, &user.user).await;
         assert!(started.elapsed() > ttl, "{:?}", started.elapsed());
         Ok(())
     })
@@ -1013,32 +1041,12 @@ mod refused {
 /// after the user answered a question that could no longer count.
 #[tokio::test]
 async fn a_question_waits_no_longer_than_the_flow_lifetime_left() -> anyhow::Result<()> {
-    /// Counts the questions as they come.
-    #[derive(Clone, Default)]
-    struct Slow(LegacyUser, Arc<std::sync::atomic::AtomicUsize>);
-
-    impl ClientHandler for Slow {
-        fn get_info(&self) -> ClientConfig {
-            self.0.get_info()
-        }
-
-        async fn create_elicitation(
-            &self,
-            request: ElicitRequestParams,
-            context: RequestContext<RoleClient>,
-        ) -> Result<ElicitResult, ErrorData> {
-            self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
-            self.0.create_elicitation(request, context).await
-        }
-    }
-
     bounded(async {
         let engine = engine()
             .ttl(std::time::Duration::from_secs(3))
             .flow_lifetime(std::time::Duration::from_secs(4))
             .build()?;
-        let user = Slow::default();
+        let user = Slow::taking(std::time::Duration::from_millis(2500));
         let client = on_a_pipe(Bridged::new(Wizard::new(engine)), &user).await?;
         let error = signup_fails(&client).await?;
         assert_eq!(
@@ -1052,9 +1060,9 @@ async fn a_question_waits_no_longer_than_the_flow_lifetime_left() -> anyhow::Res
              the tool again"
         );
         // Two asked, the first answered.
-        assert_eq!(user.1.load(std::sync::atomic::Ordering::SeqCst), 2);
+        assert_eq!(user.questions.load(std::sync::atomic::Ordering::SeqCst), 2);
         assert_eq!(
-            *user.0.asked.lock().unwrap(),
+            *user.user.asked.lock().unwrap(),
             ["Welcome to Rust! What should we call you?"]
         );
         Ok(())

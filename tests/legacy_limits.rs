@@ -13,6 +13,7 @@ use std::{
 
 use mrtr::Bridged;
 use mrtr_examples::wizard::Wizard;
+use mrtr_tests::poll::until;
 use rmcp::{
     ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, ServiceExt,
     model::{
@@ -53,6 +54,9 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 const FLOWS: usize = 1_000;
+
+/// How long a test waits for the server to get somewhere.
+const WAIT: Duration = Duration::from_secs(20);
 
 /// The byte count is the whole process's: one test at a time measures.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -134,18 +138,6 @@ impl Server {
     }
 }
 
-/// Waits, at most 20 s, until `done` holds.
-async fn eventually(what: &str, done: impl Fn() -> bool) -> Option<()> {
-    for _ in 0..1_000 {
-        if done() {
-            return Some(());
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    eprintln!("{what} did not happen within 20 s");
-    None
-}
-
 fn bytes() -> isize {
     IN_USE.load(Ordering::Relaxed)
 }
@@ -178,7 +170,7 @@ async fn cancelled_batch(
             .unwrap();
         calls.push(call);
     }
-    eventually("every flow asking", || {
+    until("every flow asking", WAIT, || {
         user.asked.load(Ordering::SeqCst) == FLOWS
     })
     .await
@@ -189,12 +181,13 @@ async fn cancelled_batch(
     for call in calls {
         call.cancel(None).await.unwrap();
     }
-    eventually(
+    until(
         &format!("the server's tasks back to their baseline of {base_tasks}"),
+        WAIT,
         || server.tasks() <= base_tasks,
     )
     .await
-    .unwrap_or_else(|| panic!("{} server tasks remain", server.tasks()));
+    .unwrap_or_else(|_| panic!("{} server tasks remain", server.tasks()));
     user.released.store(true, Ordering::SeqCst);
     tokio::time::sleep(Duration::from_millis(200)).await;
     (base_bytes, peak_bytes, bytes())
@@ -212,7 +205,7 @@ async fn a_thousand_cancelled_flows_leave_no_task_and_no_memory() {
         .send_cancellable_request(signup(), PeerRequestOptions::no_options())
         .await
         .unwrap();
-    eventually("the warm-up flow asking", || {
+    until("the warm-up flow asking", WAIT, || {
         user.asked.load(Ordering::SeqCst) == 1
     })
     .await
@@ -245,7 +238,7 @@ async fn a_thousand_flows_of_a_closed_session_leave_no_task_and_no_memory() {
                 .unwrap(),
         );
     }
-    eventually("every flow asking", || {
+    until("every flow asking", WAIT, || {
         user.asked.load(Ordering::SeqCst) == FLOWS
     })
     .await
@@ -257,7 +250,7 @@ async fn a_thousand_flows_of_a_closed_session_leave_no_task_and_no_memory() {
     user.released.store(true, Ordering::SeqCst);
     drop(calls);
     client.cancel().await.unwrap();
-    eventually("the server's tasks back to their baseline", || {
+    until("the server's tasks back to their baseline", WAIT, || {
         server.tasks() <= base_tasks
     })
     .await

@@ -30,6 +30,7 @@ use std::{
 
 use mrtr_tests::{
     bench_servers::ServerProcess,
+    poll::until,
     task_client::{TaskClient, accept, tasks_and_elicitation},
 };
 use rmcp::{
@@ -94,17 +95,6 @@ impl ClientHandler for WaitingUser {
     }
 }
 
-/// Waits until `check` holds, for up to a minute.
-async fn until(what: &str, check: impl Fn() -> bool) -> anyhow::Result<()> {
-    for _ in 0..1200 {
-        if check() {
-            return Ok(());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    anyhow::bail!("gave up waiting for {what}")
-}
-
 /// Bytes the server grew by while 1,000 native flows wait at their first question.
 async fn native(server: &ServerProcess) -> anyhow::Result<i64> {
     let client = mrtr_examples::demo::elicitation_client()
@@ -166,9 +156,11 @@ async fn legacy(server: &ServerProcess) -> anyhow::Result<i64> {
             })
         })
         .collect();
-    until("every legacy flow to be asked", || {
-        user.asked.load(Ordering::SeqCst) >= FLOWS
-    })
+    until(
+        "every legacy flow to be asked",
+        Duration::from_secs(60),
+        || user.asked.load(Ordering::SeqCst) >= FLOWS,
+    )
     .await?;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let after = server.resident_bytes()? as i64;

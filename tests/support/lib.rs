@@ -11,6 +11,7 @@ pub mod log_lines;
 pub mod long_flow;
 pub mod loopback;
 pub mod peers;
+pub mod poll;
 pub mod rounds;
 pub mod services;
 pub mod signups;
