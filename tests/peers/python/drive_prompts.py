@@ -1,0 +1,97 @@
+"""Gets prompts and reads resources that ask questions, with the official Python SDK
+(`mcp==2.3.0`) over Streamable HTTP: on 2026-07-28 the SDK runs the input-required rounds of
+`get_prompt` and `read_resource` itself; with `mode="legacy"` it initializes at 2025-11-25 and
+answers each question the server sends on its session as an `elicitation/create` request.
+Either way the questions reach its elicitation callback.
+
+    python drive_prompts.py (--native | --legacy) URL SCENARIO_JSON
+
+SCENARIO_JSON:
+    {"calls":   [{"prompt": "brief", "arguments": {"audience": "ops"}},
+                 {"resource": "notes://7"}, ...],
+     "answers": [{"message": "<exact question>", "reply": <ElicitResult>},
+                 {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...]}
+(see answers.py). Prints one JSON line on stdout:
+    {"client": "python", "protocolVersion",
+     "calls": [{"asked": [{"message", "properties"}],
+                "result": GetPromptResult | ReadResourceResult
+                | "error": {"code", "message", "data"}}]}
+and exits non-zero on any other failure (the message on stderr).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+import mcp.types as types
+from mcp import Client
+from mcp.client.session import ClientRequestContext
+from mcp.shared.exceptions import MCPError
+
+from answers import answer_for
+
+MODES = {"--native": "2026-07-28", "--legacy": "legacy"}
+
+
+def fail(message: str) -> None:
+    sys.stderr.write(f"drive_prompts.py: {message}\n")
+    sys.exit(1)
+
+
+async def drive(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]:
+    # The questions of the call in progress (calls run one after another).
+    asked: list[dict[str, Any]] = []
+
+    async def on_elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
+        if not isinstance(params, types.ElicitRequestFormParams):
+            raise RuntimeError(f"unexpected elicitation: {params!r}")
+        properties = sorted((params.requested_schema or {}).get("properties", {}).keys())
+        asked.append({"message": params.message, "properties": properties})
+        return types.ElicitResult.model_validate(answer_for(scenario, params.message, properties))
+
+    def dump(model: Any) -> Any:
+        return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    calls: list[dict[str, Any]] = []
+    async with Client(url, mode=mode, elicitation_callback=on_elicit, read_timeout_seconds=20) as client:
+        for call in scenario["calls"]:
+            asked = []
+            try:
+                if "prompt" in call:
+                    result = await client.get_prompt(call["prompt"], call.get("arguments"))
+                else:
+                    result = await client.read_resource(call["resource"])
+                calls.append({"asked": asked, "result": dump(result)})
+            except MCPError as error:
+                calls.append({"asked": asked, "error": dump(error.error)})
+        protocol_version = client.protocol_version
+    return {"client": "python", "protocolVersion": protocol_version, "calls": calls}
+
+
+async def bounded(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]:
+    with anyio.fail_after(30):
+        return await drive(url, mode, scenario)
+
+
+def main() -> None:
+    if len(sys.argv) != 4 or sys.argv[1] not in MODES:
+        fail("usage: python drive_prompts.py (--native | --legacy) URL SCENARIO_JSON")
+    url = sys.argv[2]
+    if urlsplit(url).hostname != "127.0.0.1":
+        fail(f"refusing a non-loopback URL: {url}")
+    scenario = json.loads(sys.argv[3])
+    try:
+        output = anyio.run(bounded, url, MODES[sys.argv[1]], scenario)
+    except BaseException:  # noqa: BLE001 - any failure, including exception groups, exits non-zero
+        fail(traceback.format_exc())
+    sys.stdout.write(json.dumps(output) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+// Gets prompts and reads resources that ask questions, with an official TypeScript SDK client
+// over Streamable HTTP: the v2 client (`@modelcontextprotocol/client`) on 2026-07-28, running
+// the input-required rounds of `getPrompt` and `readResource` itself, or the v1 client
+// (`@modelcontextprotocol/sdk`), which opens a session with `initialize` (2025-11-25) and
+// answers each question the server sends on it as an `elicitation/create` request.
+//
+//   node drive_prompts.mjs (--v2 | --v1) URL SCENARIO_JSON
+//
+// SCENARIO_JSON:
+//   {"calls":   [{"prompt": "brief", "arguments": {"audience": "ops"}},
+//                {"resource": "notes://7"}, ...],
+//    "answers": [{"message": "<exact question>", "reply": <ElicitResult>},
+//                {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...]}
+// (see answers.mjs). A reply `{"abort": true}` aborts the call instead of answering (the SDK
+// sends `notifications/cancelled`) and waits up to 5 s for the server to withdraw the question.
+//
+// Prints one JSON line on stdout:
+//   {"client": "typescript-v2" | "typescript-v1", "protocolVersion",
+//    "calls": [{"asked": [{"message", "properties", "withdrawn"?}],
+//               "result": GetPromptResult | ReadResourceResult
+//               | "error": {"code", "message", "data"} | "aborted": true}]}
+// and exits non-zero on any other failure (the message on stderr).
+
+import { answerFor } from './answers.mjs';
+
+function fail(message) {
+    process.stderr.write(`drive_prompts.mjs: ${message}\n`);
+    process.exit(1);
+}
+
+const [sdk, url, scenarioArg] = process.argv.slice(2);
+if (!['--v2', '--v1'].includes(sdk) || !url || !scenarioArg) {
+    fail('usage: node drive_prompts.mjs (--v2 | --v1) URL SCENARIO_JSON');
+}
+const target = new URL(url);
+if (target.hostname !== '127.0.0.1') fail(`refusing a non-loopback URL: ${url}`);
+const scenario = JSON.parse(scenarioArg);
+
+// The questions of the call in progress and its abort (calls run one after another).
+let asked = [];
+let call = new AbortController();
+
+async function onElicit(request, signal) {
+    const params = request.params;
+    if (params.mode !== undefined && params.mode !== 'form') throw new Error(`unexpected elicitation mode ${params.mode}`);
+    const properties = Object.keys(params.requestedSchema?.properties ?? {}).sort();
+    const question = { message: params.message, properties };
+    asked.push(question);
+    const reply = answerFor(scenario, params.message, properties);
+    if (!reply.abort) return reply;
+    call.abort();
+    // The server's `notifications/cancelled` for this question aborts the handler's signal.
+    question.withdrawn = await new Promise(resolve => {
+        if (signal.aborted) return resolve(true);
+        const timer = setTimeout(() => resolve(false), 5_000);
+        signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve(true);
+        });
+    });
+    return { action: 'cancel' };
+}
+
+async function connect() {
+    if (sdk === '--v2') {
+        const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+        const client = new Client(
+            { name: 'mrtr-peer-typescript-prompts', version: '0.0.0' },
+            {
+                capabilities: { elicitation: { form: {} } },
+                versionNegotiation: { mode: { pin: '2026-07-28' } },
+                inputRequired: { autoFulfill: true, maxRounds: 10 }
+            }
+        );
+        client.setRequestHandler('elicitation/create', (request, ctx) => onElicit(request, ctx.mcpReq.signal));
+        await client.connect(new StreamableHTTPClientTransport(target));
+        return { client, name: 'typescript-v2', protocolVersion: client.getNegotiatedProtocolVersion() };
+    }
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    // An empty `elicitation` declares form mode (the SDK's backwards-compatible default).
+    const client = new Client({ name: 'mrtr-peer-typescript-v1', version: '0.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request, extra.signal));
+    const transport = new StreamableHTTPClientTransport(target);
+    await client.connect(transport);
+    // The v1 SDK's transport sends the version `initialize` negotiated.
+    return { client, name: 'typescript-v1', protocolVersion: transport.protocolVersion };
+}
+
+const timer = setTimeout(() => fail('timed out after 30 s'), 30_000);
+timer.unref();
+
+try {
+    const { client, name, protocolVersion } = await connect();
+    const calls = [];
+    for (const each of scenario.calls) {
+        asked = [];
+        call = new AbortController();
+        const options = { signal: call.signal };
+        try {
+            const result =
+                each.prompt !== undefined
+                    ? await client.getPrompt({ name: each.prompt, arguments: each.arguments }, options)
+                    : await client.readResource({ uri: each.resource }, options);
+            calls.push({ asked, result });
+        } catch (error) {
+            if (call.signal.aborted) {
+                calls.push({ asked, aborted: true });
+            } else if (typeof error?.code === 'number') {
+                // v1 prefixes the server's message with "MCP error <code>: ".
+                const message = error.message.replace(/^MCP error -?\d+: /, '');
+                calls.push({ asked, error: { code: error.code, message, data: error.data } });
+            } else {
+                throw error;
+            }
+        }
+    }
+    await client.close();
+    process.stdout.write(JSON.stringify({ client: name, protocolVersion, calls }) + '\n');
+    process.exit(0);
+} catch (error) {
+    fail(error?.stack ?? String(error));
+}

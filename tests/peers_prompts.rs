@@ -1,0 +1,365 @@
+//! Prompts and resources that ask questions, driven by the official SDK clients on every
+//! channel the README claims for them: 2026-07-28 input-required rounds (the Python SDK and the
+//! TypeScript SDK v2, `tests/peers/*/drive_prompts.*` with `--native` / `--v2`) and a
+//! 2025-11-25 session, where [`mrtr::Bridged`] sends each question as an `elicitation/create`
+//! request (the Python SDK's `mode="legacy"` and the TypeScript SDK v1, `--legacy` / `--v1`).
+//! The server takes prompt arguments, asks twice, asks a wrong answer again, and serves a URI
+//! template; declines and cancels reach the client as the `-32602` the prompt maps them to.
+
+use mrtr::{Engine, Form, ask, elicit, mrtr_prompt, mrtr_resource};
+use mrtr_tests::{clock::TestClock, driver_output::accept, loopback::Served};
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    handler::server::{router::prompt::PromptRouter, wrapper::Parameters},
+    model::{
+        GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
+        PaginatedRequestParams, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+        ReadResourceResult, ResourceContents, Role, ServerCapabilities, ServerConfig,
+    },
+    prompt, prompt_router,
+    service::RequestContext,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct BriefArgs {
+    audience: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Topic {
+    topic: String,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Length {
+    #[schemars(range(min = 10, max = 500))]
+    words: u32,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
+struct Reader {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Notes {
+    prompt_router: PromptRouter<Self>,
+    engine: Engine,
+}
+
+const WORDS: &str = "How many words?";
+
+#[prompt_router]
+impl Notes {
+    #[mrtr_prompt]
+    #[prompt(description = "A brief for an audience, once we know its topic and length")]
+    async fn brief(
+        &self,
+        Parameters(args): Parameters<BriefArgs>,
+    ) -> Result<GetPromptResult, ErrorData> {
+        let refused = |r: mrtr::Refused| ErrorData::invalid_params(r.to_string(), None);
+        let topic =
+            ask!(topic = elicit::<Topic>(format!("A brief for {}: about what?", args.audience)))
+                .accepted()
+                .map_err(refused)?
+                .topic;
+        let words = ask!(words = elicit::<Length>(WORDS))
+            .accepted()
+            .map_err(refused)?
+            .words;
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            format!(
+                "Write a {words}-word brief about {topic} for {}.",
+                args.audience
+            ),
+        )]))
+    }
+}
+
+impl Notes {
+    /// The template `notes://{id}`: its state is bound to the URI read.
+    #[mrtr_resource]
+    async fn note(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let _ = &context;
+        let id = request.uri.trim_start_matches("notes://").to_owned();
+        let name = ask!(reader = elicit::<Reader>(format!("Who reads {}?", request.uri)))
+            .accepted()
+            .map_err(|r| ErrorData::invalid_params(r.to_string(), None))?
+            .name;
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(
+            format!("note {id}, for {name}"),
+            request.uri.clone(),
+        )]))
+    }
+}
+
+impl mrtr::MrtrServer for Notes {
+    fn mrtr_engine(&self) -> &Engine {
+        &self.engine
+    }
+}
+
+impl ServerHandler for Notes {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_prompts()
+                .enable_resources()
+                .build(),
+        )
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        mrtr::get_prompt(&self.prompt_router, self, request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(
+            self.prompt_router.list_all(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri.starts_with("notes://") {
+            return self.note(request, context).await;
+        }
+        Err(ErrorData::resource_not_found("no such resource", None))
+    }
+}
+
+/// A client and the channel it takes.
+#[derive(Debug, Clone, Copy)]
+enum Peer {
+    /// The Python SDK on 2026-07-28 rounds.
+    PythonNative,
+    /// The Python SDK with `mode="legacy"`, on a 2025-11-25 session.
+    PythonLegacy,
+    /// The TypeScript SDK v2 on 2026-07-28 rounds.
+    TypeScriptV2,
+    /// The TypeScript SDK v1, on a 2025-11-25 session.
+    TypeScriptV1,
+}
+
+impl Peer {
+    const ALL: [Peer; 4] = [
+        Peer::PythonNative,
+        Peer::PythonLegacy,
+        Peer::TypeScriptV2,
+        Peer::TypeScriptV1,
+    ];
+
+    fn protocol_version(self) -> &'static str {
+        match self {
+            Peer::PythonNative | Peer::TypeScriptV2 => "2026-07-28",
+            Peer::PythonLegacy | Peer::TypeScriptV1 => "2025-11-25",
+        }
+    }
+}
+
+/// Runs the peer's `drive_prompts` on `scenario` against a fresh server: its JSON output, after
+/// checking the protocol version it spoke.
+async fn drive(peer: Peer, scenario: &Value) -> anyhow::Result<Value> {
+    let (program, script, flag) = match peer {
+        Peer::PythonNative | Peer::PythonLegacy => (
+            tokio::task::spawn_blocking(mrtr_tests::peers::python).await?,
+            "python/drive_prompts.py",
+            if matches!(peer, Peer::PythonNative) {
+                "--native"
+            } else {
+                "--legacy"
+            },
+        ),
+        Peer::TypeScriptV2 | Peer::TypeScriptV1 => (
+            tokio::task::spawn_blocking(mrtr_tests::peers::node).await?,
+            "typescript/drive_prompts.mjs",
+            if matches!(peer, Peer::TypeScriptV2) {
+                "--v2"
+            } else {
+                "--v1"
+            },
+        ),
+    };
+    let server = Served::start(Notes {
+        prompt_router: Notes::prompt_router(),
+        engine: TestClock::default().engine(),
+    })
+    .await?;
+    let script = mrtr_tests::peers::dir().join(script);
+    let output = mrtr_tests::peers::run_driver(
+        &program,
+        &script,
+        &[flag, &server.url, &scenario.to_string()],
+    )
+    .await?;
+    assert_eq!(
+        output["protocolVersion"],
+        peer.protocol_version(),
+        "{peer:?}: {output}"
+    );
+    Ok(output)
+}
+
+fn answer(message: &str, reply: Value) -> Value {
+    json!({ "message": message, "reply": reply })
+}
+
+/// The messages the call was asked, in order.
+fn asked(call: &Value) -> Vec<&str> {
+    call["asked"]
+        .as_array()
+        .expect("asked is an array")
+        .iter()
+        .map(|question| question["message"].as_str().expect("a message"))
+        .collect()
+}
+
+const ABOUT_WHAT: &str = "A brief for ops: about what?";
+
+/// The brief, with its prompt argument, two questions, and an answer out of the form's range
+/// asked again; then two URIs of the template, each asking its own question.
+async fn prompt_and_template_complete(peer: Peer) -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [
+            { "prompt": "brief", "arguments": { "audience": "ops" } },
+            { "resource": "notes://7" },
+            { "resource": "notes://8" },
+        ],
+        "answers": [
+            answer(ABOUT_WHAT, accept(json!({ "topic": "caching" }))),
+            // 5 is below the form's minimum of 10: asked again.
+            { "message": WORDS, "replies": [accept(json!({ "words": 5 })), accept(json!({ "words": 200 }))] },
+            answer("Who reads notes://7?", accept(json!({ "name": "Ada" }))),
+            answer("Who reads notes://8?", accept(json!({ "name": "Grace" }))),
+        ],
+    });
+    let output = drive(peer, &scenario).await?;
+    let [brief, seven, eight] = output["calls"].as_array().expect("calls").as_slice() else {
+        panic!("{peer:?}: three calls: {output}");
+    };
+    assert_eq!(
+        asked(brief),
+        [ABOUT_WHAT, WORDS, WORDS],
+        "{peer:?}: {output}"
+    );
+    assert_eq!(
+        brief["result"]["messages"],
+        json!([{ "role": "user", "content": { "type": "text", "text": "Write a 200-word brief about caching for ops." } }]),
+        "{peer:?}: {output}"
+    );
+    for (call, id, name) in [(seven, 7, "Ada"), (eight, 8, "Grace")] {
+        assert_eq!(
+            asked(call),
+            [format!("Who reads notes://{id}?")],
+            "{peer:?}: {output}"
+        );
+        let contents = &call["result"]["contents"];
+        assert_eq!(
+            contents[0]["uri"],
+            format!("notes://{id}"),
+            "{peer:?}: {output}"
+        );
+        assert_eq!(
+            contents[0]["text"],
+            format!("note {id}, for {name}"),
+            "{peer:?}: {output}"
+        );
+    }
+    Ok(())
+}
+
+/// A decline of the prompt's first question and a cancel of the resource's each end the
+/// request with the `-32602` they are mapped to, naming the question; nothing more is asked.
+async fn declines_and_cancels_are_errors(peer: Peer) -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [{ "prompt": "brief", "arguments": { "audience": "ops" } }, { "resource": "notes://7" }],
+        "answers": [
+            answer(ABOUT_WHAT, json!({ "action": "decline" })),
+            answer("Who reads notes://7?", json!({ "action": "cancel" })),
+        ],
+    });
+    let output = drive(peer, &scenario).await?;
+    let [brief, note] = output["calls"].as_array().expect("calls").as_slice() else {
+        panic!("{peer:?}: two calls: {output}");
+    };
+    assert_eq!(asked(brief), [ABOUT_WHAT], "{peer:?}: {output}");
+    assert_eq!(brief["error"]["code"], -32602, "{peer:?}: {output}");
+    assert_eq!(
+        brief["error"]["message"], "the user declined `topic`",
+        "{peer:?}: {output}"
+    );
+    assert_eq!(asked(note), ["Who reads notes://7?"], "{peer:?}: {output}");
+    assert_eq!(note["error"]["code"], -32602, "{peer:?}: {output}");
+    assert_eq!(
+        note["error"]["message"], "the user cancelled `reader`",
+        "{peer:?}: {output}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_client_gets_prompts_and_reads_templated_resources_that_ask() -> anyhow::Result<()> {
+    for peer in Peer::ALL {
+        prompt_and_template_complete(peer).await?;
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_client_sees_a_decline_or_cancel_as_the_error_it_maps_to() -> anyhow::Result<()> {
+    for peer in Peer::ALL {
+        declines_and_cancels_are_errors(peer).await?;
+    }
+    Ok(())
+}
+
+/// On a 2025-11-25 session, a client that gives up on a `prompts/get` while its question is
+/// open (the TypeScript SDK v1 sends `notifications/cancelled`) has the question withdrawn:
+/// the server's own `notifications/cancelled` aborts the SDK's elicitation handler. The same
+/// session then gets the prompt again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_abandoned_on_a_session_withdraws_its_question() -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [
+            { "prompt": "brief", "arguments": { "audience": "ops" } },
+            { "prompt": "brief", "arguments": { "audience": "ops" } },
+        ],
+        "answers": [
+            { "message": ABOUT_WHAT, "replies": [{ "abort": true }, accept(json!({ "topic": "caching" }))] },
+            answer(WORDS, accept(json!({ "words": 200 }))),
+        ],
+    });
+    let output = drive(Peer::TypeScriptV1, &scenario).await?;
+    let [abandoned, again] = output["calls"].as_array().expect("calls").as_slice() else {
+        panic!("two calls: {output}");
+    };
+    assert_eq!(abandoned["aborted"], true, "{output}");
+    assert_eq!(abandoned["asked"][0]["message"], ABOUT_WHAT, "{output}");
+    assert_eq!(abandoned["asked"][0]["withdrawn"], true, "{output}");
+    assert_eq!(asked(again), [ABOUT_WHAT, WORDS], "{output}");
+    assert_eq!(
+        again["result"]["messages"][0]["content"]["text"],
+        "Write a 200-word brief about caching for ops.",
+        "{output}"
+    );
+    Ok(())
+}
