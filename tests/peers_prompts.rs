@@ -363,3 +363,76 @@ async fn a_prompt_abandoned_on_a_session_withdraws_its_question() -> anyhow::Res
     );
     Ok(())
 }
+
+/// A client that declares no elicitation is never asked. On a 2025-11-25 session the prompt
+/// and the resource end with `-32603` naming the capability, as the README says; on
+/// 2026-07-28 with `-32021` naming what was missing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_without_elicitation_gets_an_error_naming_it() -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [{ "prompt": "brief", "arguments": { "audience": "ops" } }, { "resource": "notes://7" }],
+        "answers": [],
+        "elicitation": false,
+    });
+    for peer in Peer::ALL {
+        let output = drive(peer, &scenario).await?;
+        let (code, message) = match peer.protocol_version() {
+            "2026-07-28" => (-32021, "Missing required client capability"),
+            _ => (
+                -32603,
+                "Client does not support elicitation (required for elicitation/create)",
+            ),
+        };
+        let calls = output["calls"].as_array().expect("calls");
+        assert_eq!(calls.len(), 2, "{peer:?}: {output}");
+        for call in calls {
+            assert!(asked(call).is_empty(), "{peer:?}: {output}");
+            assert_eq!(
+                call["error"],
+                json!({ "code": code, "message": message, "data": { "requiredCapabilities": { "elicitation": {} } } }),
+                "{peer:?}: {output}"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// On a 2025-11-25 session, a client whose elicitation handler fails ends the prompt or the
+/// resource at once with `-32603`, naming the question and carrying the client's error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_error_on_a_session_ends_the_request_naming_the_question() -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [{ "prompt": "brief", "arguments": { "audience": "ops" } }, { "resource": "notes://7" }],
+        "answers": [
+            answer(ABOUT_WHAT, json!({ "throw": "no form UI" })),
+            answer("Who reads notes://7?", json!({ "throw": "no form UI" })),
+        ],
+    });
+    for peer in [Peer::PythonLegacy, Peer::TypeScriptV1] {
+        let output = drive(peer, &scenario).await?;
+        let [brief, note] = output["calls"].as_array().expect("calls").as_slice() else {
+            panic!("{peer:?}: two calls: {output}");
+        };
+        for (call, key) in [(brief, "topic"), (note, "reader")] {
+            assert_eq!(asked(call).len(), 1, "{peer:?}: {output}");
+            let error = &call["error"];
+            assert_eq!(error["code"], -32603, "{peer:?}: {output}");
+            assert_eq!(
+                error["message"],
+                format!("the client answered `{key}` with an error, so the call cannot go on"),
+                "{peer:?}: {output}"
+            );
+            assert_eq!(error["data"]["key"], key, "{peer:?}: {output}");
+            // Each SDK picks its own code for a failed handler (Python 0, TypeScript -32603).
+            assert!(
+                error["data"]["clientError"]["code"].is_i64(),
+                "{peer:?}: {output}"
+            );
+            assert_eq!(
+                error["data"]["clientError"]["message"], "no form UI",
+                "{peer:?}: {output}"
+            );
+        }
+    }
+    Ok(())
+}

@@ -10,8 +10,12 @@ SCENARIO_JSON:
     {"calls":   [{"prompt": "brief", "arguments": {"audience": "ops"}},
                  {"resource": "notes://7"}, ...],
      "answers": [{"message": "<exact question>", "reply": <ElicitResult>},
-                 {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...]}
-(see answers.py). Prints one JSON line on stdout:
+                 {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...],
+     "elicitation": false}
+(see answers.py). A reply `{"throw": "<message>"}` answers with an error instead. With
+`"elicitation": false` the client declares no elicitation capability.
+
+Prints one JSON line on stdout:
     {"client": "python", "protocolVersion",
      "calls": [{"asked": [{"message", "properties"}],
                 "result": GetPromptResult | ReadResourceResult
@@ -52,13 +56,18 @@ async def drive(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]
             raise RuntimeError(f"unexpected elicitation: {params!r}")
         properties = sorted((params.requested_schema or {}).get("properties", {}).keys())
         asked.append({"message": params.message, "properties": properties})
-        return types.ElicitResult.model_validate(answer_for(scenario, params.message, properties))
+        reply = answer_for(scenario, params.message, properties)
+        if "throw" in reply:
+            raise RuntimeError(reply["throw"])
+        return types.ElicitResult.model_validate(reply)
 
     def dump(model: Any) -> Any:
         return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
     calls: list[dict[str, Any]] = []
-    async with Client(url, mode=mode, elicitation_callback=on_elicit, read_timeout_seconds=20) as client:
+    # Passing the callback declares the elicitation capability.
+    callback = on_elicit if scenario.get("elicitation", True) else None
+    async with Client(url, mode=mode, elicitation_callback=callback, read_timeout_seconds=20) as client:
         for call in scenario["calls"]:
             asked = []
             try:

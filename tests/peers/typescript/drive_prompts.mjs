@@ -10,9 +10,12 @@
 //   {"calls":   [{"prompt": "brief", "arguments": {"audience": "ops"}},
 //                {"resource": "notes://7"}, ...],
 //    "answers": [{"message": "<exact question>", "reply": <ElicitResult>},
-//                {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...]}
-// (see answers.mjs). A reply `{"abort": true}` aborts the call instead of answering (the SDK
-// sends `notifications/cancelled`) and waits up to 5 s for the server to withdraw the question.
+//                {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...],
+//    "elicitation": false}
+// (see answers.mjs). With `"elicitation": false` the client declares no elicitation capability.
+// A reply `{"throw": "<message>"}` answers with an error. A reply `{"abort": true}` aborts the
+// call instead of answering (the SDK sends `notifications/cancelled`) and waits up to 5 s for
+// the server to withdraw the question.
 //
 // Prints one JSON line on stdout:
 //   {"client": "typescript-v2" | "typescript-v1", "protocolVersion",
@@ -35,6 +38,7 @@ if (!['--v2', '--v1'].includes(sdk) || !url || !scenarioArg) {
 const target = new URL(url);
 if (target.hostname !== '127.0.0.1') fail(`refusing a non-loopback URL: ${url}`);
 const scenario = JSON.parse(scenarioArg);
+const elicitation = scenario.elicitation ?? true;
 
 // The questions of the call in progress and its abort (calls run one after another).
 let asked = [];
@@ -47,6 +51,7 @@ async function onElicit(request, signal) {
     const question = { message: params.message, properties };
     asked.push(question);
     const reply = answerFor(scenario, params.message, properties);
+    if (reply.throw !== undefined) throw new Error(reply.throw);
     if (!reply.abort) return reply;
     call.abort();
     // The server's `notifications/cancelled` for this question aborts the handler's signal.
@@ -67,12 +72,12 @@ async function connect() {
         const client = new Client(
             { name: 'mrtr-peer-typescript-prompts', version: '0.0.0' },
             {
-                capabilities: { elicitation: { form: {} } },
+                capabilities: elicitation ? { elicitation: { form: {} } } : {},
                 versionNegotiation: { mode: { pin: '2026-07-28' } },
                 inputRequired: { autoFulfill: true, maxRounds: 10 }
             }
         );
-        client.setRequestHandler('elicitation/create', (request, ctx) => onElicit(request, ctx.mcpReq.signal));
+        if (elicitation) client.setRequestHandler('elicitation/create', (request, ctx) => onElicit(request, ctx.mcpReq.signal));
         await client.connect(new StreamableHTTPClientTransport(target));
         return { client, name: 'typescript-v2', protocolVersion: client.getNegotiatedProtocolVersion() };
     }
@@ -80,8 +85,11 @@ async function connect() {
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     // An empty `elicitation` declares form mode (the SDK's backwards-compatible default).
-    const client = new Client({ name: 'mrtr-peer-typescript-v1', version: '0.0.0' }, { capabilities: { elicitation: {} } });
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request, extra.signal));
+    const client = new Client(
+        { name: 'mrtr-peer-typescript-v1', version: '0.0.0' },
+        { capabilities: elicitation ? { elicitation: {} } : {} }
+    );
+    if (elicitation) client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request, extra.signal));
     const transport = new StreamableHTTPClientTransport(target);
     await client.connect(transport);
     // The v1 SDK's transport sends the version `initialize` negotiated.
