@@ -333,34 +333,42 @@ async fn every_client_sees_a_decline_or_cancel_as_the_error_it_maps_to() -> anyh
 }
 
 /// On a 2025-11-25 session, a client that gives up on a `prompts/get` while its question is
-/// open (the TypeScript SDK v1 sends `notifications/cancelled`) has the question withdrawn:
-/// the server's own `notifications/cancelled` aborts the SDK's elicitation handler. The same
-/// session then gets the prompt again.
+/// open (both SDKs send `notifications/cancelled`) has the question withdrawn: the server's own
+/// `notifications/cancelled` aborts the SDK's elicitation handler. The same session then gets
+/// the prompt again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prompt_abandoned_on_a_session_withdraws_its_question() -> anyhow::Result<()> {
-    let scenario = json!({
-        "calls": [
-            { "prompt": "brief", "arguments": { "audience": "ops" } },
-            { "prompt": "brief", "arguments": { "audience": "ops" } },
-        ],
-        "answers": [
-            { "message": ABOUT_WHAT, "replies": [{ "abort": true }, accept(json!({ "topic": "caching" }))] },
-            answer(WORDS, accept(json!({ "words": 200 }))),
-        ],
-    });
-    let output = drive(Peer::TypeScriptV1, &scenario).await?;
-    let [abandoned, again] = output["calls"].as_array().expect("calls").as_slice() else {
-        panic!("two calls: {output}");
-    };
-    assert_eq!(abandoned["aborted"], true, "{output}");
-    assert_eq!(abandoned["asked"][0]["message"], ABOUT_WHAT, "{output}");
-    assert_eq!(abandoned["asked"][0]["withdrawn"], true, "{output}");
-    assert_eq!(asked(again), [ABOUT_WHAT, WORDS], "{output}");
-    assert_eq!(
-        again["result"]["messages"][0]["content"]["text"],
-        "Write a 200-word brief about caching for ops.",
-        "{output}"
-    );
+    for peer in [Peer::PythonLegacy, Peer::TypeScriptV1] {
+        let scenario = json!({
+            "calls": [
+                { "prompt": "brief", "arguments": { "audience": "ops" } },
+                { "prompt": "brief", "arguments": { "audience": "ops" } },
+            ],
+            "answers": [
+                { "message": ABOUT_WHAT, "replies": [{ "abort": true }, accept(json!({ "topic": "caching" }))] },
+                answer(WORDS, accept(json!({ "words": 200 }))),
+            ],
+        });
+        let output = drive(peer, &scenario).await?;
+        let [abandoned, again] = output["calls"].as_array().expect("calls").as_slice() else {
+            panic!("{peer:?}: two calls: {output}");
+        };
+        assert_eq!(abandoned["aborted"], true, "{peer:?}: {output}");
+        assert_eq!(
+            abandoned["asked"][0]["message"], ABOUT_WHAT,
+            "{peer:?}: {output}"
+        );
+        assert_eq!(
+            abandoned["asked"][0]["withdrawn"], true,
+            "{peer:?}: {output}"
+        );
+        assert_eq!(asked(again), [ABOUT_WHAT, WORDS], "{peer:?}: {output}");
+        assert_eq!(
+            again["result"]["messages"][0]["content"]["text"],
+            "Write a 200-word brief about caching for ops.",
+            "{peer:?}: {output}"
+        );
+    }
     Ok(())
 }
 

@@ -12,14 +12,16 @@ SCENARIO_JSON:
      "answers": [{"message": "<exact question>", "reply": <ElicitResult>},
                  {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...],
      "elicitation": false}
-(see answers.py). A reply `{"throw": "<message>"}` answers with an error instead. With
-`"elicitation": false` the client declares no elicitation capability.
+(see answers.py). A reply `{"throw": "<message>"}` answers with an error instead. A reply
+`{"abort": true}` abandons the call (the SDK sends `notifications/cancelled`) and waits up to
+5 s for the server to withdraw the question. With `"elicitation": false` the client declares
+no elicitation capability.
 
 Prints one JSON line on stdout:
     {"client": "python", "protocolVersion",
-     "calls": [{"asked": [{"message", "properties"}],
+     "calls": [{"asked": [{"message", "properties", "withdrawn"?}],
                 "result": GetPromptResult | ReadResourceResult
-                | "error": {"code", "message", "data"}}]}
+                | "error": {"code", "message", "data"} | "aborted": true}]}
 and exits non-zero on any other failure (the message on stderr).
 """
 
@@ -48,17 +50,33 @@ def fail(message: str) -> None:
 
 
 async def drive(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]:
-    # The questions of the call in progress (calls run one after another).
+    # The questions of the call in progress and its scope (calls run one after another).
     asked: list[dict[str, Any]] = []
+    call_scope = anyio.CancelScope()
+    # Set once an abandoned call's question is withdrawn or has waited in vain.
+    settled = anyio.Event()
 
     async def on_elicit(context: ClientRequestContext, params: types.ElicitRequestParams) -> types.ElicitResult:
         if not isinstance(params, types.ElicitRequestFormParams):
             raise RuntimeError(f"unexpected elicitation: {params!r}")
         properties = sorted((params.requested_schema or {}).get("properties", {}).keys())
-        asked.append({"message": params.message, "properties": properties})
+        question: dict[str, Any] = {"message": params.message, "properties": properties}
+        asked.append(question)
         reply = answer_for(scenario, params.message, properties)
         if "throw" in reply:
             raise RuntimeError(reply["throw"])
+        if reply.get("abort"):
+            call_scope.cancel()
+            # The server's `notifications/cancelled` for this question cancels this handler.
+            question["withdrawn"] = False
+            try:
+                await anyio.sleep(5)
+            except anyio.get_cancelled_exc_class():
+                question["withdrawn"] = True
+                raise
+            finally:
+                settled.set()
+            return types.ElicitResult(action="cancel")
         return types.ElicitResult.model_validate(reply)
 
     def dump(model: Any) -> Any:
@@ -70,14 +88,20 @@ async def drive(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]
     async with Client(url, mode=mode, elicitation_callback=callback, read_timeout_seconds=20) as client:
         for call in scenario["calls"]:
             asked = []
+            call_scope = anyio.CancelScope()
+            settled = anyio.Event()
             try:
-                if "prompt" in call:
-                    result = await client.get_prompt(call["prompt"], call.get("arguments"))
-                else:
-                    result = await client.read_resource(call["resource"])
-                calls.append({"asked": asked, "result": dump(result)})
+                with call_scope:
+                    if "prompt" in call:
+                        result = await client.get_prompt(call["prompt"], call.get("arguments"))
+                    else:
+                        result = await client.read_resource(call["resource"])
+                    calls.append({"asked": asked, "result": dump(result)})
             except MCPError as error:
                 calls.append({"asked": asked, "error": dump(error.error)})
+            if call_scope.cancel_called:
+                await settled.wait()
+                calls.append({"asked": asked, "aborted": True})
         protocol_version = client.protocol_version
     return {"client": "python", "protocolVersion": protocol_version, "calls": calls}
 
