@@ -794,6 +794,8 @@ mod legacy {
     #[derive(Clone)]
     struct Legacy {
         capabilities: Value,
+        /// Answers every form with this (decline or cancel) instead of accepting it.
+        refusal: Option<ElicitationAction>,
     }
 
     impl ClientHandler for Legacy {
@@ -820,6 +822,9 @@ mod legacy {
                 }
                 _ => return Ok(ElicitResult::new(ElicitationAction::Decline)),
             };
+            if let Some(refusal) = self.refusal.clone() {
+                return Ok(ElicitResult::new(refusal));
+            }
             let content = match message.as_str() {
                 "What should the brief be about?" => json!({"topic": "otters"}),
                 _ => json!({"name": "Ada"}),
@@ -850,13 +855,24 @@ mod legacy {
     }
 
     async fn connect(server: &Server, capabilities: Value) -> RunningService<RoleClient, Legacy> {
+        connect_refusing(server, capabilities, None).await
+    }
+
+    async fn connect_refusing(
+        server: &Server,
+        capabilities: Value,
+        refusal: Option<ElicitationAction>,
+    ) -> RunningService<RoleClient, Legacy> {
         let transport = StreamableHttpClientTransport::from_config(
             StreamableHttpClientTransportConfig::with_uri(server.url.clone()),
         );
-        Legacy { capabilities }
-            .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
-            .await
-            .expect("a 2025-11-25 client connects")
+        Legacy {
+            capabilities,
+            refusal,
+        }
+        .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
+        .await
+        .expect("a 2025-11-25 client connects")
     }
 
     #[tokio::test]
@@ -964,6 +980,37 @@ mod legacy {
                 };
                 assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
                 assert_eq!(error.message, expected);
+            }
+        })
+        .await;
+    }
+
+    /// A decline or a cancel of a prompt's or a resource's question on a session ends the
+    /// request with the `-32602` the prompt and the resource map a refusal to.
+    #[tokio::test]
+    async fn a_refused_prompt_or_resource_on_a_session_is_the_error_it_maps_to() {
+        timed(async {
+            let server = server().await;
+            for (refusal, verb) in [
+                (ElicitationAction::Decline, "declined"),
+                (ElicitationAction::Cancel, "cancelled"),
+            ] {
+                let client = connect_refusing(&server, everything(), Some(refusal)).await;
+                let prompt = client
+                    .get_prompt(GetPromptRequestParams::new("brief"))
+                    .await
+                    .unwrap_err();
+                let resource = client
+                    .read_resource(ReadResourceRequestParams::new("secret://plans"))
+                    .await
+                    .unwrap_err();
+                for (error, key) in [(prompt, "topic"), (resource, "reader")] {
+                    let ServiceError::McpError(error) = error else {
+                        panic!("expected a JSON-RPC error, got {error:?}")
+                    };
+                    assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+                    assert_eq!(error.message, format!("the user {verb} `{key}`"));
+                }
             }
         })
         .await;
