@@ -444,3 +444,103 @@ async fn a_client_error_on_a_session_ends_the_request_naming_the_question() -> a
     }
     Ok(())
 }
+
+/// On a 2025-11-25 session, an answer that never fits is asked again up to the round cap (100
+/// by default), and then the request fails with a message saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_answer_never_fixed_ends_at_the_round_cap_saying_why() -> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [{ "prompt": "brief", "arguments": { "audience": "ops" } }],
+        "answers": [
+            answer(ABOUT_WHAT, accept(json!({ "topic": "caching" }))),
+            answer(WORDS, accept(json!({ "words": 5 }))),
+        ],
+    });
+    for peer in [Peer::PythonLegacy, Peer::TypeScriptV1] {
+        let output = drive(peer, &scenario).await?;
+        let call = &output["calls"][0];
+        // One round for the topic, 99 for the words.
+        let questions = asked(call);
+        assert_eq!(questions.len(), 100, "{peer:?}: {output}");
+        assert!(
+            questions[1..].iter().all(|q| *q == WORDS),
+            "{peer:?}: {output}"
+        );
+        assert_eq!(
+            call["error"],
+            json!({
+                "code": -32603,
+                "message": "this call took more than 100 rounds (the last answers did not fit: \
+                            [\"words\"]: the answer breaks its schema: `words` is below its \
+                            minimum, 10); get the prompt again",
+            }),
+            "{peer:?}: {output}"
+        );
+    }
+    Ok(())
+}
+
+/// Two prompts and two resources of the template in flight at once, on one 2025-11-25 session
+/// or one 2026-07-28 connection: each question goes to its own request, and each request
+/// completes with its own answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prompts_and_resources_in_flight_together_each_get_their_own_answers() -> anyhow::Result<()>
+{
+    let scenario = json!({
+        "calls": [
+            { "prompt": "brief", "arguments": { "audience": "ops" } },
+            { "prompt": "brief", "arguments": { "audience": "devs" } },
+            { "resource": "notes://7" },
+            { "resource": "notes://8" },
+        ],
+        "answers": [
+            answer(ABOUT_WHAT, accept(json!({ "topic": "caching" }))),
+            answer("A brief for devs: about what?", accept(json!({ "topic": "testing" }))),
+            answer(WORDS, accept(json!({ "words": 200 }))),
+            answer("Who reads notes://7?", accept(json!({ "name": "Ada" }))),
+            answer("Who reads notes://8?", accept(json!({ "name": "Grace" }))),
+        ],
+        "parallel": true,
+    });
+    for peer in [Peer::TypeScriptV1, Peer::TypeScriptV2] {
+        let output = drive(peer, &scenario).await?;
+        let mut questions = asked(&output);
+        questions.sort_unstable();
+        assert_eq!(
+            questions,
+            [
+                "A brief for devs: about what?",
+                ABOUT_WHAT,
+                WORDS,
+                WORDS,
+                "Who reads notes://7?",
+                "Who reads notes://8?"
+            ],
+            "{peer:?}: {output}"
+        );
+        let texts: Vec<&Value> = output["calls"]
+            .as_array()
+            .expect("calls")
+            .iter()
+            .map(|call| {
+                let result = &call["result"];
+                if result["messages"].is_array() {
+                    &result["messages"][0]["content"]["text"]
+                } else {
+                    &result["contents"][0]["text"]
+                }
+            })
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Write a 200-word brief about caching for ops.",
+                "Write a 200-word brief about testing for devs.",
+                "note 7, for Ada",
+                "note 8, for Grace"
+            ],
+            "{peer:?}: {output}"
+        );
+    }
+    Ok(())
+}

@@ -11,8 +11,9 @@
 //                {"resource": "notes://7"}, ...],
 //    "answers": [{"message": "<exact question>", "reply": <ElicitResult>},
 //                {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...],
-//    "elicitation": false}
-// (see answers.mjs). With `"elicitation": false` the client declares no elicitation capability.
+//    "elicitation": false, "parallel": true}
+// (see answers.mjs). With `"parallel": true` the calls are all sent at once, and the questions
+// of all of them are listed in the output's `asked`, in the order they came, not in each call's. With `"elicitation": false` the client declares no elicitation capability.
 // A reply `{"throw": "<message>"}` answers with an error. A reply `{"abort": true}` aborts the
 // call instead of answering (the SDK sends `notifications/cancelled`) and waits up to 5 s for
 // the server to withdraw the question.
@@ -21,7 +22,8 @@
 //   {"client": "typescript-v2" | "typescript-v1", "protocolVersion",
 //    "calls": [{"asked": [{"message", "properties", "withdrawn"?}],
 //               "result": GetPromptResult | ReadResourceResult
-//               | "error": {"code", "message", "data"} | "aborted": true}]}
+//               | "error": {"code", "message", "data"} | "aborted": true}],
+//    "asked"?: [...] with "parallel"}
 // and exits non-zero on any other failure (the message on stderr).
 
 import { answerFor } from './answers.mjs';
@@ -101,31 +103,38 @@ timer.unref();
 
 try {
     const { client, name, protocolVersion } = await connect();
-    const calls = [];
-    for (const each of scenario.calls) {
-        asked = [];
-        call = new AbortController();
+    // Each call's entry, in the scenario's order.
+    async function run(each) {
         const options = { signal: call.signal };
         try {
             const result =
                 each.prompt !== undefined
                     ? await client.getPrompt({ name: each.prompt, arguments: each.arguments }, options)
                     : await client.readResource({ uri: each.resource }, options);
-            calls.push({ asked, result });
+            return { asked, result };
         } catch (error) {
-            if (call.signal.aborted) {
-                calls.push({ asked, aborted: true });
-            } else if (typeof error?.code === 'number') {
-                // v1 prefixes the server's message with "MCP error <code>: ".
-                const message = error.message.replace(/^MCP error -?\d+: /, '');
-                calls.push({ asked, error: { code: error.code, message, data: error.data } });
-            } else {
-                throw error;
-            }
+            if (call.signal.aborted) return { asked, aborted: true };
+            if (typeof error?.code !== 'number') throw error;
+            // v1 prefixes the server's message with "MCP error <code>: ".
+            const message = error.message.replace(/^MCP error -?\d+: /, '');
+            return { asked, error: { code: error.code, message, data: error.data } };
+        }
+    }
+    const calls = [];
+    if (scenario.parallel) {
+        // All at once on the one connection: their questions are listed once, in `asked`.
+        for (const { asked: _, ...entry } of await Promise.all(scenario.calls.map(run))) calls.push(entry);
+    } else {
+        for (const each of scenario.calls) {
+            asked = [];
+            call = new AbortController();
+            calls.push(await run(each));
         }
     }
     await client.close();
-    process.stdout.write(JSON.stringify({ client: name, protocolVersion, calls }) + '\n');
+    const output = { client: name, protocolVersion, calls };
+    if (scenario.parallel) output.asked = asked;
+    process.stdout.write(JSON.stringify(output) + '\n');
     process.exit(0);
 } catch (error) {
     fail(error?.stack ?? String(error));
