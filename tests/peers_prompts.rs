@@ -544,3 +544,38 @@ async fn prompts_and_resources_in_flight_together_each_get_their_own_answers() -
     }
     Ok(())
 }
+
+/// A prompt without its required argument is refused by rmcp before it runs, so nothing is
+/// asked; a URI outside the template gets the server's not-found, which rmcp sends as
+/// `-32002` on a 2025-11-25 session and as `-32602` on 2026-07-28 (SEP-2164).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_argument_or_unknown_uri_is_refused_before_anything_is_asked()
+-> anyhow::Result<()> {
+    let scenario = json!({
+        "calls": [{ "prompt": "brief" }, { "resource": "other://1" }],
+        "answers": [],
+    });
+    for peer in Peer::ALL {
+        let output = drive(peer, &scenario).await?;
+        let [brief, other] = output["calls"].as_array().expect("calls").as_slice() else {
+            panic!("{peer:?}: two calls: {output}");
+        };
+        assert!(asked(brief).is_empty(), "{peer:?}: {output}");
+        assert_eq!(
+            brief["error"],
+            json!({ "code": -32602, "message": "Missing required parameters: missing field `audience`" }),
+            "{peer:?}: {output}"
+        );
+        let not_found = match peer.protocol_version() {
+            "2026-07-28" => -32602,
+            _ => -32002,
+        };
+        assert!(asked(other).is_empty(), "{peer:?}: {output}");
+        assert_eq!(
+            other["error"],
+            json!({ "code": not_found, "message": "no such resource" }),
+            "{peer:?}: {output}"
+        );
+    }
+    Ok(())
+}
