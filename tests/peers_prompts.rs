@@ -2,176 +2,70 @@
 //! channel the README claims for them: 2026-07-28 input-required rounds (the Python SDK and the
 //! TypeScript SDK v2, `tests/peers/*/drive_prompts.*` with `--native` / `--v2`) and a
 //! 2025-11-25 session, where [`mrtr::Bridged`] sends each question as an `elicitation/create`
-//! request (the Python SDK's `mode="legacy"` and the TypeScript SDK v1, `--legacy` / `--v1`).
+//! request (the Python SDK's `mode="legacy"` and the TypeScript SDK v1, `--legacy` / `--v1`),
+//! over Streamable HTTP and over stdio (`notes-stdio`, launched by the SDK).
 //! The server takes prompt arguments, asks twice, asks a wrong answer again, and serves a URI
 //! template; declines and cancels reach the client as the `-32602` the prompt maps them to.
 
-use mrtr::{Engine, Form, ask, elicit, mrtr_prompt, mrtr_resource};
-use mrtr_tests::{clock::TestClock, driver_output::accept, loopback::Served};
-use rmcp::{
-    ErrorData, RoleServer, ServerHandler,
-    handler::server::{router::prompt::PromptRouter, wrapper::Parameters},
-    model::{
-        GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult,
-        PaginatedRequestParams, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
-        ReadResourceResult, ResourceContents, Role, ServerCapabilities, ServerConfig,
-    },
-    prompt, prompt_router,
-    service::RequestContext,
+use mrtr_tests::{
+    clock::TestClock,
+    driver_output::accept,
+    loopback::Served,
+    notes::{Notes, WORDS},
 };
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-struct BriefArgs {
-    audience: String,
-}
-
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
-struct Topic {
-    topic: String,
-}
-
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
-struct Length {
-    #[schemars(range(min = 10, max = 500))]
-    words: u32,
-}
-
-#[derive(Debug, Serialize, Deserialize, JsonSchema, Form)]
-struct Reader {
-    name: String,
-}
-
-#[derive(Clone)]
-struct Notes {
-    prompt_router: PromptRouter<Self>,
-    engine: Engine,
-}
-
-const WORDS: &str = "How many words?";
-
-#[prompt_router]
-impl Notes {
-    #[mrtr_prompt]
-    #[prompt(description = "A brief for an audience, once we know its topic and length")]
-    async fn brief(
-        &self,
-        Parameters(args): Parameters<BriefArgs>,
-    ) -> Result<GetPromptResult, ErrorData> {
-        let refused = |r: mrtr::Refused| ErrorData::invalid_params(r.to_string(), None);
-        let topic =
-            ask!(topic = elicit::<Topic>(format!("A brief for {}: about what?", args.audience)))
-                .accepted()
-                .map_err(refused)?
-                .topic;
-        let words = ask!(words = elicit::<Length>(WORDS))
-            .accepted()
-            .map_err(refused)?
-            .words;
-        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
-            Role::User,
-            format!(
-                "Write a {words}-word brief about {topic} for {}.",
-                args.audience
-            ),
-        )]))
-    }
-}
-
-impl Notes {
-    /// The template `notes://{id}`: its state is bound to the URI read.
-    #[mrtr_resource]
-    async fn note(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResult, ErrorData> {
-        let _ = &context;
-        let id = request.uri.trim_start_matches("notes://").to_owned();
-        let name = ask!(reader = elicit::<Reader>(format!("Who reads {}?", request.uri)))
-            .accepted()
-            .map_err(|r| ErrorData::invalid_params(r.to_string(), None))?
-            .name;
-        Ok(ReadResourceResult::new(vec![ResourceContents::text(
-            format!("note {id}, for {name}"),
-            request.uri.clone(),
-        )]))
-    }
-}
-
-impl mrtr::MrtrServer for Notes {
-    fn mrtr_engine(&self) -> &Engine {
-        &self.engine
-    }
-}
-
-impl ServerHandler for Notes {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_prompts()
-                .enable_resources()
-                .build(),
-        )
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        mrtr::get_prompt(&self.prompt_router, self, request, context).await
-    }
-
-    async fn list_prompts(
-        &self,
-        _: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(
-            self.prompt_router.list_all(),
-        ))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        if request.uri.starts_with("notes://") {
-            return self.note(request, context).await;
-        }
-        Err(ErrorData::resource_not_found("no such resource", None))
-    }
-}
 
 /// A client and the channel it takes.
 #[derive(Debug, Clone, Copy)]
 enum Peer {
     /// The Python SDK on 2026-07-28 rounds.
     PythonNative,
-    /// The Python SDK with `mode="legacy"`, on a 2025-11-25 session.
+    /// The Python SDK with `mode="legacy"`, on a 2025-11-25 session over Streamable HTTP.
     PythonLegacy,
+    /// The same over stdio, the server (`notes-stdio`) launched by the SDK.
+    PythonLegacyStdio,
     /// The TypeScript SDK v2 on 2026-07-28 rounds.
     TypeScriptV2,
-    /// The TypeScript SDK v1, on a 2025-11-25 session.
+    /// The TypeScript SDK v1, on a 2025-11-25 session over Streamable HTTP.
     TypeScriptV1,
+    /// The same over stdio, the server (`notes-stdio`) launched by the SDK.
+    TypeScriptV1Stdio,
 }
 
 impl Peer {
-    const ALL: [Peer; 4] = [
+    const ALL: [Peer; 6] = [
         Peer::PythonNative,
         Peer::PythonLegacy,
+        Peer::PythonLegacyStdio,
         Peer::TypeScriptV2,
         Peer::TypeScriptV1,
+        Peer::TypeScriptV1Stdio,
+    ];
+
+    /// The clients on a 2025-11-25 session.
+    const LEGACY: [Peer; 4] = [
+        Peer::PythonLegacy,
+        Peer::PythonLegacyStdio,
+        Peer::TypeScriptV1,
+        Peer::TypeScriptV1Stdio,
     ];
 
     fn protocol_version(self) -> &'static str {
         match self {
             Peer::PythonNative | Peer::TypeScriptV2 => "2026-07-28",
-            Peer::PythonLegacy | Peer::TypeScriptV1 => "2025-11-25",
+            _ => "2025-11-25",
+        }
+    }
+
+    /// The driver's flag for this peer, and whether it reaches the server over stdio.
+    fn flag(self) -> (&'static str, bool) {
+        match self {
+            Peer::PythonNative => ("--native", false),
+            Peer::PythonLegacy => ("--legacy", false),
+            Peer::PythonLegacyStdio => ("--legacy-stdio", true),
+            Peer::TypeScriptV2 => ("--v2", false),
+            Peer::TypeScriptV1 => ("--v1", false),
+            Peer::TypeScriptV1Stdio => ("--v1-stdio", true),
         }
     }
 }
@@ -179,38 +73,32 @@ impl Peer {
 /// Runs the peer's `drive_prompts` on `scenario` against a fresh server: its JSON output, after
 /// checking the protocol version it spoke.
 async fn drive(peer: Peer, scenario: &Value) -> anyhow::Result<Value> {
-    let (program, script, flag) = match peer {
-        Peer::PythonNative | Peer::PythonLegacy => (
+    let (program, script) = match peer {
+        Peer::PythonNative | Peer::PythonLegacy | Peer::PythonLegacyStdio => (
             tokio::task::spawn_blocking(mrtr_tests::peers::python).await?,
             "python/drive_prompts.py",
-            if matches!(peer, Peer::PythonNative) {
-                "--native"
-            } else {
-                "--legacy"
-            },
         ),
-        Peer::TypeScriptV2 | Peer::TypeScriptV1 => (
+        _ => (
             tokio::task::spawn_blocking(mrtr_tests::peers::node).await?,
             "typescript/drive_prompts.mjs",
-            if matches!(peer, Peer::TypeScriptV2) {
-                "--v2"
-            } else {
-                "--v1"
-            },
         ),
     };
-    let server = Served::start(Notes {
-        prompt_router: Notes::prompt_router(),
-        engine: TestClock::default().engine(),
-    })
-    .await?;
+    let (flag, stdio) = peer.flag();
+    // Kept until the driver is done; dropping it stops the server.
+    let mut served = None;
+    let target = if stdio {
+        env!("CARGO_BIN_EXE_notes-stdio").to_owned()
+    } else {
+        let server = Served::start(Notes::new(TestClock::default().engine())).await?;
+        let url = server.url.clone();
+        served = Some(server);
+        url
+    };
     let script = mrtr_tests::peers::dir().join(script);
-    let output = mrtr_tests::peers::run_driver(
-        &program,
-        &script,
-        &[flag, &server.url, &scenario.to_string()],
-    )
-    .await?;
+    let output =
+        mrtr_tests::peers::run_driver(&program, &script, &[flag, &target, &scenario.to_string()])
+            .await?;
+    drop(served);
     assert_eq!(
         output["protocolVersion"],
         peer.protocol_version(),
@@ -338,7 +226,7 @@ async fn every_client_sees_a_decline_or_cancel_as_the_error_it_maps_to() -> anyh
 /// the prompt again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_prompt_abandoned_on_a_session_withdraws_its_question() -> anyhow::Result<()> {
-    for peer in [Peer::PythonLegacy, Peer::TypeScriptV1] {
+    for peer in Peer::LEGACY {
         let scenario = json!({
             "calls": [
                 { "prompt": "brief", "arguments": { "audience": "ops" } },
@@ -416,7 +304,7 @@ async fn a_client_error_on_a_session_ends_the_request_naming_the_question() -> a
             answer("Who reads notes://7?", json!({ "throw": "no form UI" })),
         ],
     });
-    for peer in [Peer::PythonLegacy, Peer::TypeScriptV1] {
+    for peer in Peer::LEGACY {
         let output = drive(peer, &scenario).await?;
         let [brief, note] = output["calls"].as_array().expect("calls").as_slice() else {
             panic!("{peer:?}: two calls: {output}");
@@ -456,7 +344,7 @@ async fn a_wrong_answer_never_fixed_ends_at_the_round_cap_saying_why() -> anyhow
             answer(WORDS, accept(json!({ "words": 5 }))),
         ],
     });
-    for peer in [Peer::PythonLegacy, Peer::TypeScriptV1] {
+    for peer in Peer::LEGACY {
         let output = drive(peer, &scenario).await?;
         let call = &output["calls"][0];
         // One round for the topic, 99 for the words.
@@ -502,7 +390,11 @@ async fn prompts_and_resources_in_flight_together_each_get_their_own_answers() -
         ],
         "parallel": true,
     });
-    for peer in [Peer::TypeScriptV1, Peer::TypeScriptV2] {
+    for peer in [
+        Peer::TypeScriptV1,
+        Peer::TypeScriptV1Stdio,
+        Peer::TypeScriptV2,
+    ] {
         let output = drive(peer, &scenario).await?;
         let mut questions = asked(&output);
         questions.sort_unstable();

@@ -10,6 +10,7 @@ pub mod keys;
 pub mod log_lines;
 pub mod long_flow;
 pub mod loopback;
+pub mod notes;
 pub mod peers;
 pub mod poll;
 pub mod rounds;

@@ -5,6 +5,7 @@ answers each question the server sends on its session as an `elicitation/create`
 Either way the questions reach its elicitation callback.
 
     python drive_prompts.py (--native | --legacy) URL SCENARIO_JSON
+    python drive_prompts.py --legacy-stdio COMMAND SCENARIO_JSON   (the server a child process)
 
 SCENARIO_JSON:
     {"calls":   [{"prompt": "brief", "arguments": {"audience": "ops"}},
@@ -35,13 +36,13 @@ from urllib.parse import urlsplit
 
 import anyio
 import mcp.types as types
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 from mcp.shared.exceptions import MCPError
 
 from answers import answer_for
 
-MODES = {"--native": "2026-07-28", "--legacy": "legacy"}
+MODES = {"--native": "2026-07-28", "--legacy": "legacy", "--legacy-stdio": "legacy"}
 
 
 def fail(message: str) -> None:
@@ -49,7 +50,7 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-async def drive(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]:
+async def drive(server: str | StdioServerParameters, mode: str, scenario: dict[str, Any]) -> dict[str, Any]:
     # The questions of the call in progress and its scope (calls run one after another).
     asked: list[dict[str, Any]] = []
     call_scope = anyio.CancelScope()
@@ -85,7 +86,7 @@ async def drive(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]
     calls: list[dict[str, Any]] = []
     # Passing the callback declares the elicitation capability.
     callback = on_elicit if scenario.get("elicitation", True) else None
-    async with Client(url, mode=mode, elicitation_callback=callback, read_timeout_seconds=20) as client:
+    async with Client(server, mode=mode, elicitation_callback=callback, read_timeout_seconds=20) as client:
         for call in scenario["calls"]:
             asked = []
             call_scope = anyio.CancelScope()
@@ -106,20 +107,25 @@ async def drive(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]
     return {"client": "python", "protocolVersion": protocol_version, "calls": calls}
 
 
-async def bounded(url: str, mode: str, scenario: dict[str, Any]) -> dict[str, Any]:
+async def bounded(server: str | StdioServerParameters, mode: str, scenario: dict[str, Any]) -> dict[str, Any]:
     with anyio.fail_after(30):
-        return await drive(url, mode, scenario)
+        return await drive(server, mode, scenario)
 
 
 def main() -> None:
     if len(sys.argv) != 4 or sys.argv[1] not in MODES:
-        fail("usage: python drive_prompts.py (--native | --legacy) URL SCENARIO_JSON")
-    url = sys.argv[2]
-    if urlsplit(url).hostname != "127.0.0.1":
-        fail(f"refusing a non-loopback URL: {url}")
+        fail("usage: python drive_prompts.py (--native | --legacy | --legacy-stdio) TARGET SCENARIO_JSON")
+    server: str | StdioServerParameters
+    if sys.argv[1] == "--legacy-stdio":
+        # The SDK launches the command with its default environment and reads its stdout.
+        server = StdioServerParameters(command=sys.argv[2])
+    else:
+        server = sys.argv[2]
+        if urlsplit(server).hostname != "127.0.0.1":
+            fail(f"refusing a non-loopback URL: {server}")
     scenario = json.loads(sys.argv[3])
     try:
-        output = anyio.run(bounded, url, MODES[sys.argv[1]], scenario)
+        output = anyio.run(bounded, server, MODES[sys.argv[1]], scenario)
     except BaseException:  # noqa: BLE001 - any failure, including exception groups, exits non-zero
         fail(traceback.format_exc())
     sys.stdout.write(json.dumps(output) + "\n")

@@ -5,6 +5,7 @@
 // answers each question the server sends on it as an `elicitation/create` request.
 //
 //   node drive_prompts.mjs (--v2 | --v1) URL SCENARIO_JSON
+//   node drive_prompts.mjs --v1-stdio COMMAND SCENARIO_JSON   (v1, the server a child process)
 //
 // SCENARIO_JSON:
 //   {"calls":   [{"prompt": "brief", "arguments": {"audience": "ops"}},
@@ -33,12 +34,13 @@ function fail(message) {
     process.exit(1);
 }
 
-const [sdk, url, scenarioArg] = process.argv.slice(2);
-if (!['--v2', '--v1'].includes(sdk) || !url || !scenarioArg) {
-    fail('usage: node drive_prompts.mjs (--v2 | --v1) URL SCENARIO_JSON');
+const [sdk, server, scenarioArg] = process.argv.slice(2);
+if (!['--v2', '--v1', '--v1-stdio'].includes(sdk) || !server || !scenarioArg) {
+    fail('usage: node drive_prompts.mjs (--v2 | --v1 | --v1-stdio) TARGET SCENARIO_JSON');
 }
-const target = new URL(url);
-if (target.hostname !== '127.0.0.1') fail(`refusing a non-loopback URL: ${url}`);
+const stdio = sdk === '--v1-stdio';
+const target = stdio ? null : new URL(server);
+if (!stdio && target.hostname !== '127.0.0.1') fail(`refusing a non-loopback URL: ${server}`);
 const scenario = JSON.parse(scenarioArg);
 const elicitation = scenario.elicitation ?? true;
 
@@ -85,6 +87,7 @@ async function connect() {
     }
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     // An empty `elicitation` declares form mode (the SDK's backwards-compatible default).
     const client = new Client(
@@ -92,10 +95,21 @@ async function connect() {
         { capabilities: elicitation ? { elicitation: {} } : {} }
     );
     if (elicitation) client.setRequestHandler(ElicitRequestSchema, (request, extra) => onElicit(request, extra.signal));
-    const transport = new StreamableHTTPClientTransport(target);
+    // The server's stderr goes to ours, where the Rust test shows it on failure.
+    const transport = stdio
+        ? new StdioClientTransport({ command: server, args: [], stderr: 'inherit' })
+        : new StreamableHTTPClientTransport(target);
+    // The v1 SDK keeps no record of the negotiated version, so read it off the `initialize`
+    // response; `Protocol.connect` chains a handler set before it.
+    let protocolVersion = null;
+    transport.onmessage = message => {
+        const result = message?.result;
+        if (protocolVersion === null && result?.protocolVersion !== undefined && result?.serverInfo !== undefined) {
+            protocolVersion = result.protocolVersion;
+        }
+    };
     await client.connect(transport);
-    // The v1 SDK's transport sends the version `initialize` negotiated.
-    return { client, name: 'typescript-v1', protocolVersion: transport.protocolVersion };
+    return { client, name: 'typescript-v1', protocolVersion };
 }
 
 const timer = setTimeout(() => fail('timed out after 30 s'), 30_000);
