@@ -471,3 +471,61 @@ async fn a_missing_argument_or_unknown_uri_is_refused_before_anything_is_asked()
     }
     Ok(())
 }
+
+/// A URI of the template that is not ASCII or carries a query and a fragment, and a prompt
+/// argument with a newline and non-ASCII text, resume on every channel: on 2026-07-28 the
+/// clients put the name or URI in the `Mcp-Name` header too, and the state is bound to them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unusual_uris_and_arguments_resume_on_every_channel() -> anyhow::Result<()> {
+    let audience = "ops «ü»\n2";
+    let scenario = json!({
+        "calls": [
+            { "resource": "notes://café" },
+            { "resource": "notes://a%20b?x=1#f" },
+            { "prompt": "brief", "arguments": { "audience": audience } },
+        ],
+        "answers": [
+            { "properties": ["name"], "reply": accept(json!({ "name": "Ada" })) },
+            { "properties": ["topic"], "reply": accept(json!({ "topic": "caching" })) },
+            { "properties": ["words"], "reply": accept(json!({ "words": 20 })) },
+        ],
+    });
+    for peer in Peer::ALL {
+        let output = drive(peer, &scenario).await?;
+        let [cafe, query, brief] = output["calls"].as_array().expect("calls").as_slice() else {
+            panic!("{peer:?}: three calls: {output}");
+        };
+        for (call, id) in [(cafe, "café"), (query, "a%20b?x=1#f")] {
+            assert_eq!(
+                asked(call),
+                [format!("Who reads notes://{id}?")],
+                "{peer:?}: {output}"
+            );
+            let contents = &call["result"]["contents"][0];
+            assert_eq!(
+                contents["uri"],
+                format!("notes://{id}"),
+                "{peer:?}: {output}"
+            );
+            assert_eq!(
+                contents["text"],
+                format!("note {id}, for Ada"),
+                "{peer:?}: {output}"
+            );
+        }
+        assert_eq!(
+            asked(brief),
+            [
+                format!("A brief for {audience}: about what?").as_str(),
+                WORDS
+            ],
+            "{peer:?}: {output}"
+        );
+        assert_eq!(
+            brief["result"]["messages"][0]["content"]["text"],
+            format!("Write a 20-word brief about caching for {audience}."),
+            "{peer:?}: {output}"
+        );
+    }
+    Ok(())
+}
