@@ -776,6 +776,76 @@ async fn a_json_result_keeps_its_output_schema() {
     .await;
 }
 
+/// A server that routes `prompts/get` with rmcp's `#[prompt_handler]` instead of
+/// `mrtr::get_prompt`, as the README warns against (the macro builds `Self::prompt_router()`).
+#[derive(Clone)]
+struct Unrouted;
+
+#[prompt_router]
+impl Unrouted {
+    #[mrtr_prompt]
+    #[prompt(description = "A prompt that first asks what about")]
+    async fn brief(&self) -> Result<GetPromptResult, ErrorData> {
+        let topic = ask!(topic = elicit::<Topic>("What should the brief be about?"))
+            .accepted()
+            .map_err(|r| ErrorData::invalid_params(r.to_string(), None))?
+            .topic;
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            format!("Write a brief about {topic}."),
+        )]))
+    }
+}
+
+impl mrtr::MrtrServer for Unrouted {}
+
+#[rmcp::prompt_handler]
+impl ServerHandler for Unrouted {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_prompts().build())
+    }
+}
+
+async fn unrouted() -> Server {
+    let cancel = CancellationToken::new();
+    let (addr, _) =
+        mrtr_examples::serve::serve_http(Unrouted, ([127, 0, 0, 1], 0).into(), cancel.clone())
+            .await
+            .expect("server starts");
+    Server {
+        url: format!("http://{addr}/mcp"),
+        cancel,
+    }
+}
+
+/// What a prompt routed without `mrtr::get_prompt` answers.
+fn assert_unrouted(error: ServiceError) {
+    let ServiceError::McpError(error) = error else {
+        panic!("expected a JSON-RPC error, got {error:?}")
+    };
+    assert_eq!(error.code, ErrorCode::INTERNAL_ERROR);
+    assert_eq!(
+        error.message,
+        "the server routes prompts/get without mrtr::get_prompt"
+    );
+}
+
+/// The README: a `#[mrtr_prompt]` reached through `#[prompt_handler]` "fails with a message
+/// saying so", on its first round.
+#[tokio::test]
+async fn a_prompt_routed_without_get_prompt_fails_saying_so() {
+    timed(async {
+        let server = unrouted().await;
+        let client = connect(&server, everything()).await;
+        let error = client
+            .get_prompt_once(GetPromptRequestParams::new("brief"))
+            .await
+            .unwrap_err();
+        assert_unrouted(error);
+    })
+    .await;
+}
+
 /// Every kind of question, on a 2025-11-25 session: each arrives as a server-initiated request
 /// of its own, through `mrtr::Bridged` (which the examples' `serve_http` puts in front).
 /// Sampling and roots are deprecated by SEP-2577, and a 2025 client still answers them.
@@ -1012,6 +1082,21 @@ mod legacy {
                     assert_eq!(error.message, format!("the user {verb} `{key}`"));
                 }
             }
+        })
+        .await;
+    }
+
+    /// [`super::a_prompt_routed_without_get_prompt_fails_saying_so`] on a session.
+    #[tokio::test]
+    async fn a_prompt_routed_without_get_prompt_fails_saying_so_on_a_session() {
+        timed(async {
+            let server = unrouted().await;
+            let client = connect(&server, everything()).await;
+            let error = client
+                .get_prompt(GetPromptRequestParams::new("brief"))
+                .await
+                .unwrap_err();
+            assert_unrouted(error);
         })
         .await;
     }
