@@ -369,7 +369,7 @@ async fn a_wrong_answer_never_fixed_ends_at_the_round_cap_saying_why() -> anyhow
 }
 
 /// Two prompts and two resources of the template in flight at once, on one 2025-11-25 session
-/// or one 2026-07-28 connection: each question goes to its own request, and each request
+/// or one 2026-07-28 client: each question goes to its own request, and each request
 /// completes with its own answers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn prompts_and_resources_in_flight_together_each_get_their_own_answers() -> anyhow::Result<()>
@@ -390,11 +390,7 @@ async fn prompts_and_resources_in_flight_together_each_get_their_own_answers() -
         ],
         "parallel": true,
     });
-    for peer in [
-        Peer::TypeScriptV1,
-        Peer::TypeScriptV1Stdio,
-        Peer::TypeScriptV2,
-    ] {
+    for peer in Peer::ALL {
         let output = drive(peer, &scenario).await?;
         let mut questions = asked(&output);
         questions.sort_unstable();

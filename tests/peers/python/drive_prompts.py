@@ -12,17 +12,20 @@ SCENARIO_JSON:
                  {"resource": "notes://7"}, ...],
      "answers": [{"message": "<exact question>", "reply": <ElicitResult>},
                  {"message": "<exact question>", "replies": [<ElicitResult>, ...]}, ...],
-     "elicitation": false}
-(see answers.py). A reply `{"throw": "<message>"}` answers with an error instead. A reply
-`{"abort": true}` abandons the call (the SDK sends `notifications/cancelled`) and waits up to
-5 s for the server to withdraw the question. With `"elicitation": false` the client declares
-no elicitation capability.
+     "elicitation": false, "parallel": true}
+(see answers.py). With `"parallel": true` the calls are all sent at once, and the questions of
+all of them are listed in the output's `asked`, in the order they came, not in each call's.
+A reply `{"throw": "<message>"}` answers with an error instead. A reply `{"abort": true}`
+abandons the call (the SDK sends `notifications/cancelled`) and waits up to 5 s for the server
+to withdraw the question. With `"elicitation": false` the client declares no elicitation
+capability.
 
 Prints one JSON line on stdout:
     {"client": "python", "protocolVersion",
      "calls": [{"asked": [{"message", "properties", "withdrawn"?}],
                 "result": GetPromptResult | ReadResourceResult
-                | "error": {"code", "message", "data"} | "aborted": true}]}
+                | "error": {"code", "message", "data"} | "aborted": true}],
+     "asked"?: [...] with "parallel"}
 and exits non-zero on any other failure (the message on stderr).
 """
 
@@ -87,24 +90,44 @@ async def drive(server: str | StdioServerParameters, mode: str, scenario: dict[s
     # Passing the callback declares the elicitation capability.
     callback = on_elicit if scenario.get("elicitation", True) else None
     async with Client(server, mode=mode, elicitation_callback=callback, read_timeout_seconds=20) as client:
+
+        async def fetch(call: dict[str, Any]) -> Any:
+            if "prompt" in call:
+                return await client.get_prompt(call["prompt"], call.get("arguments"))
+            return await client.read_resource(call["resource"])
+
+        if scenario.get("parallel"):
+            # All at once on the one connection: their questions are listed once, in `asked`.
+            results: list[dict[str, Any]] = [{} for _ in scenario["calls"]]
+
+            async def run(index: int, call: dict[str, Any]) -> None:
+                try:
+                    results[index] = {"result": dump(await fetch(call))}
+                except MCPError as error:
+                    results[index] = {"error": dump(error.error)}
+
+            async with anyio.create_task_group() as group:
+                for index, call in enumerate(scenario["calls"]):
+                    group.start_soon(run, index, call)
+            calls = results
+            scenario["calls"] = []
         for call in scenario["calls"]:
             asked = []
             call_scope = anyio.CancelScope()
             settled = anyio.Event()
             try:
                 with call_scope:
-                    if "prompt" in call:
-                        result = await client.get_prompt(call["prompt"], call.get("arguments"))
-                    else:
-                        result = await client.read_resource(call["resource"])
-                    calls.append({"asked": asked, "result": dump(result)})
+                    calls.append({"asked": asked, "result": dump(await fetch(call))})
             except MCPError as error:
                 calls.append({"asked": asked, "error": dump(error.error)})
             if call_scope.cancel_called:
                 await settled.wait()
                 calls.append({"asked": asked, "aborted": True})
         protocol_version = client.protocol_version
-    return {"client": "python", "protocolVersion": protocol_version, "calls": calls}
+    output = {"client": "python", "protocolVersion": protocol_version, "calls": calls}
+    if scenario.get("parallel"):
+        output["asked"] = asked
+    return output
 
 
 async def bounded(server: str | StdioServerParameters, mode: str, scenario: dict[str, Any]) -> dict[str, Any]:
