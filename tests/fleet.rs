@@ -6,6 +6,7 @@
 //! - a store that cannot be reached, or hangs, fails the round closed, and the same request
 //!   runs its round once the store is back;
 //! - over TLS (`rediss://`), the server's certificate is checked against the roots given;
+//! - with `requirepass`, the password in the URL opens it, and no log shows a password;
 //! - a final state replayed 32 times at once, through both instances, runs its effect once;
 //! - a round claimed by an instance that is killed runs again on the other one, after the
 //!   lease and not before;
@@ -302,6 +303,96 @@ async fn an_instance_on_redis_over_tls_checks_the_certificate() -> anyhow::Resul
             records,
             "a record past a failed handshake"
         );
+        Ok(())
+    })
+    .await
+}
+
+// =============================================================================
+// What an operator configures
+// =============================================================================
+
+/// `url` with `password` in it, as for a Redis with `requirepass`.
+fn with_password(url: &str, password: &str) -> String {
+    url.replacen("redis://", &format!("redis://:{password}@"), 1)
+}
+
+/// Sends `request` to an instance whose store fails: `-32603`, nothing about the store in it.
+async fn assert_refused(client: &mrtr_tests::transports::Client, request: CallToolRequestParams) {
+    match send(client, request).await {
+        Err(ServiceError::McpError(error)) => {
+            assert_eq!(error.code, ErrorCode::INTERNAL_ERROR, "{error:?}");
+            assert_eq!(error.message, "the server could not run this request");
+        }
+        other => panic!("expected -32603, got {other:?}"),
+    }
+}
+
+/// A Redis with `requirepass`: a URL holding the password runs whole flows; a wrong password,
+/// or none, fails each guarded round closed and logs why; a URL that does not parse stops the
+/// instance at startup. No log shows a password.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_redis_with_a_password_needs_it_in_the_url_and_no_log_shows_it() -> anyhow::Result<()> {
+    const PASSWORD: &str = "s3cret-of-redis";
+    const WRONG: &str = "n0t-the-s3cret";
+    within(Duration::from_secs(60), async {
+        let redis = RedisServer::start_with_password(PASSWORD).await?;
+        let instance = async |url: &str| {
+            WizardInstance::start(wizard_http!(), free_port(), FLEET_KEYS, url).await
+        };
+
+        let trusted = instance(&with_password(&redis.url(), PASSWORD)).await?;
+        let client = connect(&trusted.url()).await?;
+        let rounds = SIGNUP.rounds(&client, "Guarded");
+        let last = up_to_confirm(&rounds).await?;
+        let result = rounds
+            .finish(Some(&last.state), json!({ "confirm": confirm(true) }))
+            .await?;
+        assert_signed_up(&result, "Guarded");
+        assert!(redis.key_count().await? >= 3, "no records in Redis");
+        let log = trusted.log();
+        assert!(!log.contains(PASSWORD), "{log}");
+        // `requirepass` alone leaves the policy at `noeviction`: no warning about it.
+        assert!(!log.contains("maxmemory-policy"), "{log}");
+
+        let mut refused_logs = String::new();
+        for (url, reason) in [
+            (
+                with_password(&redis.url(), WRONG),
+                "Password authentication failed",
+            ),
+            (redis.url(), "NOAUTH"),
+        ] {
+            let refused = instance(&url).await?;
+            let client = connect(&refused.url()).await?;
+            let rounds = SIGNUP.rounds(&client, "Locked out");
+            let profile = rounds.first().await?;
+            let next = rounds.call(Some(&profile.state), json!({ "profile": ada() }));
+            assert_refused(&client, next.clone()).await;
+            assert_refused(&client, next).await;
+            let log = refused.log();
+            refused_logs += &log;
+            assert!(log.contains("replay store unavailable"), "{log}");
+            assert!(log.contains(reason), "{log}");
+            assert!(!log.contains(PASSWORD) && !log.contains(WRONG), "{log}");
+        }
+        // Without a password, the store connects but cannot read the eviction policy: the
+        // warning says why.
+        let policy_unread = refused_logs
+            .lines()
+            .find(|line| line.contains("could not read Redis's maxmemory-policy"))
+            .unwrap_or_default();
+        assert!(policy_unread.contains("NOAUTH"), "{refused_logs}");
+
+        // Not a port: the instance stops before it serves, and says which setting is wrong.
+        let unparsable = format!("redis://:{PASSWORD}@127.0.0.1:port/0");
+        let Err(error) = instance(&unparsable).await else {
+            panic!("an instance started on {unparsable:?}");
+        };
+        let error = format!("{error:#}");
+        assert!(error.contains("MRTR_REDIS_URL"), "{error}");
+        assert!(error.contains("not a Redis URL"), "{error}");
+        assert!(!error.contains(PASSWORD), "{error}");
         Ok(())
     })
     .await

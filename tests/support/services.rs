@@ -21,7 +21,7 @@ use rmcp::{
     model::{CallToolRequestParams, ErrorCode},
 };
 use tempfile::TempDir;
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _};
 
 use crate::{
     rounds::{Reply, send},
@@ -133,6 +133,8 @@ pub struct RedisServer {
     port: u16,
     /// The TLS port, if it has one.
     tls_port: Option<u16>,
+    /// Its `requirepass`, if it has one.
+    password: Option<String>,
     dir: TempDir,
     child: Option<Child>,
 }
@@ -140,16 +142,30 @@ pub struct RedisServer {
 impl RedisServer {
     /// Starts Redis and waits until it answers `PING`.
     pub async fn start() -> anyhow::Result<Self> {
-        Self::start_with(None).await
+        Self::start_with(None, "", None).await
+    }
+
+    /// Starts Redis with more lines of `redis.conf`, such as `maxmemory-policy allkeys-lru`.
+    pub async fn start_with_config(lines: &str) -> anyhow::Result<Self> {
+        Self::start_with(None, lines, None).await
+    }
+
+    /// Starts Redis with `requirepass password`: clients must `AUTH` first.
+    pub async fn start_with_password(password: &str) -> anyhow::Result<Self> {
+        Self::start_with(None, &format!("requirepass {password}\n"), Some(password)).await
     }
 
     /// Starts Redis with a TLS port too, whose certificate, for `127.0.0.1`, a private CA made
     /// for this server signed ([`RedisServer::ca_file`]). Certificates come from `openssl`.
     pub async fn start_tls() -> anyhow::Result<Self> {
-        Self::start_with(Some(free_port())).await
+        Self::start_with(Some(free_port()), "", None).await
     }
 
-    async fn start_with(tls_port: Option<u16>) -> anyhow::Result<Self> {
+    async fn start_with(
+        tls_port: Option<u16>,
+        lines: &str,
+        password: Option<&str>,
+    ) -> anyhow::Result<Self> {
         let dir = temp_dir("redis");
         let port = free_port();
         let mut config = format!(
@@ -177,10 +193,12 @@ impl RedisServer {
                 ca = file("ca.crt"),
             );
         }
+        config += lines;
         std::fs::write(dir.path().join("redis.conf"), config)?;
         let mut redis = Self {
             port,
             tls_port,
+            password: password.map(str::to_owned),
             dir,
             child: None,
         };
@@ -201,20 +219,25 @@ impl RedisServer {
 
     /// How many keys Redis holds (`DBSIZE`, over the plain port).
     pub async fn key_count(&self) -> anyhow::Result<usize> {
+        let count = self.command(&["DBSIZE"]).await?;
+        count
+            .parse()
+            .with_context(|| format!("DBSIZE answered {count:?}"))
+    }
+
+    /// Runs one command over the plain port (after `AUTH`, with a password) and returns its
+    /// answer: a number or text as it is, an array's items one a line. An error answer is an
+    /// `Err` with Redis's message.
+    pub async fn command(&self, args: &[&str]) -> anyhow::Result<String> {
         let mut stream =
             tokio::net::TcpStream::connect(SocketAddr::from(([127, 0, 0, 1], self.port))).await?;
-        stream.write_all(b"DBSIZE\r\n").await?;
-        let mut answer = Vec::new();
-        let mut byte = [0u8; 1];
-        while !answer.ends_with(b"\r\n") {
-            stream.read_exact(&mut byte).await?;
-            answer.push(byte[0]);
+        let mut stream = tokio::io::BufStream::new(&mut stream);
+        if let Some(password) = &self.password {
+            write_command(&mut stream, &["AUTH", password]).await?;
+            read_answer(&mut stream).await?;
         }
-        let text = String::from_utf8_lossy(&answer);
-        text.trim()
-            .strip_prefix(':')
-            .and_then(|count| count.parse().ok())
-            .with_context(|| format!("DBSIZE answered {text:?}"))
+        write_command(&mut stream, args).await?;
+        read_answer(&mut stream).await
     }
 
     /// Bytes clients sent that Redis has not read yet, on its plain port, from the kernel's
@@ -378,7 +401,7 @@ fn make_certificates(dir: &Path) -> anyhow::Result<()> {
     ])
 }
 
-/// Whether Redis on `port` answers `PING` with `+PONG`.
+/// Whether Redis on `port` answers `PING`: with `+PONG`, or, with a password, `-NOAUTH`.
 async fn ping(port: u16) -> bool {
     let answer = async {
         let mut stream =
@@ -390,8 +413,51 @@ async fn ping(port: u16) -> bool {
     };
     matches!(
         tokio::time::timeout(Duration::from_secs(1), answer).await,
-        Ok(Ok(buffer)) if &buffer == b"+PONG\r\n"
+        Ok(Ok(buffer)) if &buffer == b"+PONG\r\n" || &buffer == b"-NOAUTH"
     )
+}
+
+async fn write_command(
+    stream: &mut (impl tokio::io::AsyncWrite + Unpin),
+    args: &[&str],
+) -> anyhow::Result<()> {
+    let mut bytes = format!("*{}\r\n", args.len());
+    for arg in args {
+        bytes += &format!("${}\r\n{arg}\r\n", arg.len());
+    }
+    stream.write_all(bytes.as_bytes()).await?;
+    Ok(stream.flush().await?)
+}
+
+/// One RESP2 answer: a line, or a bulk string or array of them.
+async fn read_answer(
+    stream: &mut (impl tokio::io::AsyncBufRead + Unpin),
+) -> anyhow::Result<String> {
+    let mut line = String::new();
+    stream.read_line(&mut line).await?;
+    let line = line.trim_end();
+    let (kind, rest) = line
+        .split_at_checked(1)
+        .context("Redis closed the connection")?;
+    match kind {
+        "+" | ":" => Ok(rest.to_owned()),
+        "-" => anyhow::bail!("Redis answered an error: {rest}"),
+        "$" if rest == "-1" => Ok(String::new()),
+        "$" => {
+            let mut bulk = vec![0; rest.parse::<usize>()? + 2];
+            stream.read_exact(&mut bulk).await?;
+            bulk.truncate(bulk.len() - 2);
+            Ok(String::from_utf8(bulk)?)
+        }
+        "*" => {
+            let mut items = Vec::new();
+            for _ in 0..rest.parse::<usize>()? {
+                items.push(Box::pin(read_answer(stream)).await?);
+            }
+            Ok(items.join("\n"))
+        }
+        _ => anyhow::bail!("Redis answered {line:?}"),
+    }
 }
 
 // =============================================================================

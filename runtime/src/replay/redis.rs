@@ -171,7 +171,14 @@ async fn check_eviction_policy(connection: &mut ConnectionManager) {
             "mrtr: Redis may evict replay records before the states they guard expire, which \
              would let a state run twice when memory is tight; set `maxmemory-policy noeviction`"
         ),
-        _ => tracing::warn!(
+        // The reason (no permission for CONFIG, no password) tells an operator what to fix.
+        Err(error) => tracing::warn!(
+            %error,
+            "mrtr: could not read Redis's maxmemory-policy; make sure it is `noeviction`, or \
+             records may be evicted before the states they guard expire"
+        ),
+        Ok(answer) => tracing::warn!(
+            answer = ?answer,
             "mrtr: could not read Redis's maxmemory-policy; make sure it is `noeviction`, or \
              records may be evicted before the states they guard expire"
         ),
