@@ -7,6 +7,8 @@
 //!   runs its round once the store is back;
 //! - over TLS (`rediss://`), the server's certificate is checked against the roots given;
 //! - with `requirepass`, the password in the URL opens it, and no log shows a password;
+//! - a Redis that may evict records is named in the log; one out of memory fails rounds closed;
+//! - a record in Redis lives as long as its state and the clock skew allowance, no longer;
 //! - a final state replayed 32 times at once, through both instances, runs its effect once;
 //! - a round claimed by an instance that is killed runs again on the other one, after the
 //!   lease and not before;
@@ -393,6 +395,120 @@ async fn a_redis_with_a_password_needs_it_in_the_url_and_no_log_shows_it() -> an
         assert!(error.contains("MRTR_REDIS_URL"), "{error}");
         assert!(error.contains("not a Redis URL"), "{error}");
         assert!(!error.contains(PASSWORD), "{error}");
+        Ok(())
+    })
+    .await
+}
+
+/// A Redis that may evict records (`allkeys-lru`) gets an error in the log naming its policy
+/// and the one to set, once the store connects.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_redis_that_may_evict_records_is_named_in_the_log() -> anyhow::Result<()> {
+    within(Duration::from_secs(30), async {
+        let redis = RedisServer::start_with_config("maxmemory-policy allkeys-lru\n").await?;
+        let instance =
+            WizardInstance::start(wizard_http!(), free_port(), FLEET_KEYS, &redis.url()).await?;
+        let client = connect(&instance.url()).await?;
+        let rounds = SIGNUP.rounds(&client, "Evicted");
+        up_to_confirm(&rounds).await?;
+        let log = instance.log();
+        let warned: Vec<&str> = log
+            .lines()
+            .filter(|line| line.contains("set `maxmemory-policy noeviction`"))
+            .collect();
+        assert!(!warned.is_empty(), "{log}");
+        assert!(warned.iter().all(|line| line.contains("ERROR")), "{log}");
+        assert!(
+            warned.iter().all(|line| line.contains("allkeys-lru")),
+            "{log}"
+        );
+        Ok(())
+    })
+    .await
+}
+
+/// A Redis out of memory under `noeviction` refuses a claim's write: the final round fails
+/// closed and its effect does not run; once Redis has room, the same request runs it once.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_full_redis_refuses_the_round_and_its_effect_runs_once_after() -> anyhow::Result<()> {
+    const TEAM: &str = "Full";
+    within(Duration::from_secs(30), async {
+        let redis = RedisServer::start().await?;
+        let instance =
+            WizardInstance::start(wizard_http!(), free_port(), FLEET_KEYS, &redis.url()).await?;
+        let client = connect(&instance.url()).await?;
+        let rounds = SIGNUP.rounds(&client, TEAM);
+        let last = up_to_confirm(&rounds).await?;
+        let final_request = rounds.call(Some(&last.state), json!({ "confirm": confirm(true) }));
+
+        redis.command(&["CONFIG", "SET", "maxmemory", "1"]).await?;
+        assert_refused(&client, final_request.clone()).await;
+        assert_refused(&client, final_request.clone()).await;
+        let log = instance.log();
+        assert!(log.contains("OOM"), "{log}");
+        assert_eq!(instance.log().matches(&signup_effect(TEAM)).count(), 0);
+
+        redis.command(&["CONFIG", "SET", "maxmemory", "0"]).await?;
+        let result = finish(&client, final_request.clone()).await?;
+        assert_signed_up(&result, TEAM);
+        let again = finish(&client, final_request).await?;
+        assert_eq!(serde_json::to_value(again)?, serde_json::to_value(result)?);
+        assert_eq!(
+            instance.log().matches(&signup_effect(TEAM)).count(),
+            1,
+            "{}",
+            instance.log()
+        );
+        Ok(())
+    })
+    .await
+}
+
+/// A record in Redis expires with the state it guards plus the clock skew allowance: not
+/// before (a duplicate meanwhile gets the first response), and not much after (Redis is left
+/// empty).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_record_in_redis_lives_as_long_as_its_state_and_the_skew() -> anyhow::Result<()> {
+    const TTL: Duration = Duration::from_secs(2);
+    const SKEW: Duration = Duration::from_secs(2);
+    within(Duration::from_secs(30), async {
+        let redis = RedisServer::start().await?;
+        let engine = Engine::builder()
+            .key(1, mrtr_tests::keys::test_key(7))
+            .replay_store(RedisStore::open(&redis.url())?)
+            .ttl(TTL)
+            .clock_skew(SKEW)
+            .lease(Duration::from_secs(1))
+            .build()?;
+        let served = Loopback::start(Wizard::new(engine)).await?;
+        let rounds = SIGNUP.rounds(&served.client, "Brief");
+        let handed_out = Instant::now();
+        let profile = rounds.first().await?;
+        let plan = rounds
+            .ask(Some(&profile.state), json!({ "profile": ada() }))
+            .await?;
+
+        // The state lives at least its TTL and less than a second more; its record the skew
+        // more.
+        let key = redis.command(&["KEYS", "mrtr:replay:*"]).await?;
+        let left = Duration::from_millis(redis.command(&["PTTL", &key]).await?.parse()?);
+        let kept = TTL + SKEW;
+        assert!(
+            left + handed_out.elapsed() >= kept && left <= kept + Duration::from_secs(1),
+            "the record of a state with {TTL:?} left is kept {left:?}"
+        );
+
+        // A duplicate within the TTL gets the first response.
+        let again = rounds
+            .ask(Some(&profile.state), json!({ "profile": ada() }))
+            .await?;
+        assert_eq!(again.state, plan.state);
+
+        // Past the state's expiry, and the skew, the record is gone.
+        let past = handed_out + kept + Duration::from_secs(1) + handed_out.elapsed();
+        tokio::time::sleep_until(past.into()).await;
+        let records = redis.command(&["KEYS", "mrtr:replay:*"]).await?;
+        assert_eq!(records, "", "records outlived their states");
         Ok(())
     })
     .await
