@@ -13,13 +13,15 @@ use std::{
 
 use mrtr::{
     ConfigError, Engine, Form, ask, elicit, mrtr_tool,
-    replay::{Claim, Holder, MemoryStore, Recorded, ReplayStore, RoundKey, StoreError},
+    replay::{Claim, Holder, MemoryStore, Recorded, RedisStore, ReplayStore, RoundKey, StoreError},
 };
 use mrtr_examples::demo::{self, text_of};
 use mrtr_tests::{
     clock::TestClock,
+    log_lines::LogLines,
     loopback::Served,
     rounds::{Asked, Reply, accept, send},
+    services::RedisServer,
     transports::{Client, bounded},
 };
 use rmcp::{
@@ -838,4 +840,57 @@ async fn the_round_cap_is_sealed_into_the_flow_and_enforced() -> anyhow::Result<
         Ok(())
     })
     .await
+}
+
+/// A Redis that restarts empty while a round runs takes the round's claim with it: the client
+/// that ran the round still gets its response, the log says the claim was lost rather than
+/// that another request took the round over, and a retry of the state runs the round again (a
+/// Redis that restarts empty lets a state run once more).
+#[test]
+fn a_redis_that_restarts_empty_mid_round_loses_its_claim_and_says_so() -> anyhow::Result<()> {
+    let lines = LogLines::default();
+    // One thread, so that the log of every task the round spawns is captured.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let lease = Duration::from_millis(600);
+    lines.capture(tracing::Level::WARN, || {
+        runtime.block_on(bounded(async {
+            let mut redis = RedisServer::start().await?;
+            let effects = Effects::default();
+            let gate = Gate::closed();
+            let engine = engine()
+                .replay_store(RedisStore::open(&redis.url())?)
+                .lease(lease)
+                .build()?;
+            let (_served, client) = serve(Ledger::new(engine, &effects, gate.clone())).await?;
+            let first = asked(&client, pay("eve", None, json!({}))).await?;
+            let final_round = pay("eve", Some(&first.state), yes());
+
+            let (result, restarted) = tokio::join!(done(&client, final_round.clone()), async {
+                effects.happened("charging eve").await;
+                redis.restart().await?;
+                // A renewal of the lease finds the claim gone.
+                tokio::time::sleep(lease / 2).await;
+                gate.release();
+                anyhow::Ok(())
+            });
+            restarted?;
+            assert_eq!(text_of(&result?), "paid 5 to eve (payment 1)");
+
+            let again = done(&client, final_round).await?;
+            assert_eq!(text_of(&again), "paid 5 to eve (payment 2)");
+            // Recording the first response finds no claim (maybe on a later try).
+            mrtr_tests::poll::until("a warning of the lost claim", 4 * lease, || {
+                lines.text().contains("the store lost its claim")
+            })
+            .await
+        }))
+    })?;
+    let logs = lines.text();
+    assert!(
+        !logs.contains("a round finished after its lease lapsed"),
+        "{logs}"
+    );
+    Ok(())
 }

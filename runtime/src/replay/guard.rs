@@ -194,10 +194,12 @@ pub(crate) async fn keep_alive(engine: &Engine, held: &Held) -> Infallible {
         tokio::time::sleep(every).await;
         match inner.store.renew(held.key, held.holder, inner.lease).await {
             Ok(true) => {}
+            // The store cannot tell which: a record held by another looks like one it lost.
             Ok(false) => tracing::warn!(
                 round = %held.key,
-                "mrtr: a round outlived its lease and another request took it over; raise the \
-                 lease if rounds run this long"
+                "mrtr: a round lost its claim: it outlived its lease and another request took \
+                 it over (raise the lease if rounds run this long), or the store lost its claim \
+                 (a Redis that restarted empty)"
             ),
             Err(error) => {
                 tracing::warn!(round = %held.key, %error, "mrtr: could not renew a round's lease")
@@ -280,7 +282,8 @@ async fn record_later(engine: &Engine, tool: &str, held: Held, recorded: Recorde
         // The first try may have landed after all (a timeout), or the lease lapsed first.
         Ok(false) => tracing::warn!(
             tool = %Escaped(tool), round = %held.key,
-            "mrtr: a later try to record a response found the round recorded or taken over"
+            "mrtr: a later try to record a response found the round recorded, taken over, or \
+             the store lost its claim (a Redis that restarted empty)"
         ),
         Err(_) => report_stored(tool, &held, stored),
     }
@@ -292,7 +295,8 @@ fn report_stored(tool: &str, held: &Held, stored: Result<bool, StoreError>) {
         Ok(true) => {}
         Ok(false) => tracing::warn!(
             tool = %Escaped(tool), round = %held.key,
-            "mrtr: a round finished after its lease lapsed and another request took it over"
+            "mrtr: a round finished without its claim: its lease lapsed and another request \
+             took it over, or the store lost its claim (a Redis that restarted empty)"
         ),
         Err(error) => tracing::error!(
             tool = %Escaped(tool), round = %held.key, %error,
