@@ -1,7 +1,7 @@
 //! Single use and a bounded lifetime, through real rounds over loopback HTTP: a state runs its
 //! round once, a duplicate gets the first response, a dead instance's round runs again only
 //! after its lease, a failing store fails closed, and no flow outlives its deadline or round
-//! cap.
+//! cap. With a real Redis: one that restarts empty mid-round, and one back within the lease.
 
 use std::{
     sync::{
@@ -893,4 +893,49 @@ fn a_redis_that_restarts_empty_mid_round_loses_its_claim_and_says_so() -> anyhow
         "{logs}"
     );
     Ok(())
+}
+
+/// A Redis that goes down as a round finishes, and comes back with its records (saved to disk)
+/// within the lease: the client that ran the round gets its response, mrtr records it on a later
+/// try, and a retry gets that response instead of running the round again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_back_within_the_lease_gets_the_response_recorded_on_a_later_try()
+-> anyhow::Result<()> {
+    bounded(async {
+        let mut redis = RedisServer::start().await?;
+        let effects = Effects::default();
+        let gate = Gate::closed();
+        let store = RedisStore::open(&redis.url())?.with_timeout(Duration::from_millis(200));
+        let engine = engine()
+            .replay_store(store)
+            .lease(Duration::from_secs(5))
+            .build()?;
+        let (_served, client) = serve(Ledger::new(engine, &effects, gate.clone())).await?;
+        let first = asked(&client, pay("fay", None, json!({}))).await?;
+        let final_round = pay("fay", Some(&first.state), yes());
+
+        let (result, outage) = tokio::join!(done(&client, final_round.clone()), async {
+            effects.happened("charging fay").await;
+            // The claim is on disk; Redis dies, and the round finishes while it is down.
+            redis.command(&["SAVE"]).await?;
+            redis.stop();
+            gate.release();
+            effects.happened("paid fay").await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            redis.restart().await
+        });
+        outage?;
+        let result = result?;
+        assert_eq!(text_of(&result), "paid 5 to fay (payment 1)");
+
+        // Well within the lease, the retry gets the first response.
+        let again = done(&client, final_round).await?;
+        assert_eq!(
+            serde_json::to_value(&again)?,
+            serde_json::to_value(&result)?
+        );
+        assert_eq!(effects.all(), ["charging fay", "paid fay"]);
+        Ok(())
+    })
+    .await
 }
