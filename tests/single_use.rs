@@ -1,7 +1,8 @@
 //! Single use and a bounded lifetime, through real rounds over loopback HTTP: a state runs its
 //! round once, a duplicate gets the first response, a dead instance's round runs again only
 //! after its lease, a failing store fails closed, and no flow outlives its deadline or round
-//! cap. With a real Redis: one that restarts empty mid-round, and one back within the lease.
+//! cap. With a real Redis: a duplicate on another instance waits for the round, a Redis that
+//! restarts empty mid-round loses its claim, and one back within the lease keeps it.
 
 use std::{
     sync::{
@@ -935,6 +936,48 @@ async fn a_redis_back_within_the_lease_gets_the_response_recorded_on_a_later_try
             serde_json::to_value(&result)?
         );
         assert_eq!(effects.all(), ["charging fay", "paid fay"]);
+        Ok(())
+    })
+    .await
+}
+
+/// The same final state sent to two instances on one Redis while its round runs: the instance
+/// that claimed it runs it, the other waits and sends its response, and the effect runs once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_on_another_instance_waits_for_the_round_on_redis() -> anyhow::Result<()> {
+    bounded(async {
+        let redis = RedisServer::start().await?;
+        let effects = Effects::default();
+        let gate = Gate::closed();
+        let instance = || -> anyhow::Result<Ledger> {
+            let engine = engine()
+                .replay_store(RedisStore::open(&redis.url())?)
+                .build()?;
+            Ok(Ledger::new(engine, &effects, gate.clone()))
+        };
+        let (_served_a, client_a) = serve(instance()?).await?;
+        let (_served_b, client_b) = serve(instance()?).await?;
+        let first = asked(&client_a, pay("gus", None, json!({}))).await?;
+        let final_round = pay("gus", Some(&first.state), yes());
+
+        let (on_a, on_b) = tokio::join!(done(&client_a, final_round.clone()), async {
+            effects.happened("charging gus").await;
+            let on_b = done(&client_b, final_round.clone());
+            tokio::pin!(on_b);
+            // B waits while A's round runs...
+            let early = tokio::time::timeout(Duration::from_millis(300), &mut on_b).await;
+            assert!(
+                early.is_err(),
+                "B answered while A ran the round: {early:?}"
+            );
+            // ...and answers once A has.
+            gate.release();
+            on_b.await
+        });
+        let (on_a, on_b) = (on_a?, on_b?);
+        assert_eq!(text_of(&on_a), "paid 5 to gus (payment 1)");
+        assert_eq!(serde_json::to_value(&on_b)?, serde_json::to_value(&on_a)?);
+        assert_eq!(effects.all(), ["charging gus", "paid gus"]);
         Ok(())
     })
     .await
