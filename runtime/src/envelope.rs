@@ -23,12 +23,12 @@ use zeroize::Zeroizing;
 
 use crate::replay::{FlowId, RoundKey};
 
-/// Encrypted and authenticated with AES-256-GCM-SIV, under a derived key. (1, 3, 6 and 9 were
-/// earlier headers, keys or ciphers.)
-const VERSION: u8 = 12;
-/// Readable, authenticated with HMAC-SHA256 under a derived key. (2, 4, 7 and 10 were earlier
-/// ones.)
-const VERSION_SIGNED: u8 = 13;
+/// Encrypted and authenticated with AES-256-GCM-SIV, under a derived key. (1, 3, 6, 9 and 12
+/// were earlier headers, keys or ciphers.)
+const VERSION: u8 = 14;
+/// Readable, authenticated with HMAC-SHA256 under a derived key. (2, 4, 7, 10 and 13 were
+/// earlier ones.)
+const VERSION_SIGNED: u8 = 15;
 /// A recorded response in the replay store: always encrypted. (5 and 8 were earlier ones.)
 const VERSION_RECORD: u8 = 11;
 const MAC_LEN: usize = 32;
@@ -180,14 +180,18 @@ pub(crate) struct Header {
     /// Whether some locals are saved as JSON, as the saver does for a value postcard cannot
     /// read back; the locals then start with which ones.
     pub(crate) json_locals: bool,
+    /// Where the in-memory replay store keeps the record of the round this state opens, if
+    /// it made one as the state was sealed: the low bits of its number.
+    pub(crate) place: Option<u16>,
 }
 
 /// How a [`Header`] travels: the flow id is the nonce, the deadline counts from [`EPOCH`],
 /// the expiry is how long before the deadline it falls (0 when the state lives until then),
-/// and the JSON flag is the low bit of the resume point (one byte for either below 64).
+/// and the JSON flag and whether a place follows are the low bits of the resume point (one
+/// byte for either below 32). The place, if any, is two bytes after it.
 #[derive(Serialize, Deserialize)]
 struct WireHeader {
-    resume_and_json: u64,
+    resume_and_flags: u64,
     round: u32,
     max_rounds: u32,
     deadline: u64,
@@ -197,7 +201,9 @@ struct WireHeader {
 impl WireHeader {
     fn new(header: &Header) -> Self {
         Self {
-            resume_and_json: u64::from(header.resume) << 1 | u64::from(header.json_locals),
+            resume_and_flags: u64::from(header.resume) << 2
+                | u64::from(header.place.is_some()) << 1
+                | u64::from(header.json_locals),
             round: header.round,
             max_rounds: header.max_rounds,
             deadline: header.deadline.wrapping_sub(EPOCH),
@@ -205,16 +211,22 @@ impl WireHeader {
         }
     }
 
-    fn header(&self, flow: FlowId) -> Option<Header> {
+    /// Whether a place follows.
+    fn has_place(&self) -> bool {
+        self.resume_and_flags & 2 == 2
+    }
+
+    fn header(&self, flow: FlowId, place: Option<u16>) -> Option<Header> {
         let deadline = self.deadline.wrapping_add(EPOCH);
         Some(Header {
-            resume: u32::try_from(self.resume_and_json >> 1).ok()?,
+            resume: u32::try_from(self.resume_and_flags >> 2).ok()?,
             expires_at: deadline.saturating_sub(self.before_deadline),
             round: self.round,
             flow,
             deadline,
             max_rounds: self.max_rounds,
-            json_locals: self.resume_and_json & 1 == 1,
+            json_locals: self.resume_and_flags & 1 == 1,
+            place,
         })
     }
 }
@@ -285,9 +297,9 @@ pub(crate) fn unix_seconds_up(time: SystemTime) -> u64 {
         .saturating_add(u64::from(since.subsec_nanos() > 0))
 }
 
-/// The longest wire header: `round` and `max_rounds` (varints of up to 5 bytes), and the resume
-/// point with its flag and the two times (up to 10 bytes).
-const HEADER_MAX: usize = 2 * 5 + 3 * 10;
+/// The longest wire header: `round` and `max_rounds` (varints of up to 5 bytes), the resume
+/// point with its flags and the two times (up to 10 bytes), and the place.
+const HEADER_MAX: usize = 2 * 5 + 3 * 10 + 2;
 
 pub(crate) fn seal(
     keys: &KeyRing,
@@ -299,8 +311,18 @@ pub(crate) fn seal(
     let key = &keys.keys[0];
     let mut header_buffer = [0u8; HEADER_MAX];
     let flow = header.flow;
-    let header: &[u8] = postcard::to_slice(&WireHeader::new(header), &mut header_buffer)
-        .map_err(|_| SealError::Random)?;
+    let place = header.place.map(u16::to_le_bytes);
+    let wire = postcard::to_slice(
+        &WireHeader::new(header),
+        &mut header_buffer[..HEADER_MAX - 2],
+    )
+    .map_err(|_| SealError::Random)?
+    .len();
+    let header_len = wire + place.map_or(0, |place| place.len());
+    if let Some(place) = place {
+        header_buffer[wire..header_len].copy_from_slice(&place);
+    }
+    let header = &header_buffer[..header_len];
     let plaintext_len = header.len() + locals.len();
     let sealed_len = if keys.sign_only {
         PREFIX_LEN + plaintext_len + MAC_LEN
@@ -413,7 +435,14 @@ pub(crate) fn open(
     flow.copy_from_slice(&bytes[2..PREFIX_LEN]);
     let (header, rest) = postcard::take_from_bytes::<WireHeader>(&bytes[plaintext.clone()])
         .map_err(|_| OpenError::BadHeader)?;
-    let header = header.header(flow).ok_or(OpenError::BadHeader)?;
+    let (place, rest) = match header.has_place() {
+        true => match rest {
+            [low, high, rest @ ..] => (Some(u16::from_le_bytes([*low, *high])), rest),
+            _ => return Err(OpenError::BadHeader),
+        },
+        false => (None, rest),
+    };
+    let header = header.header(flow, place).ok_or(OpenError::BadHeader)?;
     let locals = plaintext.end - rest.len()..plaintext.end;
     let now = unix_seconds(now);
     let expires_at = header.expires_at.min(header.deadline);
@@ -513,6 +542,7 @@ mod tests {
         deadline: 2_000_000_100,
         max_rounds: 100,
         json_locals: false,
+        place: None,
     };
 
     fn now() -> SystemTime {
@@ -727,6 +757,7 @@ mod tests {
             deadline,
             max_rounds: 100,
             json_locals: false,
+            place: None,
         };
         let state = seal(&ring(&[1]), &binding("t"), &header, b"", 4096).unwrap();
         assert_eq!(state.len(), 52);
@@ -798,6 +829,7 @@ mod sign_only_tests {
         deadline: 2_000_000_000,
         max_rounds: 100,
         json_locals: false,
+        place: None,
     };
 
     fn now() -> SystemTime {

@@ -46,6 +46,7 @@ const HEADER: Header = Header {
     deadline: 2_000_000_100,
     max_rounds: 100,
     json_locals: false,
+    place: None,
 };
 
 /// Opens arbitrary bytes as a `requestState`, in both modes.

@@ -78,6 +78,8 @@ struct Cursor {
     rebuild: Option<Rebuild>,
     /// Why this round's answers did not fit, when it asks again (redacted: no values).
     asked_again: Option<String>,
+    /// This round's record in the in-memory replay store, once claimed.
+    held_at: Option<u64>,
 }
 
 enum Halt {
@@ -190,6 +192,7 @@ impl Machine {
             halt: None,
             rebuild: None,
             asked_again: None,
+            held_at: None,
         };
         let mut round = round;
         cursor.answers = round.input_responses.take();
@@ -494,10 +497,18 @@ impl Machine {
             return Err(ErrorData::missing_required_client_capability(missing));
         }
         let requests = questions.into_input_requests(keys)?;
-        let header = Header {
+        let mut header = Header {
             json_locals: locals.json,
             ..self.next_header(id)?
         };
+        if self.layout.single_use {
+            let key = RoundKey {
+                flow: header.flow,
+                round: header.round,
+            };
+            let held_at = self.cursor().held_at;
+            header.place = guard::reserve(&self.engine, key, header.expires_at, held_at);
+        }
         let engine = &self.engine.inner;
         let binding = binding(
             &self.engine,
@@ -578,6 +589,7 @@ impl Machine {
             deadline,
             max_rounds,
             json_locals: false,
+            place: None,
         })
     }
 
@@ -612,7 +624,8 @@ impl Machine {
             self.layout,
             self.principal.as_deref(),
         );
-        let held = match guard::enter(&self.engine, &binding, key, opened.expires_at).await {
+        let entered = guard::enter(&self.engine, &binding, key, opened.place, opened.expires_at);
+        let held = match entered.await {
             Ok(Entered::Won(held)) => held,
             // The round that started this very task, run again inside it because the instance
             // running it died: the task's lease, not the guard, lets one instance run it.
@@ -628,6 +641,7 @@ impl Machine {
             Ok(Entered::Replayed(response)) => return Outcome::Recorded(response),
             Err(error) => return Outcome::Failed(error),
         };
+        self.cursor().held_at = held.at();
         self.start_task_at_the_top();
         let mut body = pin!(self.drive(body));
         let outcome = {

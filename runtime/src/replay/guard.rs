@@ -21,6 +21,15 @@ pub(crate) struct Held {
     key: RoundKey,
     holder: Holder,
     expires_at: SystemTime,
+    /// The record's number in the in-memory store, which finds it by that.
+    at: Option<u64>,
+}
+
+impl Held {
+    /// The record's number in the in-memory store.
+    pub(crate) fn at(&self) -> Option<u64> {
+        self.at
+    }
 }
 
 /// How a guarded round starts.
@@ -93,12 +102,26 @@ fn record_expiry(engine: &Engine, state_expires_at: u64) -> SystemTime {
         .unwrap_or(now + Engine::MAX_TIME)
 }
 
-/// Claims round `key`, whose state expires at `state_expires_at` (Unix seconds). Waits, up to
-/// the engine's bound, while another request runs it.
+/// Makes the record of round `key` in the in-memory store as its state, which expires at
+/// `state_expires_at` (Unix seconds), is sealed; the place the state carries to find it.
+/// `by` is the record of the round sealing it, if it holds one. `None` for any other store.
+pub(crate) fn reserve(
+    engine: &Engine,
+    key: RoundKey,
+    state_expires_at: u64,
+    by: Option<u64>,
+) -> Option<u16> {
+    let memory = engine.inner.memory.as_ref()?;
+    memory.reserve(key, record_expiry(engine, state_expires_at), by)
+}
+
+/// Claims round `key`, whose state expires at `state_expires_at` (Unix seconds) and carries
+/// `place`. Waits, up to the engine's bound, while another request runs it.
 pub(crate) async fn enter(
     engine: &Engine,
     binding: &Binding<'_>,
     key: RoundKey,
+    place: Option<u16>,
     state_expires_at: u64,
 ) -> Result<Entered, ErrorData> {
     let inner = &engine.inner;
@@ -112,34 +135,36 @@ pub(crate) async fn enter(
     let mut pause = Duration::from_millis(2);
     loop {
         let claimed = match &inner.memory {
-            Some(memory) => memory.claim_now(key, holder, inner.lease, expires_at),
-            None => {
-                inner
-                    .store
-                    .claim(key, holder, inner.lease, expires_at)
-                    .await
-            }
+            Some(memory) => memory
+                .claim_placed(key, place, holder, inner.lease, expires_at)
+                .map(|(claim, at)| (claim, Some(at))),
+            None => inner
+                .store
+                .claim(key, holder, inner.lease, expires_at)
+                .await
+                .map(|claim| (claim, None)),
         };
         match claimed {
-            Ok(Claim::Won) => {
+            Ok((Claim::Won, at)) => {
                 return Ok(Entered::Won(Held {
                     key,
                     holder,
                     expires_at,
+                    at,
                 }));
             }
-            Ok(Claim::Done(recorded)) => {
+            Ok((Claim::Done(recorded), _)) => {
                 tracing::debug!(tool = %Escaped(binding.name), round = %key, "mrtr: duplicate request, sending the first response again");
                 return replayed(engine, binding, &key, &recorded).map(Entered::Replayed);
             }
-            Ok(Claim::Running)
+            Ok((Claim::Running, _))
                 if Instant::now() + pause
                     <= *give_up.get_or_insert_with(|| Instant::now() + inner.duplicate_wait) =>
             {
                 tokio::time::sleep(pause).await;
                 pause = (pause * 2).min(MAX_PAUSE);
             }
-            Ok(Claim::Running) => {
+            Ok((Claim::Running, _)) => {
                 tracing::warn!(
                     tool = %Escaped(binding.name), round = %key, waited = ?inner.duplicate_wait,
                     "mrtr: a duplicate request gave up waiting for the first to finish"
@@ -192,7 +217,11 @@ pub(crate) async fn keep_alive(engine: &Engine, held: &Held) -> Infallible {
     let every = (inner.lease / 3).max(Duration::from_millis(10));
     loop {
         tokio::time::sleep(every).await;
-        match inner.store.renew(held.key, held.holder, inner.lease).await {
+        let renewed = match &inner.memory {
+            Some(memory) => Ok(memory.renew_placed(held.key, held.at, held.holder, inner.lease)),
+            None => inner.store.renew(held.key, held.holder, inner.lease).await,
+        };
+        match renewed {
             Ok(true) => {}
             // The store cannot tell which: a record held by another looks like one it lost.
             Ok(false) => tracing::warn!(
@@ -219,7 +248,14 @@ pub(crate) async fn record(
     rebuild: Option<Rebuild>,
 ) {
     if let Some(memory) = &engine.inner.memory {
-        let stored = memory.record_now(held.key, held.holder, response, rebuild, held.expires_at);
+        let stored = memory.record_placed(
+            held.key,
+            held.at,
+            held.holder,
+            response,
+            rebuild,
+            held.expires_at,
+        );
         return report_stored(binding.name, &held, stored);
     }
     let store = &engine.inner.store;

@@ -1,6 +1,12 @@
 //! The replay store of a single instance: records in this process's memory, kept in the order
 //! they were made, so that they expire from the front.
 //!
+//! A state the engine hands out carries the low bits of its record's number (the record is
+//! reserved as the state is sealed), so that claiming it needs no hash index: writing to an
+//! index slot last touched a TTL ago was a third of the guard's time. States without a place
+//! (from another instance, from before a restart, or when reservations are full) go through
+//! the index.
+//!
 //! A record holds no allocation of its own in the common case. What it answers duplicates with
 //! sits in one byte queue shared by all records: its questions' bytes and its state, or any
 //! other response as JSON. Records that each held a few blocks of their own for a whole TTL
@@ -30,9 +36,10 @@ use crate::{
 /// [`max_bytes`](MemoryStore::max_bytes) of what they answer duplicates with, and never forgets
 /// one before the state it guards expires. Past 90% of either it refuses new flows, so that
 /// flows in progress keep room to finish; when full it refuses new rounds too. Both come back
-/// to the client as `-32603`, with the reason in the log. A response larger than a sixteenth of
-/// `max_bytes` is not kept: its round is still recorded, and a duplicate gets an error saying
-/// so instead of the round running again.
+/// to the client as `-32603`, with the reason in the log. Records reserved for states handed
+/// out and not claimed yet have a capacity of their own, as large. A response larger than a
+/// sixteenth of `max_bytes` is not kept: its round is still recorded, and a duplicate gets an
+/// error saying so instead of the round running again.
 ///
 /// Instances do not see each other's records: several instances need a shared store such as
 /// [`RedisStore`] (feature `redis`).
@@ -75,6 +82,11 @@ struct Records {
     early: BinaryHeap<Reverse<(SystemTime, u64)>>,
     /// The latest expiry of any record made so far.
     latest: Option<SystemTime>,
+    /// How many records it keeps: entries claimed, neither gone nor moved.
+    kept: usize,
+    /// How many records are reserved for states and not claimed yet; at most the capacity
+    /// again, apart from it.
+    reserved: usize,
 }
 
 struct Entry {
@@ -85,16 +97,45 @@ struct Entry {
     /// how many there are.
     bytes_at: u64,
     bytes_len: usize,
+    /// Whether `Records::by_key` finds it; a record reserved for a state is found through the
+    /// place the state carries instead.
+    indexed: bool,
+    /// The record this round reserved for the state it handed out ([`NOT_RESERVED`] if none,
+    /// [`RESERVE_REFUSED`] if the store was full): a round run again reuses it, so that every
+    /// state of the next round finds the same record.
+    next: u64,
+}
+
+const NOT_RESERVED: u64 = u64::MAX;
+const RESERVE_REFUSED: u64 = u64::MAX - 1;
+
+/// A state carries the low bits of its record's number.
+const PLACE_BITS: u32 = 16;
+
+/// The place a state carries for record `number`.
+fn place_of(number: u64) -> u16 {
+    (number & ((1 << PLACE_BITS) - 1)) as u16
 }
 
 impl Entry {
-    /// Whether the record is still kept: not dropped before it reached the front.
+    /// Whether the record is still in the queue's care: not dropped before it reached the
+    /// front. A moved record's old place stays, so that states carrying it find where it went.
     fn is_live(&self) -> bool {
         !matches!(self.state, RecordState::Gone)
     }
 }
 
+impl RecordState {
+    /// Whether it counts as a record kept: claimed, not gone, and not the old place of one
+    /// that moved.
+    fn is_kept(&self) -> bool {
+        !matches!(self, Self::Reserved | Self::Gone | Self::Moved { .. })
+    }
+}
+
 enum RecordState {
+    /// Made as the state that opens it was sealed, and not claimed yet.
+    Reserved,
     Running {
         holder: Holder,
         lease_until: Instant,
@@ -111,6 +152,8 @@ enum RecordState {
     Json,
     /// Sealed bytes, as a caller handed them over.
     Sealed,
+    /// Moved to the back of the queue, to `to`, when it completed.
+    Moved { to: u64 },
     /// Dropped before it reached the front of the queue.
     Gone,
 }
@@ -162,7 +205,7 @@ impl MemoryStore {
     fn len_at(&self, wall: SystemTime) -> usize {
         let mut records = self.records();
         records.drop_expired(wall);
-        records.by_key.len()
+        records.kept
     }
 
     /// Whether it holds no record.
@@ -190,8 +233,23 @@ impl MemoryStore {
         lease: Duration,
         expires_at: SystemTime,
     ) -> Result<Claim, StoreError> {
-        self.claim_at(
+        self.claim_placed(key, None, holder, lease, expires_at)
+            .map(|(claim, _)| claim)
+    }
+
+    /// [`Self::claim_now`] for a state that carries its record's `place` ([`Self::reserve`]),
+    /// with the record's number, which [`Self::record_placed`] and [`Self::renew_placed`] take.
+    pub(crate) fn claim_placed(
+        &self,
+        key: RoundKey,
+        place: Option<u16>,
+        holder: Holder,
+        lease: Duration,
+        expires_at: SystemTime,
+    ) -> Result<(Claim, u64), StoreError> {
+        self.claim_placed_at(
             key,
+            place,
             holder,
             lease,
             expires_at,
@@ -201,6 +259,7 @@ impl MemoryStore {
     }
 
     /// [`Self::claim_now`] at `now` on the lease clock and `wall` on the expiry clock.
+    #[cfg(test)]
     fn claim_at(
         &self,
         key: RoundKey,
@@ -210,55 +269,155 @@ impl MemoryStore {
         now: Instant,
         wall: SystemTime,
     ) -> Result<Claim, StoreError> {
+        self.claim_placed_at(key, None, holder, lease, expires_at, now, wall)
+            .map(|(claim, _)| claim)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn claim_placed_at(
+        &self,
+        key: RoundKey,
+        place: Option<u16>,
+        holder: Holder,
+        lease: Duration,
+        expires_at: SystemTime,
+        now: Instant,
+        wall: SystemTime,
+    ) -> Result<(Claim, u64), StoreError> {
         let mut records = self.records();
         records.drop_expired(wall);
         let running = RecordState::Running {
             holder,
             lease_until: at_most_a_century(now, lease),
         };
-        let full = records.by_key.len() >= self.capacity;
+        let placed = place.and_then(|place| records.placed(&key, place));
+        let full = records.kept >= self.capacity;
         let full_of_bytes = records.bytes.len() >= self.max_bytes;
         let next = records.next_number();
-        let number = match records.by_key.entry(key) {
-            Slot::Occupied(slot) => *slot.get(),
-            Slot::Vacant(_) if full => {
-                return Err(StoreError::full(format!(
-                    "the in-memory replay store holds its capacity of {} records; raise it \
-                     with MemoryStore::with_capacity, shorten the state TTL, or use a shared \
-                     store",
-                    self.capacity
-                )));
-            }
-            Slot::Vacant(_) if full_of_bytes => {
-                return Err(StoreError::full(format!(
-                    "the in-memory replay store keeps its {} bytes of responses; raise it with \
-                     MemoryStore::max_bytes, shorten the state TTL, or use a shared store",
-                    self.max_bytes
-                )));
-            }
-            Slot::Vacant(slot) => {
-                slot.insert(next);
-                records.push_unindexed(key, expires_at, running);
-                return Ok(Claim::Won);
-            }
+        let number = match placed {
+            Some(number) => number,
+            None => self.indexed_or_vacant(&mut records, key, full, full_of_bytes)?,
         };
-        let entry = records.entry_mut(number);
-        match &entry.state {
-            RecordState::Running { lease_until, .. } if *lease_until > now => Ok(Claim::Running),
-            // A lapsed lease (`Gone` is never indexed; it would be taken the same way).
-            RecordState::Running { .. } | RecordState::Gone => {
-                entry.state = running;
-                Ok(Claim::Won)
+        // A reserved record becomes one kept: it needs the room a new one does.
+        if matches!(records.entry_state(number), Some(RecordState::Reserved))
+            && let Some(error) = self.no_room(full, full_of_bytes)
+        {
+            return Err(error);
+        }
+        if number == next {
+            records.push(key, expires_at, running, true);
+            return Ok((Claim::Won, number));
+        }
+        let entry = records.entry(number);
+        let claim = match &entry.state {
+            RecordState::Running { lease_until, .. } if *lease_until > now => Claim::Running,
+            // A lapsed lease, or a record reserved or dropped (`Gone` is never indexed, and a
+            // place finds none).
+            RecordState::Running { .. } | RecordState::Reserved | RecordState::Gone => {
+                records.set_state(number, running);
+                Claim::Won
             }
             RecordState::Asked { .. } | RecordState::Json | RecordState::Sealed => {
-                Ok(Claim::Done(records.recorded(number)))
+                Claim::Done(records.recorded(number))
+            }
+            // `placed` and the index follow a moved record.
+            RecordState::Moved { .. } => {
+                return Err(StoreError::unavailable(
+                    "the in-memory replay store lost track of a moved record",
+                ));
+            }
+        };
+        Ok((claim, number))
+    }
+
+    /// Makes the record of round `key` as the state that opens it is sealed, kept until
+    /// `expires_at`, so that claiming it needs no index: the state carries the low bits of its
+    /// number, the place returned. `None` when the store is full: the claim then goes through
+    /// the index, and is refused there if the store is still full.
+    ///
+    /// `by` is the record of the round sealing the state, if it holds one: a round run again
+    /// (a lapsed lease) gets the place it reserved before, so that both states find one record.
+    pub(crate) fn reserve(
+        &self,
+        key: RoundKey,
+        expires_at: SystemTime,
+        by: Option<u64>,
+    ) -> Option<u16> {
+        self.reserve_at(key, expires_at, by, SystemTime::now())
+    }
+
+    /// [`Self::reserve`] at `wall` on the expiry clock.
+    fn reserve_at(
+        &self,
+        key: RoundKey,
+        expires_at: SystemTime,
+        by: Option<u64>,
+        wall: SystemTime,
+    ) -> Option<u16> {
+        let mut records = self.records();
+        records.drop_expired(wall);
+        let by = by.and_then(|by| records.sealing_round(by, &key));
+        if let Some(by) = by {
+            match records.entry(by).next {
+                NOT_RESERVED => {}
+                RESERVE_REFUSED => return None,
+                earlier if records.placed(&key, place_of(earlier)).is_some() => {
+                    return Some(place_of(earlier));
+                }
+                _ => {}
             }
         }
+        let number = (records.reserved < self.capacity)
+            .then(|| records.push(key, expires_at, RecordState::Reserved, false));
+        if let Some(by) = by {
+            records.entry_mut(by).next = number.unwrap_or(RESERVE_REFUSED);
+        }
+        number.map(place_of)
+    }
+
+    /// The number of the record of `key` in the index, where it went if it moved, or `next`,
+    /// indexed for the caller to push, if there is room for a new record.
+    fn indexed_or_vacant(
+        &self,
+        records: &mut Records,
+        key: RoundKey,
+        full: bool,
+        full_of_bytes: bool,
+    ) -> Result<u64, StoreError> {
+        let next = records.next_number();
+        let no_room = self.no_room(full, full_of_bytes);
+        match records.by_key.entry(key) {
+            Slot::Occupied(slot) => Ok(*slot.get()),
+            Slot::Vacant(_) if let Some(error) = no_room => Err(error),
+            Slot::Vacant(slot) => {
+                slot.insert(next);
+                Ok(next)
+            }
+        }
+    }
+
+    /// Why a new record does not fit, if it does not.
+    fn no_room(&self, full: bool, full_of_bytes: bool) -> Option<StoreError> {
+        if full {
+            return Some(StoreError::full(format!(
+                "the in-memory replay store holds its capacity of {} records; raise it with \
+                 MemoryStore::with_capacity, shorten the state TTL, or use a shared store",
+                self.capacity
+            )));
+        }
+        full_of_bytes.then(|| {
+            StoreError::full(format!(
+                "the in-memory replay store keeps its {} bytes of responses; raise it with \
+                 MemoryStore::max_bytes, shorten the state TTL, or use a shared store",
+                self.max_bytes
+            ))
+        })
     }
 
     /// Records `response` for the round `holder` holds, as [`ReplayStore::complete`] does with
     /// [`Recorded::in_process`], but writing its bytes straight into the queue: no copy of the
     /// state, and no JSON but the one in the queue.
+    #[cfg(test)]
     pub(crate) fn record_now(
         &self,
         key: RoundKey,
@@ -267,9 +426,23 @@ impl MemoryStore {
         rebuild: Option<Rebuild>,
         expires_at: SystemTime,
     ) -> Result<bool, StoreError> {
+        self.record_placed(key, None, holder, response, rebuild, expires_at)
+    }
+
+    /// [`Self::record_now`] for the round claimed as record `at` ([`Self::claim_placed`]).
+    pub(crate) fn record_placed(
+        &self,
+        key: RoundKey,
+        at: Option<u64>,
+        holder: Holder,
+        response: &RecordedResponse,
+        rebuild: Option<Rebuild>,
+        expires_at: SystemTime,
+    ) -> Result<bool, StoreError> {
         match (response, rebuild) {
             (RecordedResponse::InputRequired(input), Some(rebuild)) => self.finish_asked(
                 key,
+                at,
                 holder,
                 expires_at,
                 rebuild,
@@ -285,16 +458,18 @@ impl MemoryStore {
                     Err(_) if json.overflowed => Err(Unkept::TooLarge),
                     Err(_) => Err(Unkept::Unwritten),
                 };
-                self.finish(key, holder, expires_at, RecordState::Json, kept)
+                self.finish(key, at, holder, expires_at, RecordState::Json, kept)
             }
         }
     }
 
     /// Turns the round `holder` holds into a record of the questions it asked again, which
     /// `rebuild` builds, and the state it handed out, if any.
+    #[allow(clippy::too_many_arguments)]
     fn finish_asked(
         &self,
         key: RoundKey,
+        at: Option<u64>,
         holder: Holder,
         expires_at: SystemTime,
         rebuild: Rebuild,
@@ -309,7 +484,7 @@ impl MemoryStore {
             meta: meta.map(Box::new),
         };
         let parts = [&bytes[..], request_state.unwrap_or_default().as_bytes()];
-        self.finish(key, holder, expires_at, state, Ok(&parts))
+        self.finish(key, at, holder, expires_at, state, Ok(&parts))
     }
 
     /// Turns the round `holder` holds into `state`, with `kept`'s bytes appended. The record
@@ -319,13 +494,14 @@ impl MemoryStore {
     fn finish(
         &self,
         key: RoundKey,
+        at: Option<u64>,
         holder: Holder,
         expires_at: SystemTime,
         state: RecordState,
         kept: Result<&[&[u8]], Unkept>,
     ) -> Result<bool, StoreError> {
         let mut records = self.records();
-        let Some(mut number) = records.held_by(&key, holder) else {
+        let Some(mut number) = records.held(at, &key, holder) else {
             return Ok(false);
         };
         let last = records.next_number() - 1;
@@ -364,9 +540,8 @@ impl MemoryStore {
             }
         };
         let bytes_len = records.bytes.len() - before;
-        let entry = records.entry_mut(number);
-        entry.state = state;
-        entry.bytes_len = bytes_len;
+        records.set_state(number, state);
+        records.entry_mut(number).bytes_len = bytes_len;
         drop(records);
         if overflowed && let Some(before) = self.unkept.due(SystemTime::now()) {
             tracing::warn!(
@@ -435,11 +610,86 @@ impl Records {
         self.by_key.get(key).copied()
     }
 
-    /// The number of the record of `key`, if it is running, held by `holder`.
-    fn held_by(&self, key: &RoundKey, holder: Holder) -> Option<u64> {
-        let number = self.number_of(key)?;
+    /// The number of the record of `key`, if it is running, held by `holder`: at `at`, where
+    /// its claim found it (or where it moved since), else through the index.
+    fn held(&self, at: Option<u64>, key: &RoundKey, holder: Holder) -> Option<u64> {
+        let number = match at {
+            Some(at) => Some(at)
+                .filter(|at| self.holds(*at))
+                .map(|at| self.forwarded(at))
+                .filter(|number| self.entry(*number).key == *key)?,
+            None => self.number_of(key)?,
+        };
         matches!(self.entry(number).state, RecordState::Running { holder: current, .. } if current == holder)
             .then_some(number)
+    }
+
+    /// Whether record `number` is still in the queue.
+    fn holds(&self, number: u64) -> bool {
+        number >= self.first && number < self.next_number()
+    }
+
+    /// Where record `number` is now: itself, or where it moved.
+    fn forwarded(&self, mut number: u64) -> u64 {
+        // Each move goes to a later number, which expires no sooner: it is in the queue.
+        while let RecordState::Moved { to } = self.entry(number).state {
+            number = to;
+        }
+        number
+    }
+
+    /// The record of `key` at `place`, where a state carries it ([`MemoryStore::reserve`]),
+    /// followed to where it moved: the newest number ending in those bits whose record is of
+    /// `key`. `None` if none is (the record expired, or the state is from another instance).
+    fn placed(&self, key: &RoundKey, place: u16) -> Option<u64> {
+        let next = self.next_number();
+        let step = 1u64 << PLACE_BITS;
+        let mut number = (next & !(step - 1)) | u64::from(place);
+        if number >= next {
+            number = number.checked_sub(step)?;
+        }
+        while number >= self.first {
+            let entry = self.entry(number);
+            if entry.key == *key && entry.is_live() {
+                return Some(self.forwarded(number));
+            }
+            number = number.checked_sub(step)?;
+        }
+        None
+    }
+
+    /// Record `by`, if it is the live record of the round before `key`'s, followed to where it
+    /// moved: the round that seals `key`'s state.
+    fn sealing_round(&self, by: u64, key: &RoundKey) -> Option<u64> {
+        let by = Some(by).filter(|by| self.holds(*by))?;
+        let by = self.forwarded(by);
+        let entry = self.entry(by);
+        (entry.is_live()
+            && entry.key.flow == key.flow
+            && entry.key.round.checked_add(1) == Some(key.round))
+        .then_some(by)
+    }
+
+    /// Sets record `number`'s state, keeping the counts of records kept and reserved.
+    fn set_state(&mut self, number: u64, state: RecordState) {
+        self.tally(&state, true);
+        let old = std::mem::replace(&mut self.entry_mut(number).state, state);
+        self.tally(&old, false);
+    }
+
+    /// Counts `state` in, or out.
+    fn tally(&mut self, state: &RecordState, add: bool) {
+        let count = match state {
+            RecordState::Reserved => &mut self.reserved,
+            state if state.is_kept() => &mut self.kept,
+            _ => return,
+        };
+        *count = if add { *count + 1 } else { *count - 1 };
+    }
+
+    /// Record `number`'s state, if it is in the queue.
+    fn entry_state(&self, number: u64) -> Option<&RecordState> {
+        self.holds(number).then(|| &self.entry(number).state)
     }
 
     fn entry(&self, number: u64) -> &Entry {
@@ -458,20 +708,32 @@ impl Records {
     /// Moves live record `number` to the back of the queue, kept until `expires_at`, its bytes
     /// not yet written; its new number. Its old place goes when it reaches the front.
     fn move_to_back(&mut self, number: u64, expires_at: SystemTime) -> u64 {
+        let moved = self.next_number();
         let entry = self.entry_mut(number);
-        let key = entry.key;
-        let state = std::mem::replace(&mut entry.state, RecordState::Gone);
-        let moved = self.push_unindexed(key, expires_at, state);
-        if let Some(slot) = self.by_key.get_mut(&key) {
+        let (key, indexed, next) = (entry.key, entry.indexed, entry.next);
+        // States carry the places of reserved records, and a late seal the number of the
+        // round sealing it: the old place forwards.
+        let state = std::mem::replace(&mut entry.state, RecordState::Moved { to: moved });
+        self.tally(&state, false);
+        self.push(key, expires_at, state, indexed);
+        self.entry_mut(moved).next = next;
+        if indexed && let Some(slot) = self.by_key.get_mut(&key) {
             *slot = moved;
         }
         moved
     }
 
-    /// Adds a record with no bytes at the back of the queue, for the caller to index; its
-    /// number.
-    fn push_unindexed(&mut self, key: RoundKey, expires_at: SystemTime, state: RecordState) -> u64 {
+    /// Adds a record with no bytes at the back of the queue (the caller indexes it if
+    /// `indexed`); its number.
+    fn push(
+        &mut self,
+        key: RoundKey,
+        expires_at: SystemTime,
+        state: RecordState,
+        indexed: bool,
+    ) -> u64 {
         let number = self.next_number();
+        self.tally(&state, true);
         match self.latest {
             Some(latest) if latest > expires_at => self.early.push(Reverse((expires_at, number))),
             _ => self.latest = Some(expires_at),
@@ -482,17 +744,32 @@ impl Records {
             state,
             bytes_at: self.first_byte + self.bytes.len() as u64,
             bytes_len: 0,
+            indexed,
+            next: NOT_RESERVED,
         });
         number
     }
 
     /// Forgets record `number` now; its place in the queue goes when it reaches the front.
-    fn drop_entry(&mut self, number: u64) {
-        let entry = self.entry_mut(number);
-        entry.state = RecordState::Gone;
-        let key = entry.key;
-        if self.by_key.get(&key) == Some(&number) {
+    /// A moved record's old place that goes at `now` while the record lives on indexes it,
+    /// for the states that still carry that place.
+    fn drop_entry(&mut self, number: u64, now: SystemTime) {
+        let entry = self.entry(number);
+        let (key, unindex) = (entry.key, entry.indexed && entry.state.is_kept());
+        let forwarded = match entry.state {
+            RecordState::Moved { to } => Some(self.forwarded(to)),
+            _ => None,
+        };
+        self.set_state(number, RecordState::Gone);
+        if unindex && self.by_key.get(&key) == Some(&number) {
             self.by_key.remove(&key);
+        }
+        if let Some(to) = forwarded {
+            let record = self.entry(to);
+            if record.state.is_kept() && !record.indexed && record.expires_at > now {
+                self.by_key.entry(key).or_insert(to);
+                self.entry_mut(to).indexed = true;
+            }
         }
     }
 
@@ -517,7 +794,10 @@ impl Records {
             }
             RecordState::Json => Recorded(RecordedForm::Json(self.bytes_of(entry))),
             RecordState::Sealed => Recorded::sealed(self.bytes_of(entry)),
-            RecordState::Running { .. } | RecordState::Gone => Recorded::sealed(Vec::new()),
+            RecordState::Reserved
+            | RecordState::Running { .. }
+            | RecordState::Moved { .. }
+            | RecordState::Gone => Recorded::sealed(Vec::new()),
         }
     }
 
@@ -536,7 +816,7 @@ impl Records {
             }
             let number = self.first;
             if front.is_live() {
-                self.drop_entry(number);
+                self.drop_entry(number, now);
             }
             if let Some(front) = self.queue.pop_front() {
                 self.bytes.drain(..front.bytes_len);
@@ -550,7 +830,7 @@ impl Records {
             }
             self.early.pop();
             if number >= self.first && self.entry(number).is_live() {
-                self.drop_entry(number);
+                self.drop_entry(number, now);
             }
         }
         // Give back what a burst left behind.
@@ -582,7 +862,7 @@ impl ReplayStore for MemoryStore {
         holder: Holder,
         lease: Duration,
     ) -> Result<bool, StoreError> {
-        Ok(self.renew_at(key, holder, lease, Instant::now()))
+        Ok(self.renew_at(key, None, holder, lease, Instant::now()))
     }
 
     async fn complete(
@@ -599,20 +879,28 @@ impl ReplayStore for MemoryStore {
                 meta,
             } => {
                 let request_state = request_state.as_deref();
-                return self.finish_asked(key, holder, expires_at, rebuild, request_state, meta);
+                return self.finish_asked(
+                    key,
+                    None,
+                    holder,
+                    expires_at,
+                    rebuild,
+                    request_state,
+                    meta,
+                );
             }
             RecordedForm::Sealed(bytes) => (RecordState::Sealed, bytes),
             RecordedForm::Json(json) => (RecordState::Json, json),
         };
-        self.finish(key, holder, expires_at, state, Ok(&[&bytes[..]]))
+        self.finish(key, None, holder, expires_at, state, Ok(&[&bytes[..]]))
     }
 
     async fn release(&self, key: RoundKey, holder: Holder) -> Result<bool, StoreError> {
         let mut records = self.records();
-        let Some(number) = records.held_by(&key, holder) else {
+        let Some(number) = records.held(None, &key, holder) else {
             return Ok(false);
         };
-        records.drop_entry(number);
+        records.drop_entry(number, SystemTime::now());
         Ok(true)
     }
 
@@ -630,10 +918,28 @@ impl ReplayStore for MemoryStore {
 }
 
 impl MemoryStore {
+    /// [`ReplayStore::renew`] for the round claimed as record `at` ([`Self::claim_placed`]).
+    pub(crate) fn renew_placed(
+        &self,
+        key: RoundKey,
+        at: Option<u64>,
+        holder: Holder,
+        lease: Duration,
+    ) -> bool {
+        self.renew_at(key, at, holder, lease, Instant::now())
+    }
+
     /// [`ReplayStore::renew`] at `now` on the lease clock.
-    fn renew_at(&self, key: RoundKey, holder: Holder, lease: Duration, now: Instant) -> bool {
+    fn renew_at(
+        &self,
+        key: RoundKey,
+        at: Option<u64>,
+        holder: Holder,
+        lease: Duration,
+        now: Instant,
+    ) -> bool {
         let mut records = self.records();
-        let Some(number) = records.held_by(&key, holder) else {
+        let Some(number) = records.held(at, &key, holder) else {
             return false;
         };
         if let RecordState::Running { lease_until, .. } = &mut records.entry_mut(number).state {
@@ -646,13 +952,12 @@ impl MemoryStore {
     fn admit_flow_at(&self, wall: SystemTime) -> Result<(), StoreError> {
         let mut records = self.records();
         records.drop_expired(wall);
-        if records.by_key.len() >= self.admission_limit() {
+        if records.kept >= self.admission_limit() {
             return Err(StoreError::full(format!(
                 "the in-memory replay store holds {} of its {} records, so new flows wait for \
                  room; raise it with MemoryStore::with_capacity, shorten the state TTL, or use \
                  a shared store",
-                records.by_key.len(),
-                self.capacity
+                records.kept, self.capacity
             )));
         }
         if records.bytes.len() >= self.max_bytes - self.max_bytes / 10 {
@@ -1107,5 +1412,249 @@ mod tests {
             );
             assert!(store.records().bytes.len() < 500);
         });
+    }
+
+    /// Round `round` of one flow.
+    fn flow_round(round: u32) -> RoundKey {
+        RoundKey {
+            flow: [7; 12],
+            round,
+        }
+    }
+
+    /// A round's result, for a record.
+    fn result(text: &str) -> RecordedResponse {
+        RecordedResponse::Tool(rmcp::model::CallToolResult::success(vec![
+            rmcp::model::ContentBlock::text(text),
+        ]))
+    }
+
+    fn text_of(claim: Claim) -> String {
+        let Claim::Done(recorded) = claim else {
+            panic!("not done: {claim:?}");
+        };
+        match recorded.response() {
+            Some(Ok(RecordedResponse::Tool(result))) => result.content[0]
+                .as_text()
+                .map(|text| text.text.clone())
+                .unwrap_or_default(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_reserved_record_is_claimed_at_its_place_without_the_index() {
+        let store = MemoryStore::default();
+        let (a, b) = (Holder([1; 16]), Holder([2; 16]));
+        let place = store.reserve(key(2), later(60), None).unwrap();
+        // Reserved, not yet a record kept.
+        assert_eq!((store.len(), store.records().reserved), (0, 1));
+        let (claim, at) = store
+            .claim_placed(key(2), Some(place), a, LEASE, later(60))
+            .unwrap();
+        assert_eq!(claim, Claim::Won);
+        assert_eq!((store.len(), store.records().reserved), (1, 0));
+        let again = store.claim_placed(key(2), Some(place), b, LEASE, later(60));
+        assert_eq!(again.unwrap().0, Claim::Running);
+        assert!(store.renew_placed(key(2), Some(at), a, LEASE));
+        assert!(!store.renew_placed(key(2), Some(at), b, LEASE));
+        let recorded = store.record_placed(key(2), Some(at), a, &result("ok"), None, later(60));
+        assert_eq!(recorded, Ok(true));
+        let duplicate = store.claim_placed(key(2), Some(place), b, LEASE, later(60));
+        assert_eq!(text_of(duplicate.unwrap().0), "ok");
+        assert!(store.records().by_key.is_empty());
+        assert_eq!(store.len(), 1);
+    }
+
+    #[test]
+    fn a_duplicate_finds_a_record_that_moved_to_the_back() {
+        let store = MemoryStore::default();
+        let (a, b) = (Holder([1; 16]), Holder([2; 16]));
+        let first = store.reserve(key(2), later(60), None).unwrap();
+        let second = store.reserve(key(3), later(60), None).unwrap();
+        let (_, at_first) = store
+            .claim_placed(key(2), Some(first), a, LEASE, later(60))
+            .unwrap();
+        let (_, at_second) = store
+            .claim_placed(key(3), Some(second), a, LEASE, later(60))
+            .unwrap();
+        // The first completes while a later record is behind it, so it moves to the back.
+        let done =
+            store.record_placed(key(2), Some(at_first), a, &result("first"), None, later(60));
+        assert_eq!(done, Ok(true));
+        let done = store.record_placed(
+            key(3),
+            Some(at_second),
+            a,
+            &result("second"),
+            None,
+            later(60),
+        );
+        assert_eq!(done, Ok(true));
+        let duplicate = store.claim_placed(key(2), Some(first), b, LEASE, later(60));
+        assert_eq!(text_of(duplicate.unwrap().0), "first");
+        let duplicate = store.claim_placed(key(3), Some(second), b, LEASE, later(60));
+        assert_eq!(text_of(duplicate.unwrap().0), "second");
+        // The old places forward; they are not records.
+        assert_eq!(store.len(), 2);
+    }
+
+    #[test]
+    fn a_place_that_holds_no_record_of_its_key_goes_through_the_index() {
+        let store = MemoryStore::default();
+        let (a, b) = (Holder([1; 16]), Holder([2; 16]));
+        let other = store.reserve(key(7), later(60), None).unwrap();
+        // A state from another instance, or from before a restart: its place is another's.
+        let (claim, at) = store
+            .claim_placed(key(2), Some(other), a, LEASE, later(60))
+            .unwrap();
+        assert_eq!(claim, Claim::Won);
+        assert!(store.records().by_key.contains_key(&key(2)));
+        let again = store.claim_placed(key(2), Some(other), b, LEASE, later(60));
+        assert_eq!(again.unwrap().0, Claim::Running);
+        let done = store.record_placed(key(2), Some(at), a, &result("ok"), None, later(60));
+        assert_eq!(done, Ok(true));
+        assert_eq!(
+            text_of(store.claim_now(key(2), b, LEASE, later(60)).unwrap()),
+            "ok"
+        );
+        // The reserved record it passed over is still there for its own state.
+        let own = store.claim_placed(key(7), Some(other), b, LEASE, later(60));
+        assert_eq!(own.unwrap().0, Claim::Won);
+    }
+
+    #[test]
+    fn a_round_run_again_hands_out_a_state_for_the_record_it_reserved() {
+        let store = MemoryStore::default();
+        let (a, b) = (Holder([1; 16]), Holder([2; 16]));
+        let (_, held) = store
+            .claim_placed(flow_round(1), None, a, Duration::ZERO, later(60))
+            .unwrap();
+        let place = store.reserve(flow_round(2), later(60), Some(held)).unwrap();
+        // The lease lapsed: another request runs round 1 again, and seals round 2's state.
+        let (claim, again) = store
+            .claim_placed(flow_round(1), None, b, LEASE, later(60))
+            .unwrap();
+        assert_eq!((claim, again), (Claim::Won, held));
+        assert_eq!(
+            store.reserve(flow_round(2), later(60), Some(again)),
+            Some(place)
+        );
+        // Once the second run recorded round 1, a late seal of the first finds it moved.
+        let done = store.record_placed(
+            flow_round(1),
+            Some(again),
+            b,
+            &result("one"),
+            None,
+            later(60),
+        );
+        assert_eq!(done, Ok(true));
+        assert_eq!(
+            store.reserve(flow_round(2), later(60), Some(held)),
+            Some(place)
+        );
+        assert_eq!((store.len(), store.records().reserved), (1, 1));
+        // A record of another round is not the one sealing `flow_round(3)`'s state.
+        assert_ne!(
+            store.reserve(flow_round(3), later(60), Some(held)),
+            Some(place)
+        );
+    }
+
+    #[test]
+    fn reservations_have_a_capacity_of_their_own_and_a_claim_needs_room() {
+        let store = MemoryStore::with_capacity(2);
+        let (a, b) = (Holder([1; 16]), Holder([2; 16]));
+        let one = store.reserve(key(1), later(60), None).unwrap();
+        assert!(store.reserve(key(2), later(60), None).is_some());
+        let (_, held) = store
+            .claim_placed(flow_round(1), None, a, Duration::ZERO, later(60))
+            .unwrap();
+        // Two reserved: the next state gets no place, and a run again of its round neither,
+        // so that both of its states find one record through the index.
+        assert_eq!(store.reserve(flow_round(2), later(60), Some(held)), None);
+        store.records().drop_entry(1, SystemTime::now());
+        assert_eq!(store.records().reserved, 1);
+        let (_, again) = store
+            .claim_placed(flow_round(1), None, b, LEASE, later(60))
+            .unwrap();
+        assert_eq!(store.reserve(flow_round(2), later(60), Some(again)), None);
+        // Kept records full: a reserved one is not claimed either.
+        store
+            .claim_placed(key(7), None, a, LEASE, later(60))
+            .unwrap();
+        let refused = store.claim_placed(key(1), Some(one), a, LEASE, later(60));
+        assert_eq!(refused.unwrap_err().kind(), StoreErrorKind::Full);
+    }
+
+    #[test]
+    fn reserved_records_expire_with_their_states() {
+        let store = MemoryStore::default();
+        let soon = SystemTime::now() + Duration::from_millis(150);
+        let place = store.reserve(key(2), soon, None).unwrap();
+        assert_eq!(store.records().reserved, 1);
+        let past = soon + Duration::from_millis(50);
+        assert_eq!(store.len_at(past), 0);
+        assert_eq!(store.records().reserved, 0);
+        assert_eq!(store.records().queue.len(), 0);
+        let holder = Holder([1; 16]);
+        let claimed = store.claim_placed_at(
+            key(2),
+            Some(place),
+            holder,
+            LEASE,
+            later(60),
+            Instant::now(),
+            past,
+        );
+        assert_eq!(claimed.unwrap().0, Claim::Won);
+        assert!(store.records().by_key.contains_key(&key(2)));
+    }
+
+    #[test]
+    fn places_repeat_every_65536_records_and_still_find_their_own() {
+        let store = MemoryStore::with_capacity(1 << 20);
+        let place = store.reserve(key(1), later(60), None).unwrap();
+        for n in 0..(1u32 << PLACE_BITS) {
+            let other = RoundKey {
+                flow: [9; 12],
+                round: n + 10,
+            };
+            store.reserve(other, later(60), None).unwrap();
+        }
+        let holder = Holder([1; 16]);
+        let (claim, at) = store
+            .claim_placed(key(1), Some(place), holder, LEASE, later(60))
+            .unwrap();
+        assert_eq!((claim, at), (Claim::Won, 0));
+        assert!(store.records().by_key.is_empty());
+    }
+
+    #[test]
+    fn a_record_that_moved_to_live_longer_is_found_after_its_old_place_expires() {
+        let store = MemoryStore::default();
+        let (a, b) = (Holder([1; 16]), Holder([2; 16]));
+        let now = SystemTime::now();
+        let (soon, later_on) = (now + Duration::from_secs(10), now + Duration::from_secs(20));
+        let place = store.reserve(flow_round(2), soon, None).unwrap();
+        let (_, at) = store
+            .claim_placed(flow_round(2), Some(place), a, LEASE, soon)
+            .unwrap();
+        let done = store.record_placed(flow_round(2), Some(at), a, &result("ok"), None, later_on);
+        assert_eq!(done, Ok(true));
+        let past_soon = soon + Duration::from_secs(1);
+        let duplicate = store.claim_placed_at(
+            flow_round(2),
+            Some(place),
+            b,
+            LEASE,
+            later_on,
+            Instant::now(),
+            past_soon,
+        );
+        assert_eq!(text_of(duplicate.unwrap().0), "ok");
+        assert_eq!(store.len_at(later_on + Duration::from_secs(1)), 0);
+        assert!(store.records().by_key.is_empty());
     }
 }

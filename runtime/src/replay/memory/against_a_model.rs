@@ -1,7 +1,8 @@
 //! `MemoryStore` against a model of its contract: a map from key to record, with no queue,
-//! heap or shared bytes. Random sequences of claims, renewals, completions, releases and
-//! clock steps must get the same answers from both, and the store's queue must stay
-//! consistent and empty out once everything expired.
+//! heap, index, places or shared bytes. Random sequences of reservations, claims (at a
+//! reserved record's place, or through the index), renewals, completions, releases and clock
+//! steps must get the same answers from both, and the store's queue must stay consistent and
+//! empty out once everything expired.
 
 use std::collections::HashMap;
 
@@ -15,6 +16,11 @@ type Millis = u64;
 
 #[derive(Debug, Clone)]
 enum Op {
+    /// As the state of `key` is sealed; the engine never reserves a key that has a record.
+    Reserve {
+        key: RoundKey,
+        expires: Millis,
+    },
     Claim {
         key: RoundKey,
         holder: u8,
@@ -31,6 +37,8 @@ enum Op {
         holder: u8,
         response_len: usize,
         expires: Millis,
+        /// At the number the claim found, as the engine completes, or by key, as the trait.
+        at_claimed: bool,
     },
     Release {
         key: RoundKey,
@@ -43,6 +51,7 @@ enum Op {
 
 #[derive(Debug, Clone, PartialEq)]
 enum ModelState {
+    Reserved,
     Running { holder: u8, lease_until: Millis },
     Done(Vec<u8>),
 }
@@ -78,9 +87,14 @@ impl Model {
             holder,
             lease_until: now + lease,
         };
-        let full = self.records.len() >= self.capacity;
+        let full = self.kept() >= self.capacity;
         match self.records.get_mut(&key) {
             None if full => Err(()),
+            // A reserved record becomes one kept: it needs the room a new one does.
+            Some(ModelRecord {
+                state: ModelState::Reserved,
+                ..
+            }) if full => Err(()),
             None => {
                 self.records.insert(
                     key,
@@ -93,13 +107,37 @@ impl Model {
             }
             Some(record) => match &record.state {
                 ModelState::Running { lease_until, .. } if *lease_until > now => Ok(Claim::Running),
-                ModelState::Running { .. } => {
+                ModelState::Reserved | ModelState::Running { .. } => {
                     record.state = running;
                     Ok(Claim::Won)
                 }
                 ModelState::Done(bytes) => Ok(Claim::Done(Recorded::sealed(bytes.clone()))),
             },
         }
+    }
+
+    /// Records kept: all but those reserved.
+    fn kept(&self) -> usize {
+        self.records.len() - self.reserved()
+    }
+
+    fn reserved(&self) -> usize {
+        let reserved = |record: &&ModelRecord| record.state == ModelState::Reserved;
+        self.records.values().filter(reserved).count()
+    }
+
+    /// Whether `key` was reserved; `false` if the reservations are at the capacity.
+    fn reserve(&mut self, key: RoundKey, expires: Millis, now: Millis) -> bool {
+        self.expire(now);
+        if self.reserved() >= self.capacity {
+            return false;
+        }
+        let reserved = ModelRecord {
+            state: ModelState::Reserved,
+            expires,
+        };
+        self.records.insert(key, reserved);
+        true
     }
 
     fn held(&mut self, key: RoundKey, holder: u8) -> Option<&mut ModelRecord> {
@@ -138,7 +176,7 @@ impl Model {
 
     fn admit(&mut self, now: Millis) -> Result<(), ()> {
         self.expire(now);
-        if self.records.len() >= self.capacity - self.capacity / 10 {
+        if self.kept() >= self.capacity - self.capacity / 10 {
             return Err(());
         }
         Ok(())
@@ -146,7 +184,7 @@ impl Model {
 
     fn len(&mut self, now: Millis) -> usize {
         self.expire(now);
-        self.records.len()
+        self.kept()
     }
 }
 
@@ -163,7 +201,7 @@ fn check_queue(records: &Records) -> Result<(), TestCaseError> {
         );
         at += entry.bytes_len as u64;
         let number = records.first + offset as u64;
-        if entry.is_live() {
+        if entry.indexed && entry.state.is_kept() {
             prop_assert_eq!(records.by_key.get(&entry.key), Some(&number));
         }
     }
@@ -171,8 +209,19 @@ fn check_queue(records: &Records) -> Result<(), TestCaseError> {
     for (key, number) in &records.by_key {
         prop_assert!(*number >= records.first);
         let entry = records.entry(*number);
-        prop_assert!(entry.is_live() && entry.key == *key);
+        prop_assert!(entry.indexed && entry.state.is_kept() && entry.key == *key);
     }
+    let kept = records
+        .queue
+        .iter()
+        .filter(|entry| entry.state.is_kept())
+        .count();
+    prop_assert_eq!(records.kept, kept);
+    let reserved = |entry: &&Entry| matches!(entry.state, RecordState::Reserved);
+    prop_assert_eq!(
+        records.reserved,
+        records.queue.iter().filter(reserved).count()
+    );
     Ok(())
 }
 
@@ -196,14 +245,16 @@ fn ops() -> impl Strategy<Value = Op> {
             holder,
             lease
         }),
-        3 => (keys(), holder.clone(), 0usize..200, expires).prop_map(
-            |(key, holder, response_len, expires)| Op::Complete {
+        3 => (keys(), holder.clone(), 0usize..200, expires.clone(), any::<bool>()).prop_map(
+            |(key, holder, response_len, expires, at_claimed)| Op::Complete {
                 key,
                 holder,
                 response_len,
-                expires
+                expires,
+                at_claimed,
             }
         ),
+        2 => (keys(), expires).prop_map(|(key, expires)| Op::Reserve { key, expires }),
         1 => (keys(), holder).prop_map(|(key, holder)| Op::Release { key, holder }),
         1 => Just(Op::Admit),
         1 => Just(Op::Len),
@@ -226,12 +277,31 @@ proptest! {
         let wall = |at: Millis| start_wall + Duration::from_millis(at);
         let holder = |index: u8| Holder([index; 16]);
         let mut now: Millis = 0;
+        // The place each reserved key's state carries, and the record each claim won.
+        let mut places: HashMap<RoundKey, u16> = HashMap::new();
+        let mut claimed: HashMap<(RoundKey, u8), u64> = HashMap::new();
         for (serial, op) in run.into_iter().enumerate() {
             match op {
+                Op::Reserve { key, expires } => {
+                    if model.len(now) != store.len_at(wall(now)) || model.records.contains_key(&key) {
+                        continue;
+                    }
+                    let got = store.reserve_at(key, wall(now + expires), None, wall(now));
+                    prop_assert_eq!(got.is_some(), model.reserve(key, now + expires, now), "{:?}", op);
+                    if let Some(place) = got {
+                        places.insert(key, place);
+                    }
+                }
                 Op::Claim { key, holder: who, lease, expires } => {
                     let lease_time = Duration::from_millis(lease);
                     let got = store
-                        .claim_at(key, holder(who), lease_time, wall(now + expires), instant(now), wall(now))
+                        .claim_placed_at(key, places.get(&key).copied(), holder(who), lease_time, wall(now + expires), instant(now), wall(now))
+                        .map(|(claim, at)| {
+                            if claim == Claim::Won {
+                                claimed.insert((key, who), at);
+                            }
+                            claim
+                        })
                         .map_err(|error| error.kind());
                     let want = model
                         .claim(key, who, lease, now + expires, now)
@@ -239,19 +309,28 @@ proptest! {
                     prop_assert_eq!(got, want, "{:?}", op);
                 }
                 Op::Renew { key, holder: who, lease } => {
-                    let got = store.renew_at(key, holder(who), Duration::from_millis(lease), instant(now));
+                    let at = claimed.get(&(key, who)).copied();
+                    let got = store.renew_at(key, at, holder(who), Duration::from_millis(lease), instant(now));
                     prop_assert_eq!(got, model.renew(key, who, lease, now), "{:?}", op);
                 }
-                Op::Complete { key, holder: who, response_len, expires } => {
+                Op::Complete { key, holder: who, response_len, expires, at_claimed } => {
                     let bytes = unique_bytes(response_len, serial);
-                    let got = block_on(store.complete(
-                        key,
-                        holder(who),
-                        Recorded::sealed(bytes.clone()),
-                        wall(now + expires),
-                    ));
+                    let got = if at_claimed || places.contains_key(&key) {
+                        let at = claimed.get(&(key, who)).copied();
+                        let parts = [&bytes[..]];
+                        store.finish(key, at, holder(who), wall(now + expires), RecordState::Sealed, Ok(&parts))
+                    } else {
+                        block_on(store.complete(
+                            key,
+                            holder(who),
+                            Recorded::sealed(bytes.clone()),
+                            wall(now + expires),
+                        ))
+                    };
                     prop_assert_eq!(got, Ok(model.complete(key, who, bytes, now + expires)), "{:?}", op);
                 }
+                // The engine releases only a round whose claim failed, never one at a place.
+                Op::Release { key, .. } if places.contains_key(&key) => {}
                 Op::Release { key, holder: who } => {
                     let got = block_on(store.release(key, holder(who)));
                     prop_assert_eq!(got, Ok(model.release(key, who)), "{:?}", op);
