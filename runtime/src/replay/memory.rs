@@ -332,8 +332,8 @@ impl MemoryStore {
 
     /// Makes the record of round `key` as the state that opens it is sealed, kept until
     /// `expires_at`, so that claiming it needs no index: the state carries the low bits of its
-    /// number, the place returned. `None` when the store is full: the claim then goes through
-    /// the index, and is refused there if the store is still full.
+    /// number, the place returned. `None` when the reservations are at the capacity: the claim
+    /// then goes through the index, as a state's from another instance does.
     ///
     /// `by` is the record of the round sealing the state, if it holds one: a round run again
     /// (a lapsed lease) gets the place it reserved before, so that both states find one record.
