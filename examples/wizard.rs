@@ -49,24 +49,10 @@ async fn run_demo(engine: Engine) -> anyhow::Result<()> {
     )
     .await?;
     let client = demo::connect(&format!("http://{bound}/mcp")).await?;
-    let accept = |content: serde_json::Value| json!({"action": "accept", "content": content});
+    let (arguments, signup) = demo::signup_script();
+    call(&client, "signup", arguments, &signup).await?;
 
-    let signup = BTreeMap::from([
-        (
-            "profile",
-            accept(json!({"name": "Ada", "email": "ada@example.com"})),
-        ),
-        ("plan", accept(json!({"plan": "pro"}))),
-        ("confirm", accept(json!({"confirm": true}))),
-    ]);
-    call(
-        &client,
-        "signup",
-        json!({"team": "Analytical Engines"}),
-        &signup,
-    )
-    .await?;
-
+    let accept = demo::accept;
     let onboard = BTreeMap::from([
         ("profile", accept(json!({"name": "Grace"}))),
         ("role", accept(json!({"role": "admin"}))),
@@ -94,12 +80,7 @@ async fn call(
     let mut round = 0;
     let result = demo::drive(client, tool, arguments, answers, |r| {
         round += 1;
-        println!(
-            "round {round}: asks {:?} ({}); requestState {} bytes",
-            r.keys,
-            r.messages.join(" | "),
-            r.state_bytes
-        );
+        println!("{}", r.line(round));
     })
     .await?;
     println!("result: {}", demo::text_of(&result));

@@ -10,6 +10,45 @@ fn the_readme_shows_the_generated_onboard_flowchart() {
     );
 }
 
+/// The rounds the README shows `--demo` printing for `signup` are what it prints: the state
+/// sizes come from a run, not from an edit.
+#[tokio::test]
+async fn the_readmes_demo_output_is_what_the_demo_prints() {
+    use mrtr_examples::{demo, serve, wizard::Wizard};
+
+    let run = async {
+        let engine = mrtr::EngineBuilder::from_env()?
+            .without_principal()
+            .build()?;
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let local = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+        let (bound, task) = serve::serve_http(Wizard::new(engine), local, cancel.clone()).await?;
+        let client = demo::connect(&format!("http://{bound}/mcp")).await?;
+        let (arguments, answers) = demo::signup_script();
+        let mut lines = Vec::new();
+        demo::drive(&client, "signup", arguments, &answers, |round| {
+            lines.push(round.line(lines.len() + 1))
+        })
+        .await?;
+        client.cancel().await?;
+        cancel.cancel();
+        task.await?;
+        anyhow::Ok(lines)
+    };
+    let lines = tokio::time::timeout(std::time::Duration::from_secs(30), run)
+        .await
+        .expect("the demo finishes within 30 s")
+        .unwrap();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    let readme = include_str!("../README.md");
+    for line in lines {
+        assert!(
+            readme.contains(&line),
+            "README.md's `--demo` output is out of date; it should read:\n{line}"
+        );
+    }
+}
+
 /// The README counts the tests it describes: the misuses in `tests/ui/`, the hand-written bodies
 /// of `tests/differential.rs` and the generated programs of a default run.
 #[test]

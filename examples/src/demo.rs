@@ -14,7 +14,7 @@ use rmcp::{
         StreamableHttpClientTransport, streamable_http_client::StreamableHttpClientTransportConfig,
     },
 };
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// A client that declares form elicitation, as the demo answers forms.
 pub fn elicitation_client() -> ClientConfig {
@@ -37,6 +37,24 @@ pub async fn connect(url: &str) -> anyhow::Result<RunningService<RoleClient, Cli
             },
         )
         .await?)
+}
+
+/// An accepted form answer.
+pub fn accept(content: Value) -> Value {
+    json!({"action": "accept", "content": content})
+}
+
+/// The `signup` call the demo makes, and its scripted answers: the README prints its rounds.
+pub fn signup_script() -> (Value, BTreeMap<&'static str, Value>) {
+    let answers = BTreeMap::from([
+        (
+            "profile",
+            accept(json!({"name": "Ada", "email": "ada@example.com"})),
+        ),
+        ("plan", accept(json!({"plan": "pro"}))),
+        ("confirm", accept(json!({"confirm": true}))),
+    ]);
+    (json!({"team": "Analytical Engines"}), answers)
 }
 
 /// One round as the client saw it.
@@ -86,6 +104,18 @@ pub async fn drive(
         "no result after {} rounds",
         rmcp::model::DEFAULT_MRTR_MAX_ROUNDS
     )
+}
+
+impl Round {
+    /// The line the demo prints for round `number`.
+    pub fn line(&self, number: usize) -> String {
+        format!(
+            "round {number}: asks {:?} ({}); requestState {} bytes",
+            self.keys,
+            self.messages.join(" | "),
+            self.state_bytes
+        )
+    }
 }
 
 fn message_of(request: &InputRequest) -> String {
