@@ -83,9 +83,8 @@ fn too_busy() -> ErrorData {
 /// When the record of a state that expires at `state_expires_at` (whole seconds on the engine's
 /// clock) may go, on the store's clock: the time the state has left, from now, and the clock
 /// skew allowed between instances. A store keeps time by the system clock (or Redis's), so an
-/// engine clock that runs behind it must not shorten the record.
-fn record_expiry(engine: &Engine, state_expires_at: u64) -> SystemTime {
-    let now = SystemTime::now();
+/// engine clock that runs behind it must not shorten the record. `now` is the system clock's.
+fn record_expiry(engine: &Engine, state_expires_at: u64, now: SystemTime) -> SystemTime {
     let state_expires = Duration::from_secs(state_expires_at);
     let kept_from = if engine.inner.system_clock {
         // The state's own expiry, read off no second clock: records made in the same second
@@ -112,7 +111,9 @@ pub(crate) fn reserve(
     by: Option<u64>,
 ) -> Option<u16> {
     let memory = engine.inner.memory.as_ref()?;
-    memory.reserve(key, record_expiry(engine, state_expires_at), by)
+    // One clock read for the record's expiry and the store's.
+    let now = SystemTime::now();
+    memory.reserve_at(key, record_expiry(engine, state_expires_at, now), by, now)
 }
 
 /// Claims round `key`, whose state expires at `state_expires_at` (Unix seconds) and carries
@@ -129,15 +130,29 @@ pub(crate) async fn enter(
         tracing::error!(%error, "mrtr: the system random source failed");
         internal()
     })?;
-    let expires_at = record_expiry(engine, state_expires_at);
+    // One clock read for the record's expiry and the first claim's.
+    let wall = SystemTime::now();
+    let expires_at = record_expiry(engine, state_expires_at, wall);
+    let mut first_wall = Some(wall);
     // Set when a duplicate first finds the round running.
     let mut give_up = None;
     let mut pause = Duration::from_millis(2);
     loop {
         let claimed = match &inner.memory {
-            Some(memory) => memory
-                .claim_placed(key, place, holder, inner.lease, expires_at)
-                .map(|(claim, at)| (claim, Some(at))),
+            Some(memory) => {
+                let wall = first_wall.take().unwrap_or_else(SystemTime::now);
+                memory
+                    .claim_placed_at(
+                        key,
+                        place,
+                        holder,
+                        inner.lease,
+                        expires_at,
+                        Instant::now(),
+                        wall,
+                    )
+                    .map(|(claim, at)| (claim, Some(at)))
+            }
             None => inner
                 .store
                 .claim(key, holder, inner.lease, expires_at)
@@ -376,10 +391,13 @@ mod tests {
         let state_expires_at = now + 600;
         let expected = UNIX_EPOCH + Duration::from_secs(state_expires_at + 5);
         for _ in 0..100 {
-            assert_eq!(record_expiry(&engine, state_expires_at), expected);
+            assert_eq!(
+                record_expiry(&engine, state_expires_at, SystemTime::now()),
+                expected
+            );
         }
         // A state that has just expired still gets its record for the skew, from now.
-        let past = record_expiry(&engine, now - 60);
+        let past = record_expiry(&engine, now - 60, SystemTime::now());
         assert!(
             past >= SystemTime::now() + Duration::from_secs(4),
             "{past:?}"
@@ -394,7 +412,7 @@ mod tests {
         let engine = engine_on(Some(behind.clone()));
         let engine_now = behind().duration_since(UNIX_EPOCH).unwrap().as_secs();
         let before = SystemTime::now();
-        let expiry = record_expiry(&engine, engine_now + 600);
+        let expiry = record_expiry(&engine, engine_now + 600, SystemTime::now());
         let left = expiry.duration_since(before).unwrap();
         assert!(
             left > Duration::from_secs(600) && left <= Duration::from_secs(606),
