@@ -237,7 +237,7 @@ impl MemoryStore {
             .map(|(claim, _)| claim)
     }
 
-    /// [`Self::claim_now`] for a state that carries its record's `place` ([`Self::reserve`]),
+    /// [`Self::claim_now`] for a state that carries its record's `place` ([`Self::reserve_at`]),
     /// with the record's number, which [`Self::record_placed`] and [`Self::renew_placed`] take.
     pub(crate) fn claim_placed(
         &self,
@@ -331,13 +331,7 @@ impl MemoryStore {
         Ok((claim, number))
     }
 
-    /// Makes the record of round `key` as the state that opens it is sealed, kept until
-    /// `expires_at`, so that claiming it needs no index: the state carries the low bits of its
-    /// number, the place returned. `None` when the reservations are at the capacity: the claim
-    /// then goes through the index, as a state's from another instance does.
-    ///
-    /// `by` is the record of the round sealing the state, if it holds one: a round run again
-    /// (a lapsed lease) gets the place it reserved before, so that both states find one record.
+    /// [`Self::reserve_at`] now.
     #[cfg(test)]
     pub(crate) fn reserve(
         &self,
@@ -348,7 +342,14 @@ impl MemoryStore {
         self.reserve_at(key, expires_at, by, SystemTime::now())
     }
 
-    /// [`Self::reserve`] at `wall` on the expiry clock.
+    /// Makes the record of round `key` as the state that opens it is sealed, kept until
+    /// `expires_at`, so that claiming it needs no index: the state carries the low bits of its
+    /// number, the place returned. `None` when the reservations are at the capacity: the claim
+    /// then goes through the index, as a state's from another instance does. `wall` is now on
+    /// the expiry clock.
+    ///
+    /// `by` is the record of the round sealing the state, if it holds one: a round run again
+    /// (a lapsed lease) gets the place it reserved before, so that both states find one record.
     pub(crate) fn reserve_at(
         &self,
         key: RoundKey,
@@ -590,9 +591,7 @@ impl Bounded {
             overflowed: false,
         }
     }
-}
 
-impl Bounded {
     #[cold]
     #[inline(never)]
     fn overflow(&mut self) -> std::io::Result<()> {
@@ -656,7 +655,7 @@ impl Records {
         number
     }
 
-    /// The record of `key` at `place`, where a state carries it ([`MemoryStore::reserve`]),
+    /// The record of `key` at `place`, where a state carries it ([`MemoryStore::reserve_at`]),
     /// followed to where it moved: the newest number ending in those bits whose record is of
     /// `key`. `None` if none is (the record expired, or the state is from another instance).
     fn placed(&self, key: &RoundKey, place: u16) -> Option<u64> {
