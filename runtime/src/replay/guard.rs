@@ -130,29 +130,25 @@ pub(crate) async fn enter(
         tracing::error!(%error, "mrtr: the system random source failed");
         internal()
     })?;
-    // One clock read for the record's expiry and the first claim's.
-    let wall = SystemTime::now();
+    // One clock read for the record's expiry and the claim's, read again after each pause.
+    let mut wall = SystemTime::now();
     let expires_at = record_expiry(engine, state_expires_at, wall);
-    let mut first_wall = Some(wall);
     // Set when a duplicate first finds the round running.
     let mut give_up = None;
     let mut pause = Duration::from_millis(2);
     loop {
         let claimed = match &inner.memory {
-            Some(memory) => {
-                let wall = first_wall.take().unwrap_or_else(SystemTime::now);
-                memory
-                    .claim_placed_at(
-                        key,
-                        place,
-                        holder,
-                        inner.lease,
-                        expires_at,
-                        Instant::now(),
-                        wall,
-                    )
-                    .map(|(claim, at)| (claim, Some(at)))
-            }
+            Some(memory) => memory
+                .claim_placed_at(
+                    key,
+                    place,
+                    holder,
+                    inner.lease,
+                    expires_at,
+                    Instant::now(),
+                    wall,
+                )
+                .map(|(claim, at)| (claim, Some(at))),
             None => inner
                 .store
                 .claim(key, holder, inner.lease, expires_at)
@@ -178,6 +174,7 @@ pub(crate) async fn enter(
             {
                 tokio::time::sleep(pause).await;
                 pause = (pause * 2).min(MAX_PAUSE);
+                wall = SystemTime::now();
             }
             Ok((Claim::Running, _)) => {
                 tracing::warn!(
