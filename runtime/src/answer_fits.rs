@@ -8,6 +8,7 @@ use rmcp::model::{
     StringSchema,
 };
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Reads an answer as a form UI may write it: keys the form does not ask for dropped, a whole
 /// number written as a float (`2.0`) for an integer, and an optional field left empty (`""`)
@@ -24,19 +25,64 @@ pub(crate) fn tidy(schema: &ElicitationSchema, content: &mut Value) {
         let Some(value) = content.get_mut(name) else {
             continue;
         };
-        if let PrimitiveSchemaDefinition::Integer(_) = property
-            && value.is_f64()
-            && let Some(whole) = value
-                .as_f64()
-                .filter(|n| n.fract() == 0.0 && n.abs() < 2f64.powi(53))
-        {
-            *value = Value::from(whole as i64);
-        }
-        let empty = value.as_str() == Some("");
-        if empty && !required.contains(name) && !empty_fits(property) {
-            content.remove(name);
+        match tidy_property(property, value, required.contains(name)) {
+            Tidy::Keep => {}
+            Tidy::Whole(whole) => *value = Value::from(whole),
+            Tidy::Unanswered => {
+                content.remove(name);
+            }
         }
     }
+}
+
+/// `content` as [`tidy`] leaves it: borrowed when there is nothing to tidy, as with most
+/// clients' answers, else a tidied copy.
+pub(crate) fn tidied<'a>(schema: &ElicitationSchema, content: &'a Value) -> Cow<'a, Value> {
+    let Value::Object(object) = content else {
+        return Cow::Borrowed(content);
+    };
+    let required = schema.required.as_deref().unwrap_or_default();
+    let untidy = object
+        .keys()
+        .any(|name| !schema.properties.contains_key(name))
+        || schema.properties.iter().any(|(name, property)| {
+            object.get(name).is_some_and(|value| {
+                !matches!(
+                    tidy_property(property, value, required.contains(name)),
+                    Tidy::Keep
+                )
+            })
+        });
+    if !untidy {
+        return Cow::Borrowed(content);
+    }
+    let mut tidied = content.clone();
+    tidy(schema, &mut tidied);
+    Cow::Owned(tidied)
+}
+
+/// What tidying does to the answer of one property.
+enum Tidy {
+    Keep,
+    /// A whole number written as a float, for an integer.
+    Whole(i64),
+    /// An optional field left empty where `""` does not fit: not answered.
+    Unanswered,
+}
+
+fn tidy_property(property: &PrimitiveSchemaDefinition, value: &Value, required: bool) -> Tidy {
+    if let PrimitiveSchemaDefinition::Integer(_) = property
+        && value.is_f64()
+        && let Some(whole) = value
+            .as_f64()
+            .filter(|n| n.fract() == 0.0 && n.abs() < 2f64.powi(53))
+    {
+        return Tidy::Whole(whole as i64);
+    }
+    if value.as_str() == Some("") && !required && !empty_fits(property) {
+        return Tidy::Unanswered;
+    }
+    Tidy::Keep
 }
 
 /// Whether `""` is an answer `property` takes: a string with no length or format to keep, or
@@ -266,5 +312,34 @@ mod tests {
         let mut fraction = json!({"seats": 2.5});
         tidy(&schema, &mut fraction);
         assert_eq!(fraction, json!({"seats": 2.5}));
+    }
+
+    /// `tidied` copies an answer only to tidy it, and then tidies it as `tidy` does.
+    #[test]
+    fn tidied_borrows_a_tidy_answer_and_tidies_the_others() {
+        let schema = crate::form_schema::form_schema::<Booking>().expect("a flat schema");
+        for tidy_already in [
+            json!({"name": "Ada", "seats": 2}),
+            json!({"name": "", "seats": 2.5, "weight": 1.0}),
+            json!({}),
+            json!("not an object"),
+        ] {
+            let read = tidied(&schema, &tidy_already);
+            assert!(matches!(read, Cow::Borrowed(_)), "{tidy_already}");
+            assert_eq!(*read, tidy_already);
+        }
+        for untidy in [
+            json!({"name": "Ada", "extra": true}),
+            json!({"name": "Ada", "seats": 2.0}),
+            json!({"name": "Ada", "email": ""}),
+            json!({"name": "", "email": "", "site": "", "seats": 2.0, "weight": 1.0, "day": ""}),
+        ] {
+            let mut expected = untidy.clone();
+            tidy(&schema, &mut expected);
+            assert_ne!(expected, untidy);
+            let read = tidied(&schema, &untidy);
+            assert!(matches!(read, Cow::Owned(_)), "{untidy}");
+            assert_eq!(*read, expected);
+        }
     }
 }

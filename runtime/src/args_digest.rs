@@ -21,14 +21,32 @@ fn feed_str(hasher: &mut Sha256, text: &str) {
 }
 
 fn feed_object(hasher: &mut Sha256, map: &serde_json::Map<String, Value>) {
-    let mut keys: Vec<&String> = map.keys().collect();
-    keys.sort();
+    feed_entries(hasher, map.len(), map.iter());
+}
+
+/// An object's `len` entries, fed in key order.
+fn feed_entries<'a>(
+    hasher: &mut Sha256,
+    len: usize,
+    entries: impl Iterator<Item = (&'a String, &'a Value)> + Clone,
+) {
     hasher.update(b"o");
-    hasher.update((keys.len() as u64).to_le_bytes());
-    for key in keys {
-        feed_str(hasher, key);
-        feed(hasher, &map[key]);
+    hasher.update((len as u64).to_le_bytes());
+    // A map kept in key order (serde_json's without `preserve_order`) needs no sorting.
+    if entries.clone().map(|(key, _)| key).is_sorted() {
+        entries.for_each(|(key, value)| feed_entry(hasher, key, value));
+    } else {
+        let mut sorted: Vec<_> = entries.collect();
+        sorted.sort_unstable_by_key(|(key, _)| *key);
+        sorted
+            .into_iter()
+            .for_each(|(key, value)| feed_entry(hasher, key, value));
     }
+}
+
+fn feed_entry(hasher: &mut Sha256, key: &str, value: &Value) {
+    feed_str(hasher, key);
+    feed(hasher, value);
 }
 
 fn feed(hasher: &mut Sha256, value: &Value) {
@@ -73,6 +91,29 @@ mod tests {
             digest(json!({"a": ["b", "c"]})),
             digest(json!({"a": ["bc"]}))
         );
+    }
+
+    /// With `preserve_order`, a map keeps the order its keys came in: fed in any order, the
+    /// same entries digest the same.
+    #[test]
+    fn entries_in_any_order_digest_the_same() {
+        let (a, b, c) = ("a".to_owned(), "b".to_owned(), "c".to_owned());
+        let (one, two, three) = (json!(1), json!("two"), json!({"x": 3}));
+        let sorted = [(&a, &one), (&b, &two), (&c, &three)];
+        let digest_of = |entries: &[(&String, &Value)]| {
+            let mut hasher = Sha256::new();
+            feed_entries(&mut hasher, entries.len(), entries.iter().copied());
+            hasher.finalize()
+        };
+        let expected = digest_of(&sorted);
+        assert_eq!(digest_of(&[sorted[2], sorted[0], sorted[1]]), expected);
+        assert_eq!(digest_of(&[sorted[1], sorted[2], sorted[0]]), expected);
+        assert_ne!(digest_of(&[(&a, &two), (&b, &one), (&c, &three)]), expected);
+        // The map as serde_json keeps it digests the same too.
+        let map = json!({"c": {"x": 3}, "a": 1, "b": "two"});
+        let mut hasher = Sha256::new();
+        feed_object(&mut hasher, map.as_object().unwrap());
+        assert_eq!(hasher.finalize(), expected);
     }
 
     #[test]

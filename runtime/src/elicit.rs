@@ -1,6 +1,6 @@
 //! Form elicitation: ask the user to fill a flat, typed form.
 
-use std::{fmt, marker::PhantomData};
+use std::{borrow::Cow, fmt, marker::PhantomData};
 
 use rmcp::{
     ErrorData,
@@ -179,11 +179,13 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
     }
 
     fn read_answer(key: &str, response: &Value) -> Result<Self::Answer, String> {
+        // The content is read where it is, not copied out: `Option<IgnoredAny>` only checks
+        // that the field is there.
         #[derive(Deserialize)]
         struct Reply {
             action: ElicitationAction,
             #[serde(default)]
-            content: Option<Value>,
+            content: Option<serde::de::IgnoredAny>,
         }
         let reply = Reply::deserialize(response)
             .map_err(|e| format!("{}{e}", crate::log::NOT_AN_ELICIT_RESULT))?;
@@ -193,12 +195,19 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
         };
         match reply.action {
             ElicitationAction::Accept => {
-                let mut content = reply
-                    .content
-                    .unwrap_or_else(|| Value::Object(Default::default()));
+                // Where the reply put its content: by name, or second in a sequence.
+                let content = match response {
+                    Value::Object(reply) => reply.get("content"),
+                    Value::Array(reply) => reply.get(1),
+                    _ => None,
+                };
+                let content = match content.filter(|_| reply.content.is_some()) {
+                    Some(content) => Cow::Borrowed(content),
+                    None => Cow::Owned(Value::Object(Default::default())),
+                };
                 crate::form_schema::read::<T, _>(|schema| {
-                    crate::answer_fits::tidy(schema, &mut content);
-                    let answer = T::deserialize(&content)
+                    let content = crate::answer_fits::tidied(schema, &content);
+                    let answer = T::deserialize(&*content)
                         .map_err(|e| format!("{}{e}", crate::log::FORM_DOES_NOT_FIT))?;
                     crate::answer_fits::fits(schema, &content)?;
                     Ok(Elicited::Accept(answer))

@@ -92,11 +92,12 @@ impl KeptQuestion {
 
 /// A round's requests as `inputRequests`: `None` when there are none (a checkpoint).
 pub(crate) fn keyed(requests: Vec<(&'static str, InputRequest)>) -> Option<InputRequests> {
-    let requests: InputRequests = requests
-        .into_iter()
-        .map(|(key, request)| (key.to_owned(), request))
-        .collect();
-    (!requests.is_empty()).then_some(requests)
+    // Inserted one by one: collecting sorts through a buffer, and a round asks one or a few.
+    let mut keyed = InputRequests::new();
+    for (key, request) in requests {
+        keyed.insert(key.to_owned(), request);
+    }
+    (!keyed.is_empty()).then_some(keyed)
 }
 
 /// [`Question::keep`] for a question that writes no bytes: it is built again by `build`.
