@@ -179,8 +179,8 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
     }
 
     fn read_answer(key: &str, response: &Value) -> Result<Self::Answer, String> {
-        // The content is read where it is, not copied out: `Option<IgnoredAny>` only checks
-        // that the field is there.
+        // The content is read where it is, not copied out: `Option<IgnoredAny>` only notes
+        // whether the field is there and not null.
         #[derive(Deserialize)]
         struct Reply {
             action: ElicitationAction,
@@ -336,6 +336,34 @@ mod tests {
             confirm(json!({"ok": true})),
             Ok(Elicited::Accept(Confirm {}))
         );
+    }
+
+    /// An accepted reply's content is read where the reply has it: by name, or second in the
+    /// sequence form serde also reads; absent or null, it is an empty form.
+    #[test]
+    fn an_accepted_replys_content_is_read_where_it_stands() {
+        let read = |reply: Value| <Elicit<Strict> as Question>::read_answer("strict", &reply);
+        let ada = Ok(Elicited::Accept(Strict {
+            name: "Ada".into(),
+            tone: Tone::Plain,
+        }));
+        let content = json!({"name": "Ada", "tone": "plain"});
+        assert_eq!(read(json!({"action": "accept", "content": content})), ada);
+        assert_eq!(read(json!(["accept", content])), ada);
+        let empty = <Elicit<Confirm> as Question>::read_answer;
+        for reply in [
+            json!({"action": "accept"}),
+            json!({"action": "accept", "content": null}),
+            json!(["accept"]),
+            json!(["accept", null]),
+        ] {
+            assert_eq!(
+                empty("confirm", &reply),
+                Ok(Elicited::Accept(Confirm {})),
+                "{reply}"
+            );
+            assert!(read(reply.clone()).is_err(), "{reply}: Strict needs a name");
+        }
     }
 
     /// Duplicates of a single-use round get its questions built again from what the replay
