@@ -14,7 +14,7 @@ use std::borrow::Cow;
 /// number written as a float (`2.0`) for an integer, and an optional field left empty (`""`)
 /// where the empty string would break the field's constraints (an email, a length, a choice) as
 /// not answered.
-pub(crate) fn tidy(schema: &ElicitationSchema, content: &mut Value) {
+fn tidy(schema: &ElicitationSchema, content: &mut Value) {
     let Value::Object(content) = content else {
         return;
     };
