@@ -1,0 +1,188 @@
+//! Types whose postcard form reads back by construction, known by their names, so that
+//! [`Saver::save`](super::Saver::save) need not read each of their values back to find out.
+
+/// Whether every value of `T` reads back from postcard: `T` is built only of primitives,
+/// `String`, and `Vec`, `Option`, `Box`, `BTreeMap`, `BTreeSet`, tuples and arrays of those,
+/// whose serde impls write what they read.
+///
+/// Anything else is `false` and its values are read back as before: every type of the
+/// user's (whose impls may skip fields or be untagged), and any of these that a compiler names
+/// otherwise than this knows (`type_name` is not stable), which costs time, never a state.
+pub(crate) fn by_construction<T: ?Sized>() -> bool {
+    known(std::any::type_name::<T>())
+}
+
+fn known(name: &str) -> bool {
+    after_known(name) == Some("")
+}
+
+/// What follows the known type at the start of `name`, or `None` if none is there.
+fn after_known(name: &str) -> Option<&str> {
+    const ONE_PARAMETER: [&str; 5] = [
+        "alloc::vec::Vec<",
+        "core::option::Option<",
+        "alloc::boxed::Box<",
+        "alloc::collections::btree::set::BTreeSet<",
+        "alloc::collections::vec_deque::VecDeque<",
+    ];
+    const LEAVES: [&str; 17] = [
+        "alloc::string::String",
+        "bool",
+        "char",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+    ];
+    for wrapper in ONE_PARAMETER {
+        if let Some(rest) = name.strip_prefix(wrapper) {
+            return after_known(rest)?.strip_prefix('>');
+        }
+    }
+    if let Some(rest) = name.strip_prefix("alloc::collections::btree::map::BTreeMap<") {
+        let rest = after_known(rest)?.strip_prefix(", ")?;
+        return after_known(rest)?.strip_prefix('>');
+    }
+    if let Some(rest) = name.strip_prefix('(') {
+        return after_tuple(rest);
+    }
+    if let Some(rest) = name.strip_prefix('[') {
+        let rest = after_known(rest)?.strip_prefix("; ")?;
+        let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+        return (digits > 0).then(|| rest[digits..].strip_prefix(']'))?;
+    }
+    LEAVES.iter().find_map(|leaf| {
+        let rest = name.strip_prefix(leaf)?;
+        // `u8` must not match the start of `u8x4` or of a path `u8::Thing`.
+        let ends = rest.is_empty() || rest.starts_with(['>', ',', ')', ';']);
+        ends.then_some(rest)
+    })
+}
+
+/// What follows a tuple whose `(` is already read: `()`, `(u8,)`, `(u8, bool)`.
+fn after_tuple(mut rest: &str) -> Option<&str> {
+    if let Some(after) = rest.strip_prefix(')') {
+        return Some(after);
+    }
+    loop {
+        rest = after_known(rest)?;
+        if let Some(after) = rest.strip_prefix(",)").or_else(|| rest.strip_prefix(')')) {
+            return Some(after);
+        }
+        rest = rest.strip_prefix(", ")?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+
+    use proptest::prelude::*;
+    use serde::{Deserialize, Serialize};
+
+    use super::*;
+
+    #[derive(Serialize, Deserialize)]
+    struct String;
+
+    #[derive(Serialize, Deserialize)]
+    struct Skips {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<std::string::String>,
+    }
+
+    /// The names this rustc gives: if one changes, the saver reads those values back again,
+    /// which is slower but still right; this test says so.
+    #[test]
+    fn the_composites_of_known_types_are_known() {
+        assert!(by_construction::<std::string::String>());
+        assert!(by_construction::<Vec<std::string::String>>());
+        assert!(by_construction::<Option<Vec<u8>>>());
+        assert!(by_construction::<Box<(u32, Option<std::string::String>)>>());
+        assert!(by_construction::<(u8,)>());
+        assert!(by_construction::<()>());
+        assert!(by_construction::<[Option<i64>; 3]>());
+        assert!(by_construction::<
+            BTreeMap<std::string::String, Vec<(bool, char)>>,
+        >());
+        assert!(by_construction::<BTreeSet<u128>>());
+        assert!(by_construction::<VecDeque<f64>>());
+        assert!(by_construction::<(usize, isize, f32, i8, i16, u16)>());
+    }
+
+    #[test]
+    fn other_types_are_read_back() {
+        // The user's own types, a `String` of theirs among them, and what holds one.
+        assert!(!by_construction::<String>());
+        assert!(!by_construction::<Skips>());
+        assert!(!by_construction::<Vec<Skips>>());
+        assert!(!by_construction::<(u8, Skips)>());
+        assert!(!by_construction::<Option<BTreeMap<u8, Skips>>>());
+        // Types postcard may not read back, or not known here.
+        assert!(!by_construction::<serde_json::Value>());
+        assert!(!by_construction::<HashMap<u8, u8>>());
+        assert!(!by_construction::<&str>());
+        assert!(!by_construction::<Box<str>>());
+    }
+
+    #[test]
+    fn names_are_matched_whole() {
+        for name in [
+            "u8x4",
+            "u8::Thing",
+            "alloc::string::Strings",
+            "alloc::vec::Vec<u8",
+            "alloc::vec::Vec<u8>>",
+            "(u8, u16",
+            "(u8 u16)",
+            "[u8; ]",
+            "[u8; 3",
+            "alloc::collections::btree::map::BTreeMap<u8>",
+            "",
+        ] {
+            assert!(!known(name), "{name}");
+        }
+        assert!(known("(u8, (u16,), [bool; 12])"));
+    }
+
+    /// Postcard bytes of `value`, read back as `T`.
+    fn reread<T: Serialize + serde::de::DeserializeOwned>(value: &T) -> Result<T, postcard::Error> {
+        postcard::from_bytes(&postcard::to_allocvec(value)?)
+    }
+
+    proptest! {
+        /// What the saver no longer reads back does read back, as the same value.
+        #[test]
+        fn known_types_read_back_as_themselves(
+            strings in proptest::collection::vec(".*", 0..8),
+            numbers in proptest::collection::btree_map(any::<i64>(), any::<Option<u128>>(), 0..8),
+            tuple in any::<(u8, bool, char, f64, Option<std::string::String>)>(),
+            array in any::<[i32; 4]>(),
+        ) {
+            prop_assert!(by_construction::<Vec<std::string::String>>());
+            prop_assert_eq!(reread(&strings).unwrap(), strings);
+            prop_assert_eq!(reread(&numbers).unwrap(), numbers);
+            prop_assert_eq!(reread(&array).unwrap(), array);
+            let back = reread(&tuple).unwrap();
+            prop_assert_eq!(back.3.to_bits(), tuple.3.to_bits());
+            prop_assert_eq!((back.0, back.1, back.2, back.4), (tuple.0, tuple.1, tuple.2, tuple.4));
+        }
+    }
+
+    #[test]
+    fn a_type_that_skips_does_not_read_back() {
+        // Why the others are read back: postcard has no field names to miss a skipped one by.
+        let error = reread(&Skips { note: None }).err();
+        assert!(error.is_some());
+    }
+}
