@@ -25,6 +25,7 @@
 //! `replay = "allow"`, which like the hand-written tool does not enforce single use; `guard`
 //! pairs that body with its single-use twin on one server. Each with `server:` before it
 //! (`MRTR_BENCH_PAIRED=server:signup`) compares the servers' CPU time instead of the calls'.
+//! `MRTR_BENCH_PAIRED=server:long_flow` runs only P4's ratio by the server's CPU, once.
 //! `MRTR_BENCH_TTL` sets the steady engine's state TTL in seconds (2 by default).
 
 use std::{collections::BTreeMap, sync::Mutex, time::Duration};
@@ -614,6 +615,9 @@ fn long_flow(c: &mut Criterion) {
         });
     }
     group.finish();
+    // Pins the rest of the run to one CPU, as `server_cpu_ratio` does: after the criterion
+    // runs, which are timed on both CPUs.
+    let by_server_cpu = SERVER_CPU_MEASURED.then(|| long_flow_server_cpu(&runtime));
     let [early, late] = LONG_ROUNDS.map(|round| mean_ns(LONG_GROUP, &format!("round {round}")));
     let means = late.zip(early).map(|(late, early)| late / early);
     // The ratio P4 is judged by: alternating blocks, as for P1, so that drift between the two
@@ -631,6 +635,12 @@ fn long_flow(c: &mut Criterion) {
         paired.verdict(1.2),
         means.map_or("none".to_owned(), |ratio| format!("{ratio:.3}"))
     );
+    if let Some(server) = &by_server_cpu {
+        println!(
+            "round 50 / round 2 by the server's CPU alone: {server}; at most 1.2: {}",
+            server.verdict(1.2)
+        );
+    }
     record(
         "long_flow",
         json!({
@@ -639,8 +649,40 @@ fn long_flow(c: &mut Criterion) {
             "ratio_50_to_2": paired.ratio,
             "ratio_50_to_2_95_interval": paired.interval,
             "ratio_of_means": means,
+            "server_cpu_ratio_50_to_2": by_server_cpu.as_ref().map(|paired| paired.ratio),
+            "server_cpu_ratio_50_to_2_95_interval": by_server_cpu.as_ref().map(|paired| paired.interval),
         }),
     );
+}
+
+/// P4 by the server's CPU alone: rounds 2 and 50 in alternating blocks on a long flow served
+/// on a thread of its own, the process pinned to one CPU (see [`pin_to_one_cpu`]).
+fn long_flow_server_cpu(runtime: &tokio::runtime::Runtime) -> Paired {
+    pin_to_one_cpu();
+    let engine = Engine::builder()
+        .key(1, mrtr_tests::keys::test_key(7))
+        .without_principal()
+        .build()
+        .unwrap();
+    let (client, thread) = runtime.block_on(connect_on_own_thread(LongFlow::new(engine)));
+    let (requests, _) = runtime.block_on(long_flow_requests(&client));
+    let one_round = |round: usize| {
+        let (client, request) = (&client, requests[round - 1].clone());
+        async move {
+            let response = client.call_tool_once(request).await;
+            assert!(
+                matches!(response, Ok(CallToolResponse::InputRequired(_))),
+                "round {round}: {response:?}"
+            );
+        }
+    };
+    let [round_2, round_50] = LONG_ROUNDS;
+    paired_blocks(
+        runtime,
+        Meter::ServerCpu(&thread, &thread),
+        || one_round(round_2),
+        || one_round(round_50),
+    )
 }
 
 /// Every part, each timed by criterion. A filter picks whole parts (see [`selected`]), so
@@ -664,6 +706,9 @@ const CALLS_ENV: &str = "MRTR_BENCH_CALLS";
 
 /// What a counting copy runs: `CALLS` whole flows of one tool on one server.
 fn count_calls(spec: &str) {
+    if let Some(round) = spec.strip_prefix("long:") {
+        return count_long_flow_round(round.parse().expect("long:ROUND, a round of the long flow"));
+    }
     let flow = match spec.split_once(':').map(|(_, tool)| tool) {
         Some("signup") => SIGNUP,
         Some("signup_replayable") => SIGNUP_REPLAYABLE,
@@ -689,13 +734,45 @@ fn count_calls(spec: &str) {
     });
 }
 
+/// What a counting copy runs for `long:ROUND`: the long flow's requests made once, then round
+/// `ROUND` alone, `CALLS` times (the tool allows replay).
+fn count_long_flow_round(round: usize) {
+    let runtime = runtime();
+    runtime.block_on(async {
+        let engine = Engine::builder()
+            .key(1, mrtr_tests::keys::test_key(7))
+            .without_principal()
+            .build()
+            .unwrap();
+        let client = connect(LongFlow::new(engine)).await;
+        let (requests, _) = long_flow_requests(&client).await;
+        let calls = std::env::var(CALLS_ENV)
+            .ok()
+            .and_then(|calls| calls.parse().ok())
+            .unwrap_or(CALLS);
+        for _ in 0..calls {
+            let response = client.call_tool_once(requests[round - 1].clone()).await;
+            assert!(
+                matches!(response, Ok(CallToolResponse::InputRequired(_))),
+                "round {round}: {response:?}"
+            );
+        }
+    });
+}
+
 /// Instructions a copy of this benchmark executes for `spec` (see [`count_calls`]), counted
 /// by callgrind: exact and repeatable, whatever else the machine is doing.
 fn instructions(spec: &str) -> Option<u64> {
+    instructions_of_calls(spec, CALLS)
+}
+
+/// [`instructions`] of a copy that makes `calls` calls.
+fn instructions_of_calls(spec: &str, calls: usize) -> Option<u64> {
     let output = std::process::Command::new("valgrind")
         .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
         .arg(std::env::current_exe().ok()?)
         .env(COUNT_ENV, spec)
+        .env(CALLS_ENV, calls.to_string())
         .output()
         .ok()?;
     let log = String::from_utf8_lossy(&output.stderr);
@@ -723,12 +800,42 @@ fn instruction_ratio(name: &str, base: &str, ours: &str) {
     }
 }
 
+/// P4 in instructions: one round 50 of the long flow over one round 2, each less the
+/// instructions of making the flow's requests (a copy that makes no call).
+fn long_flow_instruction_ratio() {
+    let [round_2, round_50] = LONG_ROUNDS.map(|round| format!("long:{round}"));
+    let counts = (
+        instructions_of_calls(&round_2, 0),
+        instructions_of_calls(&round_2, CALLS),
+        instructions_of_calls(&round_50, 0),
+        instructions_of_calls(&round_50, CALLS),
+    );
+    let (Some(setup_2), Some(all_2), Some(setup_50), Some(all_50)) = counts else {
+        return println!("no instruction counts for long_flow: valgrind is not installed");
+    };
+    let per_round = |all: u64, setup: u64| all.saturating_sub(setup) / CALLS as u64;
+    let (early, late) = (per_round(all_2, setup_2), per_round(all_50, setup_50));
+    let ratio = late as f64 / early as f64;
+    println!(
+        "instructions round 50 / round 2 of the long flow (callgrind, {CALLS} rounds each, client \
+         included): {ratio:.4} ({late} vs {early} per round)"
+    );
+    record(
+        "instructions/long_flow",
+        json!({"ratio": ratio, "per_round": {"2": early, "50": late}}),
+    );
+}
+
 /// Set to `signup` or `wizard5` to measure only that tool's paired ratio, nine times over:
 /// a quick before-and-after check of a change. With `server:` before it (`server:signup`),
 /// each server runs on a thread of its own and the ratio is of their CPU time alone.
 const PAIRED_ENV: &str = "MRTR_BENCH_PAIRED";
 
 fn paired_only(mode: &str) {
+    if mode == "server:long_flow" {
+        let paired = long_flow_server_cpu(&runtime());
+        return println!("{mode}: round 50 / round 2 by the server's CPU: {paired}");
+    }
     let (by_server_cpu, tool) = match mode.strip_prefix("server:") {
         Some(tool) => (true, tool),
         None => (false, mode),
@@ -898,6 +1005,7 @@ fn main() {
         instruction_ratio("signup", "hand:signup", "wizard:signup");
         instruction_ratio("wizard5", "hand:wizard5", "wizard:wizard5");
         instruction_ratio("guard", "signups:signup_replayable", "signups:signup");
+        long_flow_instruction_ratio();
     }
     let results = std::mem::take(&mut *RESULTS.lock().unwrap());
     // A filtered run keeps the other parts' results from an earlier run.
