@@ -16,57 +16,56 @@ fn known(name: &str) -> bool {
     after_known(name) == Some("")
 }
 
-/// What follows the known type at the start of `name`, or `None` if none is there.
+/// What follows the known type at the start of `name`, or `None` if none is there. Decided
+/// by the first byte first: a name of the user's fails there, or at `alloc::` or `core::`.
 fn after_known(name: &str) -> Option<&str> {
-    const ONE_PARAMETER: [&str; 5] = [
-        "alloc::vec::Vec<",
-        "core::option::Option<",
-        "alloc::boxed::Box<",
-        "alloc::collections::btree::set::BTreeSet<",
-        "alloc::collections::vec_deque::VecDeque<",
+    const ALLOC_ONE_PARAMETER: [&str; 4] = [
+        "vec::Vec<",
+        "boxed::Box<",
+        "collections::btree::set::BTreeSet<",
+        "collections::vec_deque::VecDeque<",
     ];
-    const LEAVES: [&str; 17] = [
-        "alloc::string::String",
-        "bool",
-        "char",
-        "u8",
-        "u16",
-        "u32",
-        "u64",
-        "u128",
-        "usize",
-        "i8",
-        "i16",
-        "i32",
-        "i64",
-        "i128",
-        "isize",
-        "f32",
-        "f64",
+    const NUMBERS: [&str; 14] = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "f32", "f64",
     ];
-    for wrapper in ONE_PARAMETER {
-        if let Some(rest) = name.strip_prefix(wrapper) {
-            return after_known(rest)?.strip_prefix('>');
+    match name.as_bytes().first()? {
+        b'a' => {
+            let rest = name.strip_prefix("alloc::")?;
+            if let Some(rest) = rest.strip_prefix("string::String") {
+                return ends_a_name(rest);
+            }
+            if let Some(rest) = rest.strip_prefix("collections::btree::map::BTreeMap<") {
+                let rest = after_known(rest)?.strip_prefix(", ")?;
+                return after_known(rest)?.strip_prefix('>');
+            }
+            let rest = ALLOC_ONE_PARAMETER
+                .iter()
+                .find_map(|wrapper| rest.strip_prefix(wrapper))?;
+            after_known(rest)?.strip_prefix('>')
         }
+        b'c' => match name.strip_prefix("core::option::Option<") {
+            Some(rest) => after_known(rest)?.strip_prefix('>'),
+            None => ends_a_name(name.strip_prefix("char")?),
+        },
+        b'b' => ends_a_name(name.strip_prefix("bool")?),
+        b'u' | b'i' | b'f' => NUMBERS
+            .iter()
+            .find_map(|number| ends_a_name(name.strip_prefix(number)?)),
+        b'(' => after_tuple(&name[1..]),
+        b'[' => {
+            let rest = after_known(&name[1..])?.strip_prefix("; ")?;
+            let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+            (digits > 0).then(|| rest[digits..].strip_prefix(']'))?
+        }
+        _ => None,
     }
-    if let Some(rest) = name.strip_prefix("alloc::collections::btree::map::BTreeMap<") {
-        let rest = after_known(rest)?.strip_prefix(", ")?;
-        return after_known(rest)?.strip_prefix('>');
-    }
-    if let Some(rest) = name.strip_prefix('(') {
-        return after_tuple(rest);
-    }
-    if let Some(rest) = name.strip_prefix('[') {
-        let rest = after_known(rest)?.strip_prefix("; ")?;
-        let digits = rest.find(|c: char| !c.is_ascii_digit())?;
-        return (digits > 0).then(|| rest[digits..].strip_prefix(']'))?;
-    }
-    LEAVES.iter().find_map(|leaf| {
-        let rest = name.strip_prefix(leaf)?;
-        // `u8` must not match the start of `u8x4` or of a path `u8::Thing`.
-        let ends = rest.is_empty() || rest.starts_with(['>', ',', ')', ';']);
-        ends.then_some(rest)
-    })
+}
+
+/// `rest` if it is what may follow a whole name: `u8` must not match the start of `u8x4` or of
+/// a path `u8::Thing`.
+fn ends_a_name(rest: &str) -> Option<&str> {
+    (rest.is_empty() || rest.starts_with(['>', ',', ')', ';'])).then_some(rest)
 }
 
 /// What follows a tuple whose `(` is already read: `()`, `(u8,)`, `(u8, bool)`.
@@ -148,6 +147,15 @@ mod tests {
             "[u8; ]",
             "[u8; 3",
             "alloc::collections::btree::map::BTreeMap<u8>",
+            "alloc::string::StringBuilder",
+            "alloc::sync::Arc<u8>",
+            "core::cell::Cell<u8>",
+            "charlie::Thing",
+            "boolean",
+            "f32x4",
+            "i",
+            "(",
+            "[",
             "",
         ] {
             assert!(!known(name), "{name}");
