@@ -587,13 +587,7 @@ fn long_flow(c: &mut Criterion) {
         return;
     }
     let runtime = runtime();
-    // The default TTL: the same states are sent again for the whole measurement.
-    let engine = Engine::builder()
-        .key(1, mrtr_tests::keys::test_key(7))
-        .without_principal()
-        .build()
-        .unwrap();
-    let client = runtime.block_on(connect(LongFlow::new(engine)));
+    let client = runtime.block_on(connect(LongFlow::new(long_flow_engine())));
     let (requests, sizes) = runtime.block_on(long_flow_requests(&client));
     let one_round = |round: usize| {
         let request = requests[round - 1].clone();
@@ -655,16 +649,22 @@ fn long_flow(c: &mut Criterion) {
     );
 }
 
+/// The long flow's engine, with the default TTL: the same states are sent again for the whole
+/// measurement.
+fn long_flow_engine() -> Engine {
+    Engine::builder()
+        .key(1, mrtr_tests::keys::test_key(7))
+        .without_principal()
+        .build()
+        .unwrap()
+}
+
 /// P4 by the server's CPU alone: rounds 2 and 50 in alternating blocks on a long flow served
 /// on a thread of its own, the process pinned to one CPU (see [`pin_to_one_cpu`]).
 fn long_flow_server_cpu(runtime: &tokio::runtime::Runtime) -> Paired {
     pin_to_one_cpu();
-    let engine = Engine::builder()
-        .key(1, mrtr_tests::keys::test_key(7))
-        .without_principal()
-        .build()
-        .unwrap();
-    let (client, thread) = runtime.block_on(connect_on_own_thread(LongFlow::new(engine)));
+    let (client, thread) =
+        runtime.block_on(connect_on_own_thread(LongFlow::new(long_flow_engine())));
     let (requests, _) = runtime.block_on(long_flow_requests(&client));
     let one_round = |round: usize| {
         let (client, request) = (&client, requests[round - 1].clone());
@@ -724,14 +724,18 @@ fn count_calls(spec: &str) {
             Some("hand") => connect(HandWritten::new()).await,
             _ => panic!("{COUNT_ENV}={spec}: unknown server"),
         };
-        let calls = std::env::var(CALLS_ENV)
-            .ok()
-            .and_then(|calls| calls.parse().ok())
-            .unwrap_or(CALLS);
-        for _ in 0..calls {
+        for _ in 0..calls_to_count() {
             run(&client, flow).await;
         }
     });
+}
+
+/// How many calls a counting copy makes: `CALLS`, or what [`CALLS_ENV`] says.
+fn calls_to_count() -> usize {
+    std::env::var(CALLS_ENV)
+        .ok()
+        .and_then(|calls| calls.parse().ok())
+        .unwrap_or(CALLS)
 }
 
 /// What a counting copy runs for `long:ROUND`: the long flow's requests made once, then round
@@ -739,18 +743,15 @@ fn count_calls(spec: &str) {
 fn count_long_flow_round(round: usize) {
     let runtime = runtime();
     runtime.block_on(async {
-        let engine = Engine::builder()
-            .key(1, mrtr_tests::keys::test_key(7))
-            .without_principal()
-            .build()
-            .unwrap();
-        let client = connect(LongFlow::new(engine)).await;
+        let client = connect(LongFlow::new(long_flow_engine())).await;
         let (requests, _) = long_flow_requests(&client).await;
-        let calls = std::env::var(CALLS_ENV)
-            .ok()
-            .and_then(|calls| calls.parse().ok())
-            .unwrap_or(CALLS);
-        for _ in 0..calls {
+        // The last request completes the flow; the rounds before it ask.
+        assert!(
+            (1..requests.len()).contains(&round),
+            "{COUNT_ENV}=long:{round}: the flow asks in rounds 1 to {}",
+            requests.len() - 1
+        );
+        for _ in 0..calls_to_count() {
             let response = client.call_tool_once(requests[round - 1].clone()).await;
             assert!(
                 matches!(response, Ok(CallToolResponse::InputRequired(_))),

@@ -2,8 +2,8 @@
 //! [`Saver::save`](super::Saver::save) need not read each of their values back to find out.
 
 /// Whether every value of `T` reads back from postcard: `T` is built only of primitives,
-/// `String`, and `Vec`, `Option`, `Box`, `BTreeMap`, `BTreeSet`, tuples and arrays of those,
-/// whose serde impls write what they read.
+/// `String`, and `Vec`, `VecDeque`, `Option`, `Box`, `BTreeMap`, `BTreeSet`, tuples and arrays
+/// of those, whose serde impls write what they read.
 ///
 /// Anything else is `false` and its values are read back as before: every type of the
 /// user's (whose impls may skip fields or be untagged), and any of these that a compiler names
