@@ -7,6 +7,7 @@
 //!   runs its round once the store is back;
 //! - over TLS (`rediss://`), the server's certificate is checked against the roots given;
 //! - with `requirepass`, the password in the URL opens it, and no log shows a password;
+//! - the README's Redis ACL user has every right both stores need, and each is needed;
 //! - a Redis that may evict records is named in the log; one out of memory fails rounds closed;
 //! - a record in Redis lives as long as its state and the clock skew allowance, no longer;
 //! - a final state replayed 32 times at once, through both instances, runs its effect once;
@@ -30,6 +31,7 @@ use std::{
 use mrtr::{
     Engine,
     replay::{MemoryStore, RedisStore},
+    task::RedisTaskStore,
 };
 use mrtr_examples::{
     demo::{connect, text_of},
@@ -42,7 +44,7 @@ use mrtr_tests::{
         FLEET_KEYS, Fleet, Nginx, PatientClient, RedisServer, WizardInstance, free_port,
         signup_effect,
     },
-    store_contract, stores_agree, wizard_http,
+    store_contract, stores_agree, task_store_contract, wizard_http,
 };
 use rmcp::{
     ServiceError,
@@ -395,6 +397,119 @@ async fn a_redis_with_a_password_needs_it_in_the_url_and_no_log_shows_it() -> an
         assert!(error.contains("MRTR_REDIS_URL"), "{error}");
         assert!(error.contains("not a Redis URL"), "{error}");
         assert!(!error.contains(PASSWORD), "{error}");
+        Ok(())
+    })
+    .await
+}
+
+/// The Redis ACL user the README gives a fleet, its `PASSWORD` still to fill in; `RedisStore`'s
+/// docs give the same.
+fn readme_acl_user() -> &'static str {
+    let user_in = |text: &'static str| {
+        text.lines()
+            .map(|line| line.trim().trim_start_matches("/// "))
+            .find(|line| line.starts_with("user mrtr on >PASSWORD "))
+    };
+    let readme = user_in(include_str!("../README.md")).expect("README.md gives a Redis ACL user");
+    let docs = user_in(include_str!("../runtime/src/replay/redis.rs"));
+    assert_eq!(
+        docs,
+        Some(readme),
+        "RedisStore's docs give another ACL user"
+    );
+    readme
+}
+
+/// Both stores' contracts on the Redis at `url`: how the first broken rule of each failed.
+async fn broken_contracts(url: &str) -> anyhow::Result<Vec<String>> {
+    let replay = RedisStore::open(url)?;
+    let tasks = RedisTaskStore::open(url)?;
+    // A contract panics on the first rule its store breaks: a task catches that.
+    let replay = tokio::spawn(async move { store_contract::check(&replay).await });
+    let tasks = tokio::spawn(async move { task_store_contract::check(&tasks).await });
+    let mut broken = Vec::new();
+    for checked in [replay.await, tasks.await] {
+        if let Err(failed) = checked {
+            let panic = failed.into_panic();
+            let message = panic.downcast_ref::<String>().cloned();
+            broken.push(message.unwrap_or_else(|| "a panic without a message".to_owned()));
+        }
+    }
+    Ok(broken)
+}
+
+/// The README's ACL user: both stores keep their contracts with its rights, and lose them
+/// without any one of them; named in an instance's URL it runs whole flows, single use
+/// included, and no log shows its password. Only with `+config|get` does the store read the
+/// eviction policy instead of warning that it could not.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_readme_redis_acl_user_has_every_right_the_stores_need_and_no_other()
+-> anyhow::Result<()> {
+    const PASSWORD: &str = "acl-s3cret";
+    within(Duration::from_secs(60), async {
+        let user = readme_acl_user().replace("PASSWORD", PASSWORD);
+        let rights: Vec<&str> = user
+            .split_whitespace()
+            .filter(|word| word.starts_with('+'))
+            .collect();
+        assert!(rights.len() >= 5, "{user}");
+        // The README's user, the same with `+config|get`, and one more without each right.
+        let mut config = format!(
+            "{user}\n{} +config|get\n",
+            user.replacen("user mrtr ", "user checks ", 1)
+        );
+        for (lacking, right) in rights.iter().enumerate() {
+            let without = user.replacen("user mrtr ", &format!("user lacks{lacking} "), 1);
+            config += &without.replacen(&format!(" {right}"), "", 1);
+            config += "\n";
+        }
+        let redis = RedisServer::start_with_config(&config).await?;
+        let url_of = |name: &str| {
+            redis
+                .url()
+                .replacen("redis://", &format!("redis://{name}:{PASSWORD}@"), 1)
+        };
+
+        let broken = broken_contracts(&url_of("mrtr")).await?;
+        assert!(broken.is_empty(), "{broken:?}");
+        for (lacking, right) in rights.iter().enumerate() {
+            // Scripts another user loaded would run without `+script|load`.
+            redis.command(&["SCRIPT", "FLUSH"]).await?;
+            redis.command(&["ACL", "LOG", "RESET"]).await?;
+            let broken = broken_contracts(&url_of(&format!("lacks{lacking}"))).await?;
+            assert!(!broken.is_empty(), "the stores need no `{right}`");
+            // Redis's log of denials names the command, also one a script ran.
+            let denied = redis.command(&["ACL", "LOG"]).await?;
+            let command = format!("\nobject\n{}\n", &right[1..]);
+            assert!(
+                denied.contains(&command),
+                "without `{right}` the stores broke for another reason: {broken:?}\n{denied}"
+            );
+        }
+
+        let mut warned = Vec::new();
+        for name in ["mrtr", "checks"] {
+            let instance =
+                WizardInstance::start(wizard_http!(), free_port(), FLEET_KEYS, &url_of(name))
+                    .await?;
+            let client = connect(&instance.url()).await?;
+            let team = format!("Least {name}");
+            let rounds = SIGNUP.rounds(&client, &team);
+            let last = up_to_confirm(&rounds).await?;
+            let answer = json!({ "confirm": confirm(true) });
+            let result = rounds.finish(Some(&last.state), answer.clone()).await?;
+            assert_signed_up(&result, &team);
+            let again = rounds.finish(Some(&last.state), answer).await?;
+            assert_eq!(again, result, "a duplicate did not get the first response");
+            let log = instance.log();
+            assert_eq!(log.matches(&signup_effect(&team)).count(), 1, "{log}");
+            assert!(!log.contains(PASSWORD), "{log}");
+            warned.push(log.contains("could not read Redis's maxmemory-policy"));
+            if name == "mrtr" {
+                assert!(log.contains("'config|get'"), "{log}");
+            }
+        }
+        assert_eq!(warned, [true, false]);
         Ok(())
     })
     .await

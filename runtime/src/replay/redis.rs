@@ -24,6 +24,17 @@ use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
 ///
 /// Records must not be evicted early: run Redis with `maxmemory-policy noeviction` (its
 /// default). The store checks the policy when it connects and logs an error otherwise.
+///
+/// With Redis ACLs, this user has the rights both this store and
+/// [`RedisTaskStore`](crate::task::RedisTaskStore) use, and no other, on their default prefixes;
+/// name it in the URL, `redis://mrtr:PASSWORD@HOST:6379/0`:
+///
+/// ```text
+/// user mrtr on >PASSWORD resetkeys ~mrtr:replay:* ~mrtr:task:* resetchannels -@all +evalsha +script|load +get +set +del +time
+/// ```
+///
+/// Add `+config|get` to let the store check the eviction policy; without it, it logs a warning
+/// that it could not.
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub struct RedisStore {
     client: redis::Client,
