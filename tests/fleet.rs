@@ -10,6 +10,7 @@
 //! - the README's Redis ACL user has every right both stores need, and each is needed;
 //! - a Redis that may evict records is named in the log; one out of memory fails rounds closed;
 //! - a record in Redis lives as long as its state and the clock skew allowance, no longer;
+//! - a fleet whose clocks run behind Redis's keeps single use within that allowance, not past it;
 //! - a final state replayed 32 times at once, through both instances, runs its effect once;
 //! - a round claimed by an instance that is killed runs again on the other one, after the
 //!   lease and not before;
@@ -41,8 +42,8 @@ use mrtr_tests::{
     loopback::Loopback,
     rounds::{Asked, Reply, Rounds, Tool, accept, finish, send},
     services::{
-        FLEET_KEYS, Fleet, Nginx, PatientClient, RedisServer, WizardInstance, free_port,
-        signup_effect,
+        FLEET_KEYS, Fleet, Nginx, PatientClient, RedisServer, WizardInstance, clock_off_by,
+        free_port, signup_effect,
     },
     store_contract, stores_agree, task_store_contract, wizard_http,
 };
@@ -624,6 +625,88 @@ async fn a_record_in_redis_lives_as_long_as_its_state_and_the_skew() -> anyhow::
         tokio::time::sleep_until(past.into()).await;
         let records = redis.command(&["KEYS", "mrtr:replay:*"]).await?;
         assert_eq!(records, "", "records outlived their states");
+        Ok(())
+    })
+    .await
+}
+
+/// The PTTL, in whole seconds, of every record in Redis.
+async fn records_left(redis: &RedisServer) -> anyhow::Result<Vec<i64>> {
+    let keys = redis.command(&["KEYS", "mrtr:replay:*"]).await?;
+    let mut left = Vec::new();
+    for key in keys.lines() {
+        let millis: i64 = redis.command(&["PTTL", key]).await?.parse()?;
+        left.push(millis / 1000);
+    }
+    Ok(left)
+}
+
+/// A fleet whose clocks run behind Redis's makes records that Redis keeps that much shorter
+/// (ahead, longer), and the store warns of it as it connects.
+///
+/// Within the clock skew allowance (60 s by default) they still outlive the states they guard,
+/// and a duplicate of a final round gets the first response. Past the state's TTL and the
+/// allowance (700 s behind), a record lasts only the store's 1-second floor, and the same
+/// duplicate runs the round again: the allowance is what keeps single use, so it must cover how
+/// far the fleet's clocks may be from Redis's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fleet_behind_redis_keeps_single_use_within_the_clock_skew_allowance()
+-> anyhow::Result<()> {
+    const KEPT: i64 = (Engine::DEFAULT_TTL.as_secs() + Engine::DEFAULT_CLOCK_SKEW.as_secs()) as i64;
+    within(Duration::from_secs(60), async {
+        let redis = RedisServer::start().await?;
+        // Seconds behind Redis (less than 0: ahead), and how often the effect then runs.
+        for (behind, effects) in [(0, 1), (-50, 1), (50, 1), (700, 2)] {
+            redis.command(&["FLUSHALL"]).await?;
+            let env = clock_off_by(&format!("{:+}s", -behind))?;
+            let env: Vec<(&str, &str)> = env
+                .iter()
+                .map(|(name, value)| (name.as_str(), value.as_str()))
+                .collect();
+            let instance = WizardInstance::start_with_env(
+                wizard_http!(),
+                free_port(),
+                FLEET_KEYS,
+                &redis.url(),
+                &env,
+            )
+            .await?;
+            let client = connect(&instance.url()).await?;
+            let team = format!("Behind by {behind}");
+            let rounds = SIGNUP.rounds(&client, &team);
+            let last = up_to_confirm(&rounds).await?;
+            let answer = json!({ "confirm": confirm(true) });
+            let first = rounds.finish(Some(&last.state), answer.clone()).await?;
+            assert_signed_up(&first, &team);
+
+            // Redis keeps each record the state's TTL and the allowance, less how far behind
+            // the instance is, and at least a second.
+            let kept = (KEPT - behind).max(1);
+            let left = records_left(&redis).await?;
+            assert!(!left.is_empty(), "no records");
+            assert!(
+                left.iter().all(|left| (kept - 5..=kept).contains(left)),
+                "{behind} s behind: records kept {left:?} s, not about {kept} s"
+            );
+
+            // Past the 1-second floor, a duplicate of the final round.
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            let again = rounds.finish(Some(&last.state), answer).await?;
+            assert_signed_up(&again, &team);
+            let log = instance.log();
+            assert_eq!(
+                log.matches(&signup_effect(&team)).count(),
+                effects,
+                "{behind} s behind: {log}"
+            );
+            // The store says how far off the clock is, as it connects.
+            let said = match behind {
+                0 => "clock is ",
+                1.. => &format!("clock is behind Redis's by {behind} s"),
+                ..0 => &format!("clock is ahead of Redis's by {} s", -behind),
+            };
+            assert_eq!(log.contains(said), behind != 0, "{log}");
+        }
         Ok(())
     })
     .await

@@ -668,8 +668,9 @@ impl EngineBuilder {
         self
     }
 
-    /// How far apart the clocks of the instances may be. Records outlive the states they guard
-    /// by this much. Default: [`Engine::DEFAULT_CLOCK_SKEW`].
+    /// How far apart the clocks of the instances, and of a shared replay store such as Redis,
+    /// may be. Records outlive the states they guard by this much. Default:
+    /// [`Engine::DEFAULT_CLOCK_SKEW`].
     pub fn clock_skew(mut self, skew: Duration) -> Self {
         self.clock_skew = Some(skew);
         self

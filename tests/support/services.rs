@@ -4,7 +4,8 @@
 //! Each runs in the foreground as a child of the test, with its config and logs in a temporary
 //! folder, and is waited for until it answers (at most [`READY_WITHIN`]). Dropping it kills it
 //! by its PID and reaps it. Redis and nginx come from Debian's `redis-server` and `nginx`
-//! packages (`apt-get install redis-server nginx`; `.ci/run` installs them).
+//! packages, and libfaketime, which sets an instance's clock off, from `libfaketime`
+//! (`apt-get install redis-server nginx libfaketime`; `.ci/run` installs them).
 
 use std::{
     collections::BTreeMap,
@@ -64,6 +65,29 @@ fn program(name: &str) -> anyhow::Result<PathBuf> {
                  `apt-get install -y redis-server nginx` (.ci/run does)"
             )
         })
+}
+
+/// Debian's `libfaketime`, which a process loads (`LD_PRELOAD`) to see its clock set off by
+/// `FAKETIME`, such as `-50s`: a host whose clock is wrong.
+pub fn libfaketime() -> anyhow::Result<PathBuf> {
+    let path = PathBuf::from("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+    anyhow::ensure!(
+        path.is_file(),
+        "{} is missing; the clock skew tests set an instance's clock off with it: \
+         `apt-get install -y libfaketime` (.ci/run does)",
+        path.display()
+    );
+    Ok(path)
+}
+
+/// The environment that sets a process's wall clock `offset` off (`FAKETIME`, such as `-50s`),
+/// its monotonic clock left alone.
+pub fn clock_off_by(offset: &str) -> anyhow::Result<Vec<(String, String)>> {
+    Ok(vec![
+        ("LD_PRELOAD".into(), libfaketime()?.display().to_string()),
+        ("FAKETIME".into(), offset.into()),
+        ("FAKETIME_DONT_FAKE_MONOTONIC".into(), "1".into()),
+    ])
 }
 
 fn temp_dir(what: &str) -> TempDir {

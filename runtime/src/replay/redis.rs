@@ -118,6 +118,7 @@ impl RedisStore {
                         .await
                         .map_err(unavailable)?;
                 check_eviction_policy(&mut connection).await;
+                check_clock(&mut connection).await;
                 Ok(connection)
             })
             .await
@@ -193,6 +194,48 @@ async fn check_eviction_policy(connection: &mut ConnectionManager) {
             "mrtr: could not read Redis's maxmemory-policy; make sure it is `noeviction`, or \
              records may be evicted before the states they guard expire"
         ),
+    }
+}
+
+/// How far this host's clock may be from Redis's before the store warns: NTP keeps hosts far
+/// closer, and the round trip to Redis is part of it.
+const CLOCK_WARNING: Duration = Duration::from_secs(1);
+
+/// Logs a warning if this host's clock is more than [`CLOCK_WARNING`] from Redis's: records
+/// expire by Redis's clock at times this host sets, so a host behind Redis makes records that
+/// last that much less than the states they guard, and the engine's clock skew allowance must
+/// cover it.
+async fn check_clock(connection: &mut ConnectionManager) {
+    let before = SystemTime::now();
+    let time: redis::RedisResult<(u64, u64)> = redis::cmd("TIME").query_async(connection).await;
+    let after = SystemTime::now();
+    let Ok((seconds, micros)) = time else {
+        // Only the scripts need `TIME`; a failure here shows again in the first round.
+        return;
+    };
+    let redis_now = Duration::from_secs(seconds) + Duration::from_micros(micros);
+    let since_epoch = |time: SystemTime| time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    let (earliest, latest) = (since_epoch(before), since_epoch(after));
+    let (direction, off_by) = if redis_now > latest {
+        ("behind", redis_now - latest)
+    } else if redis_now < earliest {
+        ("ahead of", earliest - redis_now)
+    } else {
+        return;
+    };
+    if off_by > CLOCK_WARNING {
+        let seconds = off_by.as_secs_f64().round();
+        let last = if direction == "behind" {
+            "less"
+        } else {
+            "more"
+        };
+        tracing::warn!(
+            "mrtr: this host's clock is {direction} Redis's by {seconds} s; replay records last \
+             that much {last}, so keep the engine's clock skew allowance \
+             (`EngineBuilder::clock_skew`, 60 s by default) above how far the fleet's clocks may \
+             be from Redis's"
+        );
     }
 }
 
