@@ -110,6 +110,19 @@ async fn up_to_confirm(rounds: &Rounds<'_>) -> anyhow::Result<Asked> {
     Ok(last)
 }
 
+/// Signs Ada up to `team` through every round of `rounds`: the result, and the final round's
+/// question and answer, to send again.
+async fn sign_up(
+    rounds: &Rounds<'_>,
+    team: &str,
+) -> anyhow::Result<(CallToolResult, Asked, Value)> {
+    let last = up_to_confirm(rounds).await?;
+    let answer = json!({ "confirm": confirm(true) });
+    let result = rounds.finish(Some(&last.state), answer.clone()).await?;
+    assert_signed_up(&result, team);
+    Ok((result, last, answer))
+}
+
 // =============================================================================
 // One contract, two stores
 // =============================================================================
@@ -496,10 +509,7 @@ async fn the_readme_redis_acl_user_has_every_right_the_stores_need_and_no_other(
             let client = connect(&instance.url()).await?;
             let team = format!("Least {name}");
             let rounds = SIGNUP.rounds(&client, &team);
-            let last = up_to_confirm(&rounds).await?;
-            let answer = json!({ "confirm": confirm(true) });
-            let result = rounds.finish(Some(&last.state), answer.clone()).await?;
-            assert_signed_up(&result, &team);
+            let (result, last, answer) = sign_up(&rounds, &team).await?;
             let again = rounds.finish(Some(&last.state), answer).await?;
             assert_eq!(again, result, "a duplicate did not get the first response");
             let log = instance.log();
@@ -674,10 +684,7 @@ async fn a_fleet_behind_redis_keeps_single_use_within_the_clock_skew_allowance()
             let client = connect(&instance.url()).await?;
             let team = format!("Behind by {behind}");
             let rounds = SIGNUP.rounds(&client, &team);
-            let last = up_to_confirm(&rounds).await?;
-            let answer = json!({ "confirm": confirm(true) });
-            let first = rounds.finish(Some(&last.state), answer.clone()).await?;
-            assert_signed_up(&first, &team);
+            let (_, last, answer) = sign_up(&rounds, &team).await?;
 
             // Redis keeps each record the state's TTL and the allowance, less how far behind
             // the instance is, and at least a second.
