@@ -855,7 +855,7 @@ async fn the_round_cap_names_a_wrong_type_and_a_missing_field() -> anyhow::Resul
         for (bad, why) in [
             (
                 json!({"name": 42}),
-                "the form content does not fit: invalid type, expected a string",
+                "the form content does not fit: at `name`: invalid type, expected a string",
             ),
             (
                 json!({"email": "ada@example.com"}),

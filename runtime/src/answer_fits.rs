@@ -104,6 +104,33 @@ fn empty_fits(property: &PrimitiveSchemaDefinition) -> bool {
     }
 }
 
+/// Why `content`, which did not read as `T`, does not: serde's message, after the form's field
+/// it is about (``at `age`: invalid type: ...``). Only a field the schema asks for is named, so
+/// the log may keep it; the message's values are for [`crate::log::redacted`] to drop.
+pub(crate) fn why_unread<T: serde::de::DeserializeOwned>(
+    schema: &ElicitationSchema,
+    content: &Value,
+) -> String {
+    // Read again, tracking the path, only once the answer has failed.
+    let Err(error) = serde_path_to_error::deserialize::<_, T>(content) else {
+        return "it does not read".to_owned();
+    };
+    let field = match error.path().iter().next() {
+        Some(serde_path_to_error::Segment::Map { key }) if schema.properties.contains_key(key) => {
+            Some(key.clone())
+        }
+        _ => None,
+    };
+    let message = error.into_inner();
+    match field {
+        Some(field) => format!("{AT_FIELD}{field}`: {message}"),
+        None => message.to_string(),
+    }
+}
+
+/// How [`why_unread`] names a field.
+pub(crate) const AT_FIELD: &str = "at `";
+
 /// How an `Err` of [`fits`] begins.
 pub(crate) const BROKEN: &str = "the answer breaks its schema: ";
 
@@ -340,6 +367,39 @@ mod tests {
             let read = tidied(&schema, &untidy);
             assert!(matches!(read, Cow::Owned(_)), "{untidy}");
             assert_eq!(*read, expected);
+        }
+    }
+
+    /// An answer that does not read names the form's field it is about, and the log keeps the
+    /// field but not the value.
+    #[test]
+    fn an_answer_that_does_not_read_names_its_field() {
+        let schema = crate::form_schema::form_schema::<Booking>().expect("a flat schema");
+        let why = |content: Value| {
+            assert!(Booking::deserialize(&content).is_err(), "{content}");
+            let why = why_unread::<Booking>(&schema, &content);
+            crate::log::redacted(&format!("{}{why}", crate::log::FORM_DOES_NOT_FIT))
+        };
+        for (content, said) in [
+            (
+                json!({"name": 42, "seats": 2}),
+                "at `name`: invalid type, expected a string",
+            ),
+            (
+                json!({"name": "Ada", "seats": "hunter2"}),
+                "at `seats`: invalid type, expected u32",
+            ),
+            (
+                json!({"name": "Ada", "seats": 2, "day": "hunter2"}),
+                "at `day`: malformed",
+            ),
+            (json!({"name": "Ada"}), "missing field `seats`"),
+            (json!("hunter2"), "invalid type, expected struct Booking"),
+        ] {
+            assert_eq!(
+                why(content),
+                format!("the form content does not fit: {said}")
+            );
         }
     }
 }

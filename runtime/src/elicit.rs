@@ -207,8 +207,10 @@ impl<T: FormParts + 'static> Question for Elicit<T> {
                 };
                 crate::form_schema::read::<T, _>(|schema| {
                     let content = crate::answer_fits::tidied(schema, &content);
-                    let answer = T::deserialize(&*content)
-                        .map_err(|e| format!("{}{e}", crate::log::FORM_DOES_NOT_FIT))?;
+                    let answer = T::deserialize(&*content).map_err(|_| {
+                        let why = crate::answer_fits::why_unread::<T>(schema, &content);
+                        format!("{}{why}", crate::log::FORM_DOES_NOT_FIT)
+                    })?;
                     crate::answer_fits::fits(schema, &content)?;
                     Ok(Elicited::Accept(answer))
                 })

@@ -50,9 +50,22 @@ pub(crate) fn redacted(error: &impl fmt::Display) -> String {
         NOT_A_CREATE_MESSAGE_RESULT,
         NOT_A_LIST_ROOTS_RESULT,
     ] {
-        if let Some(serde_message) = message.strip_prefix(prefix) {
-            return format!("{prefix}{}", redacted_serde(serde_message));
-        }
+        let Some(serde_message) = message.strip_prefix(prefix) else {
+            continue;
+        };
+        // A form's field, named from its schema by `answer_fits::why_unread`.
+        let field = (prefix == FORM_DOES_NOT_FIT)
+            .then(|| serde_message.strip_prefix(crate::answer_fits::AT_FIELD))
+            .flatten()
+            .and_then(|rest| rest.split_once("`: "));
+        return match field {
+            Some((field, serde_message)) => format!(
+                "{prefix}{}{field}`: {}",
+                crate::answer_fits::AT_FIELD,
+                redacted_serde(serde_message)
+            ),
+            None => format!("{prefix}{}", redacted_serde(serde_message)),
+        };
     }
     redacted_serde(&message)
 }
