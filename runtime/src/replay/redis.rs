@@ -213,7 +213,10 @@ async fn check_clock(connection: &mut ConnectionManager) {
         // Only the scripts need `TIME`; a failure here shows again in the first round.
         return;
     };
-    let redis_now = Duration::from_secs(seconds) + Duration::from_micros(micros);
+    let Some(redis_now) = Duration::from_secs(seconds).checked_add(Duration::from_micros(micros))
+    else {
+        return;
+    };
     let since_epoch = |time: SystemTime| time.duration_since(UNIX_EPOCH).unwrap_or_default();
     let (earliest, latest) = (since_epoch(before), since_epoch(after));
     let (direction, off_by) = if redis_now > latest {
@@ -224,14 +227,14 @@ async fn check_clock(connection: &mut ConnectionManager) {
         return;
     };
     if off_by > CLOCK_WARNING {
-        let seconds = off_by.as_secs_f64().round();
+        let off_by = off_by.as_secs_f64().round();
         let last = if direction == "behind" {
             "less"
         } else {
             "more"
         };
         tracing::warn!(
-            "mrtr: this host's clock is {direction} Redis's by {seconds} s; replay records last \
+            "mrtr: this host's clock is {direction} Redis's by {off_by} s; replay records last \
              that much {last}, so keep the engine's clock skew allowance \
              (`EngineBuilder::clock_skew`, 60 s by default) above how far the fleet's clocks may \
              be from Redis's"
