@@ -70,14 +70,19 @@ fn program(name: &str) -> anyhow::Result<PathBuf> {
 /// Debian's `libfaketime`, which a process loads (`LD_PRELOAD`) to see its clock set off by
 /// `FAKETIME`, such as `-50s`: a host whose clock is wrong.
 pub fn libfaketime() -> anyhow::Result<PathBuf> {
-    let path = PathBuf::from("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
-    anyhow::ensure!(
-        path.is_file(),
-        "{} is missing; the clock skew tests set an instance's clock off with it: \
-         `apt-get install -y libfaketime` (.ci/run does)",
-        path.display()
-    );
-    Ok(path)
+    // Under the architecture's folder: /usr/lib/x86_64-linux-gnu/faketime/, and so on.
+    let in_arch_folders = std::fs::read_dir("/usr/lib")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|arch| arch.path().join("faketime/libfaketime.so.1"));
+    in_arch_folders
+        .chain([PathBuf::from("/usr/lib/faketime/libfaketime.so.1")])
+        .find(|path| path.is_file())
+        .context(
+            "libfaketime is not installed; the clock skew tests set an instance's clock off with \
+             it: `apt-get install -y libfaketime` (.ci/run does)",
+        )
 }
 
 /// The environment that sets a process's wall clock `offset` off (`FAKETIME`, such as `-50s`),
