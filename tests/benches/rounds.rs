@@ -696,6 +696,9 @@ const COUNT_ENV: &str = "MRTR_BENCH_COUNT";
 const CALLS: usize = 300;
 /// How many calls a counting copy makes instead, for profiling it under `perf`.
 const CALLS_ENV: &str = "MRTR_BENCH_CALLS";
+/// Set in a counting copy to serve on a thread of its own, so that `valgrind --tool=callgrind
+/// --separate-threads=yes` counts the server apart from the client.
+const SERVER_THREAD_ENV: &str = "MRTR_BENCH_SERVER_THREAD";
 
 /// What a counting copy runs: `CALLS` whole flows of one tool on one server.
 fn count_calls(spec: &str) {
@@ -711,10 +714,14 @@ fn count_calls(spec: &str) {
     let runtime = runtime();
     runtime.block_on(async {
         let engine = || steady_engine().build().unwrap();
-        let client = match spec.split_once(':').map(|(server, _)| server) {
-            Some("signups") => connect(Signups::new(engine())).await,
-            Some("wizard") => connect(Wizard::new(engine())).await,
-            Some("hand") => connect(HandWritten::new()).await,
+        let own_thread = std::env::var_os(SERVER_THREAD_ENV).is_some();
+        let client = match (spec.split_once(':').map(|(server, _)| server), own_thread) {
+            (Some("signups"), false) => connect(Signups::new(engine())).await,
+            (Some("wizard"), false) => connect(Wizard::new(engine())).await,
+            (Some("hand"), false) => connect(HandWritten::new()).await,
+            (Some("signups"), true) => connect_on_own_thread(Signups::new(engine())).await.0,
+            (Some("wizard"), true) => connect_on_own_thread(Wizard::new(engine())).await.0,
+            (Some("hand"), true) => connect_on_own_thread(HandWritten::new()).await.0,
             _ => panic!("{COUNT_ENV}={spec}: unknown server"),
         };
         for _ in 0..calls_to_count() {
