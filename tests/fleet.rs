@@ -42,8 +42,8 @@ use mrtr_tests::{
     loopback::Loopback,
     rounds::{Asked, Reply, Rounds, Tool, accept, finish, send},
     services::{
-        FLEET_KEYS, Fleet, Nginx, PatientClient, RedisServer, WizardInstance, clock_off_by,
-        free_port, signup_effect,
+        ClockOff, FLEET_KEYS, Fleet, Nginx, PatientClient, RedisServer, WizardInstance, free_port,
+        signup_effect,
     },
     store_contract, stores_agree, task_store_contract, wizard_http,
 };
@@ -668,17 +668,13 @@ async fn a_fleet_behind_redis_keeps_single_use_within_the_clock_skew_allowance()
         // Seconds behind Redis (less than 0: ahead), and how often the effect then runs.
         for (behind, effects) in [(0, 1), (-50, 1), (50, 1), (700, 2)] {
             redis.command(&["FLUSHALL"]).await?;
-            let env = clock_off_by(&format!("{:+}s", -behind))?;
-            let env: Vec<(&str, &str)> = env
-                .iter()
-                .map(|(name, value)| (name.as_str(), value.as_str()))
-                .collect();
+            let clock = ClockOff::by(&format!("{:+}s", -behind))?;
             let instance = WizardInstance::start_with_env(
                 wizard_http!(),
                 free_port(),
                 FLEET_KEYS,
                 &redis.url(),
-                &env,
+                &clock.env(),
             )
             .await?;
             let client = connect(&instance.url()).await?;

@@ -54,9 +54,9 @@ pub(crate) fn redacted(error: &impl fmt::Display) -> String {
             continue;
         };
         // A form's field, named from its schema by `answer_fits::why_unread`.
-        let field = (prefix == FORM_DOES_NOT_FIT)
-            .then(|| serde_message.strip_prefix(crate::answer_fits::AT_FIELD))
-            .flatten()
+        let field = serde_message
+            .strip_prefix(crate::answer_fits::AT_FIELD)
+            .filter(|_| prefix == FORM_DOES_NOT_FIT)
             .and_then(|rest| rest.split_once("`: "));
         return match field {
             Some((field, serde_message)) => format!(

@@ -714,20 +714,26 @@ fn count_calls(spec: &str) {
     let runtime = runtime();
     runtime.block_on(async {
         let engine = || steady_engine().build().unwrap();
-        let own_thread = std::env::var_os(SERVER_THREAD_ENV).is_some();
-        let client = match (spec.split_once(':').map(|(server, _)| server), own_thread) {
-            (Some("signups"), false) => connect(Signups::new(engine())).await,
-            (Some("wizard"), false) => connect(Wizard::new(engine())).await,
-            (Some("hand"), false) => connect(HandWritten::new()).await,
-            (Some("signups"), true) => connect_on_own_thread(Signups::new(engine())).await.0,
-            (Some("wizard"), true) => connect_on_own_thread(Wizard::new(engine())).await.0,
-            (Some("hand"), true) => connect_on_own_thread(HandWritten::new()).await.0,
+        let client = match spec.split_once(':').map(|(server, _)| server) {
+            Some("signups") => connect_counted(Signups::new(engine())).await,
+            Some("wizard") => connect_counted(Wizard::new(engine())).await,
+            Some("hand") => connect_counted(HandWritten::new()).await,
             _ => panic!("{COUNT_ENV}={spec}: unknown server"),
         };
         for _ in 0..calls_to_count() {
             run(&client, flow).await;
         }
     });
+}
+
+/// A counting copy's client of `server`: on this thread, or on one of its own if
+/// [`SERVER_THREAD_ENV`] is set.
+async fn connect_counted<S: ServerHandler + Send + 'static>(server: S) -> Client {
+    if std::env::var_os(SERVER_THREAD_ENV).is_some() {
+        connect_on_own_thread(server).await.0
+    } else {
+        connect(server).await
+    }
 }
 
 /// How many calls a counting copy makes: `CALLS`, or what [`CALLS_ENV`] says.

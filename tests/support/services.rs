@@ -85,14 +85,28 @@ pub fn libfaketime() -> anyhow::Result<PathBuf> {
         )
 }
 
-/// The environment that sets a process's wall clock `offset` off (`FAKETIME`, such as `-50s`),
-/// its monotonic clock left alone.
-pub fn clock_off_by(offset: &str) -> anyhow::Result<Vec<(String, String)>> {
-    Ok(vec![
-        ("LD_PRELOAD".into(), libfaketime()?.display().to_string()),
-        ("FAKETIME".into(), offset.into()),
-        ("FAKETIME_DONT_FAKE_MONOTONIC".into(), "1".into()),
-    ])
+/// A process's wall clock set `offset` off (`FAKETIME`, such as `-50s`), its monotonic clock
+/// left alone: the environment that does it, for [`WizardInstance::start_with_env`].
+pub struct ClockOff {
+    library: String,
+    offset: String,
+}
+
+impl ClockOff {
+    pub fn by(offset: &str) -> anyhow::Result<Self> {
+        Ok(Self {
+            library: libfaketime()?.display().to_string(),
+            offset: offset.to_owned(),
+        })
+    }
+
+    pub fn env(&self) -> [(&str, &str); 3] {
+        [
+            ("LD_PRELOAD", &self.library),
+            ("FAKETIME", &self.offset),
+            ("FAKETIME_DONT_FAKE_MONOTONIC", "1"),
+        ]
+    }
 }
 
 fn temp_dir(what: &str) -> TempDir {
