@@ -271,3 +271,57 @@ async fn a_task_started_after_a_round_is_taken_over_when_its_instance_is_killed(
     })
     .await;
 }
+
+/// An instance configured from the environment keeps its replay records and its tasks on one
+/// Redis connection, so it checks Redis's eviction policy (here one that may evict) once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instance_keeps_both_stores_on_one_redis_connection() {
+    within_time(async {
+        let redis = RedisServer::start_with_config("maxmemory-policy allkeys-lru\n")
+            .await
+            .expect("redis starts");
+        let program = std::path::Path::new(env!("CARGO_BIN_EXE_task-tools-http"));
+        let instance = WizardInstance::start(program, free_port(), FLEET_KEYS, &redis.url())
+            .await
+            .expect("the instance starts");
+        let client = TaskClient::new(&instance.url(), tasks_and_elicitation());
+
+        // A guarded round that starts a task: both stores write.
+        let arguments = json!({"work_ms": 10});
+        let first = client.call("word_then_work", arguments.clone()).await;
+        assert_eq!(first["resultType"], "input_required", "{first}");
+        let answers = json!({"word": accept(json!({"word": "w"}))});
+        let created = client
+            .retry("word_then_work", arguments, answers, &first["requestState"])
+            .await;
+        let task = created["taskId"].as_str().expect("a task id").to_owned();
+        client.wait_for(&task, "input_required").await;
+        client
+            .update(
+                &task,
+                json!({"1.confirm": accept(json!({"confirm": true}))}),
+            )
+            .await;
+        let done = client.wait_for(&task, "completed").await;
+        assert_eq!(text(&done["result"]), "w: true", "{done}");
+        assert!(
+            redis.key_count().await.unwrap() >= 2,
+            "a replay record and a task"
+        );
+
+        // Redis lists the connection asking, and the instance's one.
+        let clients = redis.command(&["CLIENT", "LIST"]).await.unwrap();
+        let others: Vec<&str> = clients
+            .lines()
+            .filter(|line| !line.contains("cmd=client|list"))
+            .collect();
+        assert_eq!(others.len(), 1, "{clients}");
+        let log = instance.log();
+        assert_eq!(
+            log.matches("set `maxmemory-policy noeviction`").count(),
+            1,
+            "{log}"
+        );
+    })
+    .await;
+}

@@ -583,7 +583,7 @@ impl EngineBuilder {
     }
 
     /// Uses Redis at the URL in [`REDIS_URL_ENV`], if it is set, as both the replay store and
-    /// the task store (a [`RedisTaskStore`] on the same server), replacing any set before; or
+    /// the task store (a [`RedisTaskStore`] on the same connection), replacing any set before; or
     /// an in-memory replay store of [`REPLAY_CAPACITY_ENV`] records, if that is set. Set a
     /// store of your own after this call to keep it.
     ///
@@ -638,8 +638,7 @@ impl EngineBuilder {
             Ok(url) => {
                 let store = crate::replay::RedisStore::open(url.trim())
                     .map_err(|error| ConfigError(format!("{REDIS_URL_ENV}: {error}")))?;
-                let tasks = crate::task::RedisTaskStore::open(url.trim())
-                    .map_err(|error| ConfigError(format!("{REDIS_URL_ENV}: {error}")))?;
+                let tasks = crate::task::RedisTaskStore::sharing(&store);
                 Ok(self.replay_store(store).task_store(tasks))
             }
             #[cfg(not(feature = "redis"))]

@@ -1,7 +1,10 @@
 //! The replay store of a fleet: records in Redis, claimed and completed by Lua scripts so that
 //! each step is atomic across every instance.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::{
+    sync::Arc,
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
 
 use redis::{
     Script,
@@ -38,7 +41,8 @@ use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub struct RedisStore {
     client: redis::Client,
-    connection: OnceCell<ConnectionManager>,
+    /// Shared with a [`RedisTaskStore::sharing`](crate::task::RedisTaskStore::sharing) it.
+    connection: Arc<OnceCell<ConnectionManager>>,
     prefix: String,
     timeout: Duration,
 }
@@ -79,7 +83,7 @@ impl RedisStore {
         })?;
         Ok(Self {
             client,
-            connection: OnceCell::new(),
+            connection: Arc::default(),
             prefix: Self::DEFAULT_PREFIX.to_owned(),
             timeout: Self::DEFAULT_TIMEOUT,
         })
@@ -102,7 +106,19 @@ impl RedisStore {
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        // The timeout is the connection's: a store that shared one gets one of its own.
+        self.connection = Arc::default();
         self
+    }
+
+    /// The same server and connection, under this store's URL and timeout.
+    pub(crate) fn sharing(&self) -> Self {
+        Self {
+            client: self.client.clone(),
+            connection: Arc::clone(&self.connection),
+            prefix: self.prefix.clone(),
+            timeout: self.timeout,
+        }
     }
 
     pub(crate) async fn connection(&self) -> Result<ConnectionManager, StoreError> {
@@ -412,6 +428,16 @@ impl ReplayStore for RedisStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_store_made_sharing_uses_the_same_connection_until_its_timeout_changes() {
+        let replay = RedisStore::open("redis://127.0.0.1:6379/0").unwrap();
+        let shared = replay.sharing();
+        assert!(Arc::ptr_eq(&replay.connection, &shared.connection));
+        assert_eq!(shared.timeout, replay.timeout);
+        let own = shared.with_timeout(Duration::from_secs(5));
+        assert!(!Arc::ptr_eq(&replay.connection, &own.connection));
+    }
 
     #[test]
     fn a_tls_url_needs_the_tls_feature_and_says_so() {

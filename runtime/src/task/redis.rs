@@ -12,7 +12,7 @@ use crate::replay::{RedisStore, StoreError, async_trait, redis::unavailable};
 /// is one key, `mrtr:task:<id>` by default, that expires with the task's TTL.
 ///
 /// [`Engine::from_env`](crate::Engine::from_env) uses one when `MRTR_REDIS_URL` is set, on
-/// the same server as the replay store.
+/// the replay store's connection ([`sharing`](Self::sharing)).
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub struct RedisTaskStore {
     connection: RedisStore,
@@ -43,6 +43,31 @@ impl RedisTaskStore {
         })
     }
 
+    /// A store on the server and the connection of `replay`, the replay store: one connection
+    /// per instance for both, opened on first use by either, with `replay`'s timeout; and
+    /// the checks of Redis's eviction policy and clock it logs as it connects appear once.
+    /// [`EngineBuilder::store_from_env`](crate::EngineBuilder::store_from_env) makes its task
+    /// store this way.
+    ///
+    /// ```no_run
+    /// use mrtr::{replay::RedisStore, task::RedisTaskStore};
+    ///
+    /// let replay = RedisStore::open("redis://127.0.0.1:6379/0")?;
+    /// let tasks = RedisTaskStore::sharing(&replay);
+    /// let engine = mrtr::Engine::builder()
+    ///     .replay_store(replay)
+    ///     .task_store(tasks)
+    ///     .build()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn sharing(replay: &RedisStore) -> Self {
+        Self {
+            connection: replay.sharing(),
+            prefix: Self::DEFAULT_PREFIX.to_owned(),
+        }
+    }
+
     /// Writes every key under `prefix` instead of [`Self::DEFAULT_PREFIX`].
     #[must_use]
     pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
@@ -51,7 +76,8 @@ impl RedisTaskStore {
     }
 
     /// How long one command (or connecting) may take before the request fails with `-32603`.
-    /// Default: [`RedisStore::DEFAULT_TIMEOUT`].
+    /// Default: [`RedisStore::DEFAULT_TIMEOUT`], or the replay store's for one made by
+    /// [`sharing`](Self::sharing), which then gets a connection of its own.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.connection = self.connection.with_timeout(timeout);
