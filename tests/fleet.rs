@@ -10,7 +10,8 @@
 //! - the README's Redis ACL user has every right both stores need, and each is needed;
 //! - a Redis that may evict records is named in the log; one out of memory fails rounds closed;
 //! - a record in Redis lives as long as its state and the clock skew allowance, no longer;
-//! - a fleet whose clocks run behind Redis's keeps single use within that allowance, not past it;
+//! - a fleet whose clocks run behind Redis's keeps single use, and past that allowance fails
+//!   rounds closed when Redis's clock says their states expired;
 //! - a final state replayed 32 times at once, through both instances, runs its effect once;
 //! - a round claimed by an instance that is killed runs again on the other one, after the
 //!   lease and not before;
@@ -26,12 +27,12 @@ use std::{
         Arc,
         atomic::{AtomicUsize, Ordering},
     },
-    time::{Duration, Instant},
+    time::{Duration, Instant, SystemTime},
 };
 
 use mrtr::{
     Engine,
-    replay::{MemoryStore, RedisStore},
+    replay::{MemoryStore, RedisStore, ReplayStore, RoundKey, StoreErrorKind},
     task::RedisTaskStore,
 };
 use mrtr_examples::{
@@ -140,7 +141,25 @@ async fn memory_store_keeps_the_contract() -> anyhow::Result<()> {
 async fn redis_store_keeps_the_contract() -> anyhow::Result<()> {
     within(Duration::from_secs(20), async {
         let redis = RedisServer::start().await?;
-        store_contract::check(&RedisStore::open(&redis.url())?).await;
+        let store = RedisStore::open(&redis.url())?;
+        store_contract::check(&store).await;
+
+        // By Redis's clock, a record whose expiry has passed is not made: the state it would
+        // guard has expired there.
+        let round = RoundKey {
+            flow: store_contract::flow(),
+            round: 1,
+        };
+        let past = SystemTime::now() - Duration::from_secs(2);
+        let lease = Duration::from_secs(10);
+        let refused = store
+            .claim(round, store_contract::holder(), lease, past)
+            .await;
+        let error = refused.expect_err("a claim past its expiry");
+        assert_eq!(error.kind(), StoreErrorKind::Expired, "{error}");
+        assert!(error.to_string().contains("ran out 2 s ago"), "{error}");
+        let key = format!("{}{round}", RedisStore::DEFAULT_PREFIX);
+        assert_eq!(redis.command(&["EXISTS", &key]).await?, "0");
         Ok(())
     })
     .await
@@ -652,21 +671,25 @@ async fn records_left(redis: &RedisServer) -> anyhow::Result<Vec<i64>> {
 }
 
 /// A fleet whose clocks run behind Redis's makes records that Redis keeps that much shorter
-/// (ahead, longer), and the store warns of it as it connects.
+/// (ahead, longer), and the store warns of it as it connects. Single use holds at every offset:
 ///
-/// Within the clock skew allowance (60 s by default) they still outlive the states they guard,
-/// and a duplicate of a final round gets the first response. Past the state's TTL and the
-/// allowance (700 s behind), a record lasts only the store's 1-second floor, and the same
-/// duplicate runs the round again: the allowance is what keeps single use, so it must cover how
-/// far the fleet's clocks may be from Redis's.
+/// - within the clock skew allowance (60 s by default) records outlive the states they guard,
+///   and a duplicate of a final round gets the first response;
+/// - past it (655 s behind), a record outlives its state by Redis's clock only, here by 5 s:
+///   after that a duplicate of the final round fails with `-32602`, as for an expired state,
+///   because the claim script refuses to make a record Redis's clock says has expired, where it
+///   would otherwise run the round again;
+/// - past the TTL and the allowance (700 s behind), every state the instance seals has expired
+///   by Redis's clock, and its first retry fails the same way, having run nothing.
 #[tokio::test(flavor = "multi_thread")]
-async fn a_fleet_behind_redis_keeps_single_use_within_the_clock_skew_allowance()
+async fn a_fleet_behind_redis_keeps_single_use_and_past_the_clock_skew_allowance_fails_closed()
 -> anyhow::Result<()> {
     const KEPT: i64 = (Engine::DEFAULT_TTL.as_secs() + Engine::DEFAULT_CLOCK_SKEW.as_secs()) as i64;
-    within(Duration::from_secs(60), async {
+    const SKEW: i64 = Engine::DEFAULT_CLOCK_SKEW.as_secs() as i64;
+    within(Duration::from_secs(90), async {
         let redis = RedisServer::start().await?;
-        // Seconds behind Redis (less than 0: ahead), and how often the effect then runs.
-        for (behind, effects) in [(0, 1), (-50, 1), (50, 1), (700, 2)] {
+        // Seconds behind Redis (less than 0: ahead).
+        for behind in [0, -50, 50, 655, 700] {
             redis.command(&["FLUSHALL"]).await?;
             let clock = ClockOff::by(&format!("{:+}s", -behind))?;
             let instance = WizardInstance::start_with_env(
@@ -680,11 +703,35 @@ async fn a_fleet_behind_redis_keeps_single_use_within_the_clock_skew_allowance()
             let client = connect(&instance.url()).await?;
             let team = format!("Behind by {behind}");
             let rounds = SIGNUP.rounds(&client, &team);
-            let (_, last, answer) = sign_up(&rounds, &team).await?;
+            let refused = async |request| match send(&client, request).await {
+                Err(ServiceError::McpError(error)) => {
+                    assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{error:?}");
+                    assert!(
+                        error
+                            .message
+                            .starts_with("requestState is invalid or expired"),
+                        "{error:?}"
+                    );
+                }
+                other => panic!("{behind} s behind: expected -32602, got {other:?}"),
+            };
+            let expired_by_redis =
+                "by Redis's clock the state and the clock skew allowance ran out";
 
+            if behind >= KEPT {
+                let profile = rounds.first().await?;
+                refused(rounds.call(Some(&profile.state), json!({ "profile": ada() }))).await;
+                assert_eq!(records_left(&redis).await?, [] as [i64; 0], "a record made");
+                let log = instance.log();
+                assert!(log.contains(expired_by_redis), "{log}");
+                assert!(log.contains("clock is behind Redis's by 700 s"), "{log}");
+                continue;
+            }
+
+            let (_, last, answer) = sign_up(&rounds, &team).await?;
             // Redis keeps each record the state's TTL and the allowance, less how far behind
-            // the instance is, and at least a second.
-            let kept = (KEPT - behind).max(1);
+            // the instance is.
+            let kept = KEPT - behind;
             let left = records_left(&redis).await?;
             assert!(!left.is_empty(), "no records");
             assert!(
@@ -692,14 +739,24 @@ async fn a_fleet_behind_redis_keeps_single_use_within_the_clock_skew_allowance()
                 "{behind} s behind: records kept {left:?} s, not about {kept} s"
             );
 
-            // Past the 1-second floor, a duplicate of the final round.
-            tokio::time::sleep(Duration::from_millis(1500)).await;
-            let again = rounds.finish(Some(&last.state), answer).await?;
-            assert_signed_up(&again, &team);
+            if behind > SKEW {
+                // Once the records are gone, the instance still accepts the final state; Redis
+                // refuses it.
+                while !records_left(&redis).await?.is_empty() {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                refused(rounds.call(Some(&last.state), answer)).await;
+                let log = instance.log();
+                assert!(log.contains(expired_by_redis), "{log}");
+            } else {
+                // A duplicate of the final round gets the first response.
+                let again = rounds.finish(Some(&last.state), answer).await?;
+                assert_signed_up(&again, &team);
+            }
             let log = instance.log();
             assert_eq!(
                 log.matches(&signup_effect(&team)).count(),
-                effects,
+                1,
                 "{behind} s behind: {log}"
             );
             // The store says how far off the clock is, as it connects.

@@ -668,8 +668,10 @@ impl EngineBuilder {
     }
 
     /// How far apart the clocks of the instances, and of a shared replay store such as Redis,
-    /// may be. Records outlive the states they guard by this much. Default:
-    /// [`Engine::DEFAULT_CLOCK_SKEW`].
+    /// may be. Records outlive the states they guard by this much. A store with a clock of its
+    /// own refuses a state whose record it would already have dropped (Redis does: `-32602`,
+    /// as for an expired state), so an instance further behind it than this has its states
+    /// refused early rather than run twice. Default: [`Engine::DEFAULT_CLOCK_SKEW`].
     pub fn clock_skew(mut self, skew: Duration) -> Self {
         self.clock_skew = Some(skew);
         self

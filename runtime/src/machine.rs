@@ -116,7 +116,7 @@ impl<T> Future for Asked<T> {
 }
 
 /// The client is told only this; the reason goes to the log.
-fn invalid_state(method: &str) -> ErrorData {
+pub(crate) fn invalid_state(method: &str) -> ErrorData {
     ErrorData::invalid_params(
         format!(
             "requestState is invalid or expired; {} without requestState",

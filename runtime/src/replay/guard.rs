@@ -186,6 +186,10 @@ pub(crate) async fn enter(
                     None,
                 ));
             }
+            Err(error) if error.kind() == StoreErrorKind::Expired => {
+                inner.refusals.refused(engine.now(), binding.name, &error);
+                return Err(crate::machine::invalid_state(binding.method));
+            }
             Err(error) => {
                 // The claim may still land (a timeout); drop it in the background, so that it
                 // does not hold the round for a whole lease against the client's retry.

@@ -240,6 +240,11 @@ pub enum StoreErrorKind {
     Unavailable,
     /// A bounded store has no room for another record.
     Full,
+    /// By the store's own clock, the record's `expires_at` has passed before it was made: the
+    /// state it would guard has expired there, though not by the instance's clock, which runs
+    /// behind by more than the clock skew allowance. The client gets `-32602`, as for any
+    /// expired state.
+    Expired,
 }
 
 impl StoreError {
@@ -255,6 +260,15 @@ impl StoreError {
     pub fn full(message: impl fmt::Display) -> Self {
         Self {
             kind: StoreErrorKind::Full,
+            message: message.to_string(),
+        }
+    }
+
+    /// By the store's clock, the record would expire before it was made; `message` goes to the
+    /// server log. See [`StoreErrorKind::Expired`].
+    pub fn expired(message: impl fmt::Display) -> Self {
+        Self {
+            kind: StoreErrorKind::Expired,
             message: message.to_string(),
         }
     }
@@ -288,6 +302,13 @@ pub trait ReplayStore: Send + Sync + 'static {
     /// lapsed, make it `running`, held by `holder` for `lease`, kept until `expires_at`, and
     /// answer [`Claim::Won`]. A `done` record answers [`Claim::Done`] with its response; a
     /// `running` record whose lease holds answers [`Claim::Running`].
+    ///
+    /// A store that instances share and that keeps time by a clock of its own should refuse to
+    /// make a record whose `expires_at` that clock has passed, with [`StoreError::expired`],
+    /// as [`RedisStore`] does: then no instance whose clock runs behind it can open a state
+    /// whose record is already gone, and single use does not depend on the instances' clocks.
+    ///
+    #[doc = redis_store_link!()]
     async fn claim(
         &self,
         key: RoundKey,

@@ -18,8 +18,10 @@ use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
 /// fleet. Works with a stock `redis-server` 6.2 or later.
 ///
 /// A record is one string key, `PREFIX` + `flow:round`, that expires (`PXAT`) when the state it
-/// guards does, plus the engine's clock skew allowance. Leases are measured on the Redis
-/// server's clock, so instances whose clocks differ still agree on them. Responses arrive
+/// guards does, plus the engine's clock skew allowance; a claim that Redis's clock says comes
+/// after that is refused as expired, so no instance whose clock runs behind can open a state
+/// whose record is gone. Leases are measured on the Redis server's clock, so instances whose
+/// clocks differ still agree on them. Responses arrive
 /// sealed by the engine: Redis never sees a tool's output in the clear.
 ///
 /// The connection opens on first use and reconnects by itself. While Redis cannot be reached,
@@ -219,8 +221,9 @@ const CLOCK_WARNING: Duration = Duration::from_secs(1);
 
 /// Logs a warning if this host's clock is more than [`CLOCK_WARNING`] from Redis's: records
 /// expire by Redis's clock at times this host sets, so a host behind Redis makes records that
-/// last that much less than the states they guard, and the engine's clock skew allowance must
-/// cover it.
+/// last that much less than the states they guard. Single use holds anyway (the claim script
+/// refuses a state whose record would have expired), but past the engine's clock skew
+/// allowance the host's states are refused before their time.
 async fn check_clock(connection: &mut ConnectionManager) {
     let before = SystemTime::now();
     let time: redis::RedisResult<(u64, u64)> = redis::cmd("TIME").query_async(connection).await;
@@ -253,7 +256,7 @@ async fn check_clock(connection: &mut ConnectionManager) {
             "mrtr: this host's clock is {direction} Redis's by {off_by} s; replay records last \
              that much {last}, so keep the engine's clock skew allowance \
              (`EngineBuilder::clock_skew`, 60 s by default) above how far the fleet's clocks may \
-             be from Redis's"
+             be from Redis's: past it, Redis refuses this host's states early, as expired"
         );
     }
 }
@@ -270,6 +273,9 @@ fn claim_script() -> Script {
            if lease_until and lease_until > now_ms then
              return {{'running', ''}}
            end
+         end
+         if tonumber(ARGV[3]) <= now_ms then
+           return {{'expired', tostring(now_ms - tonumber(ARGV[3]))}}
          end
          local expire_at = math.max(tonumber(ARGV[3]), now_ms + 1000)
          redis.call('SET', KEYS[1], 'R' .. ARGV[1] .. ':' .. (now_ms + tonumber(ARGV[2])),
@@ -361,6 +367,15 @@ impl ReplayStore for RedisStore {
             "won" => Ok(Claim::Won),
             "done" => Ok(Claim::Done(Recorded::sealed(response))),
             "running" => Ok(Claim::Running),
+            "expired" => {
+                let ago = String::from_utf8_lossy(&response);
+                let seconds = ago.parse::<u64>().map_or(0, |millis| millis.div_ceil(1000));
+                Err(StoreError::expired(format!(
+                    "by Redis's clock the state and the clock skew allowance ran out {seconds} s \
+                     ago, though this host's clock still accepts it: this host's clock is behind \
+                     Redis's by more than the allowance (`EngineBuilder::clock_skew`)"
+                )))
+            }
             other => Err(StoreError::unavailable(format!(
                 "Redis: the claim script answered `{other}`"
             ))),
