@@ -26,7 +26,10 @@
 //! pairs that body with its single-use twin on one server. Each with `server:` before it
 //! (`MRTR_BENCH_PAIRED=server:signup`) compares the servers' CPU time instead of the calls'.
 //! `MRTR_BENCH_PAIRED=server:long_flow` runs only P4's ratio by the server's CPU, once.
-//! `MRTR_BENCH_TTL` sets the steady engine's state TTL in seconds (2 by default).
+//! `MRTR_BENCH_TTL` sets the steady engine's state TTL in seconds (2 by default), and
+//! `MRTR_BENCH_WARMUP` how many seconds the paired ratios run before each measure (the TTL and
+//! a second by default): long enough, 15 s here, for the memory store's ring buffers to have
+//! come round once, so that no block pays for touching their pages the first time.
 
 use std::{collections::BTreeMap, sync::Mutex, time::Duration};
 
@@ -450,9 +453,14 @@ fn paired_ratio(
     )
 }
 
-/// How long a new pace takes to reach its steady store: the steady engine's TTL and a second.
-static STEADY_AFTER: std::sync::LazyLock<Duration> =
-    std::sync::LazyLock::new(|| steady_ttl() + Duration::from_secs(1));
+/// How long a new pace takes to reach its steady store: the steady engine's TTL and a second,
+/// or `MRTR_BENCH_WARMUP` seconds.
+static STEADY_AFTER: std::sync::LazyLock<Duration> = std::sync::LazyLock::new(|| {
+    std::env::var("MRTR_BENCH_WARMUP")
+        .ok()
+        .and_then(|seconds| seconds.parse().ok())
+        .map_or(steady_ttl() + Duration::from_secs(1), Duration::from_secs)
+});
 
 /// The steady engine's state TTL: 2 seconds, or `MRTR_BENCH_TTL` seconds, to see how the
 /// guard's cost grows with the size of its store.
