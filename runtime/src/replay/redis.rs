@@ -21,8 +21,8 @@ use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
 /// guards does, plus the engine's clock skew allowance; a claim that Redis's clock says comes
 /// after that is refused as expired, so no instance whose clock runs behind can open a state
 /// whose record is gone. Leases are measured on the Redis server's clock, so instances whose
-/// clocks differ still agree on them. Responses arrive
-/// sealed by the engine: Redis never sees a tool's output in the clear.
+/// clocks differ still agree on them. Responses arrive sealed by the engine: Redis never sees
+/// a tool's output in the clear.
 ///
 /// The connection opens on first use and reconnects by itself. While Redis cannot be reached,
 /// every guarded round fails closed with `-32603` and the reason in the log.
@@ -43,7 +43,8 @@ use super::{Claim, Holder, Recorded, ReplayStore, RoundKey, StoreError};
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub struct RedisStore {
     client: redis::Client,
-    /// Shared with a [`RedisTaskStore::sharing`](crate::task::RedisTaskStore::sharing) it.
+    /// Shared with a task store made by
+    /// [`RedisTaskStore::sharing`](crate::task::RedisTaskStore::sharing).
     connection: Arc<OnceCell<ConnectionManager>>,
     prefix: String,
     timeout: Duration,
@@ -104,7 +105,9 @@ impl RedisStore {
     }
 
     /// How long one command (or connecting) may take before the round fails closed.
-    /// Default: [`Self::DEFAULT_TIMEOUT`].
+    /// Default: [`Self::DEFAULT_TIMEOUT`]. Set it before making a task store
+    /// [`sharing`](crate::task::RedisTaskStore::sharing) this one's connection: the timeout is
+    /// the connection's, so a store given one afterwards gets a connection of its own.
     #[must_use]
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -369,7 +372,7 @@ impl ReplayStore for RedisStore {
             "running" => Ok(Claim::Running),
             "expired" => {
                 let ago = String::from_utf8_lossy(&response);
-                let seconds = ago.parse::<u64>().map_or(0, |millis| millis.div_ceil(1000));
+                let seconds = ago.parse::<u64>().map_or(0, |millis| millis / 1000);
                 Err(StoreError::expired(format!(
                     "by Redis's clock the state and the clock skew allowance ran out {seconds} s \
                      ago, though this host's clock still accepts it: this host's clock is behind \
