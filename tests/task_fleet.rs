@@ -119,12 +119,7 @@ async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other()
             waiting["inputRequests"]["1.confirm"]["params"]["message"],
             "Delete 'fleet.txt'?"
         );
-        b.client
-            .update(
-                &task,
-                json!({"1.confirm": accept(json!({"confirm": true}))}),
-            )
-            .await;
+        b.client.confirm(&task).await;
         let done = a.client.wait_for(&task, "completed").await;
         assert_eq!(text(&done["result"]), "deleted 'fleet.txt'", "{done}");
 
@@ -140,12 +135,7 @@ async fn a_task_started_on_one_instance_is_answered_and_cancelled_on_the_other()
             1,
             "{half}"
         );
-        b.client
-            .update(
-                &task,
-                json!({"1.confirm": accept(json!({"confirm": true}))}),
-            )
-            .await;
+        b.client.confirm(&task).await;
         let done = a.client.wait_for(&task, "completed").await;
         assert_eq!(text(&done["result"]), "name=\"Lin\" confirmed=true");
 
@@ -254,13 +244,7 @@ async fn a_task_started_after_a_round_is_taken_over_when_its_instance_is_killed(
             .wait_for_within(&task, "input_required", Duration::from_secs(40))
             .await;
         assert_eq!(waiting["status"], "input_required", "{waiting}");
-        fleet
-            .on_b
-            .update(
-                &task,
-                json!({"1.confirm": accept(json!({"confirm": true}))}),
-            )
-            .await;
+        fleet.on_b.confirm(&task).await;
         let done = fleet.on_b.wait_for(&task, "completed").await;
         assert_eq!(text(&done["result"]), "w: true", "{done}");
         assert!(
@@ -296,12 +280,7 @@ async fn an_instance_keeps_both_stores_on_one_redis_connection() {
             .await;
         let task = created["taskId"].as_str().expect("a task id").to_owned();
         client.wait_for(&task, "input_required").await;
-        client
-            .update(
-                &task,
-                json!({"1.confirm": accept(json!({"confirm": true}))}),
-            )
-            .await;
+        client.confirm(&task).await;
         let done = client.wait_for(&task, "completed").await;
         assert_eq!(text(&done["result"]), "w: true", "{done}");
         assert!(

@@ -519,12 +519,7 @@ async fn a_checkpoint_inside_a_task_goes_straight_on() {
         let task = client.start("halves", json!({})).await;
         let waiting = client.wait_for(&task, "input_required").await;
         assert_eq!(keys(&waiting), ["1.confirm"], "{waiting}");
-        client
-            .update(
-                &task,
-                json!({"1.confirm": accept(json!({"confirm": true}))}),
-            )
-            .await;
+        client.confirm(&task).await;
         let done = client.wait_for(&task, "completed").await;
         assert_eq!(text(&done["result"]), "went on: true");
         assert_eq!(tools.effects.all(), ["first half", "second half"]);
@@ -614,12 +609,7 @@ async fn capabilities_inside_a_task_are_the_creating_calls() {
             &served.url,
             json!({"sampling": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}),
         );
-        other
-            .update(
-                &task,
-                json!({"1.confirm": accept(json!({"confirm": true}))}),
-            )
-            .await;
+        other.confirm(&task).await;
         let done = client.wait_for(&task, "completed").await;
         assert_eq!(
             text(&done["result"]),
@@ -637,12 +627,7 @@ async fn a_tool_that_panics_fails_its_task() {
         let client = TaskClient::new(&served.url, tasks_and_elicitation());
         let task = client.start("breaks", json!({})).await;
         client.wait_for(&task, "input_required").await;
-        client
-            .update(
-                &task,
-                json!({"1.confirm": accept(json!({"confirm": true}))}),
-            )
-            .await;
+        client.confirm(&task).await;
         let failed = client.wait_for(&task, "failed").await;
         assert_eq!(failed["status"], "failed", "{failed}");
         assert_eq!(failed["error"]["code"], -32603);

@@ -110,6 +110,12 @@ impl TaskClient {
         unwrap(self.request("tasks/update", params).await)
     }
 
+    /// `tasks/update` answering yes to the task's question `1.confirm`.
+    pub async fn confirm(&self, task: &str) -> Value {
+        let yes = json!({"1.confirm": accept(json!({"confirm": true}))});
+        self.update(task, yes).await
+    }
+
     /// `tasks/cancel`.
     pub async fn cancel(&self, task: &str) -> Value {
         unwrap(self.request("tasks/cancel", json!({"taskId": task})).await)
