@@ -113,6 +113,7 @@ pub mod task;
 #[cfg(feature = "testing")]
 #[cfg_attr(docsrs, doc(cfg(feature = "testing")))]
 pub mod testing;
+mod type_witness;
 
 pub use bridge::Bridged;
 pub use capabilities::Capabilities;

@@ -12,6 +12,7 @@ pub use crate::round::Round;
 pub use crate::saved::{Persist, Saver, Snapshot};
 pub use crate::server::engine_of;
 pub use crate::task::TaskSupport;
+pub use crate::type_witness::TypeOf;
 pub use rmcp;
 
 /// Stands in for an `ask!` in the code `#[mrtr_tool]` emits next to its errors, so the

@@ -29,6 +29,7 @@ use super::{
     deferred_init::assigned_later,
     desugar::strip_mut,
     idents,
+    overwritten::{Overwritten, overwritten_asks, overwritten_by},
     syntax::{
         Binding, BorrowingItems, Captures, ask_marker, asks_in_stmt, assigned_place,
         bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop, pattern_bindings,
@@ -120,6 +121,7 @@ impl<'a> Lowering<'a> {
                 left_unsaved.insert(index);
             }
         }
+        let overwritten = self.overwritten_in(&stmts, &asks);
         let mut aliased = Vec::new();
         for (index, stmt) in stmts.into_iter().enumerate() {
             let ask_follows = asks[index + 1..].iter().any(|a| !a.is_empty());
@@ -167,13 +169,35 @@ impl<'a> Lowering<'a> {
             }
             let end = asks[index].iter().copied().fold(self.high, u32::max);
             let given = given_at.remove(&index);
+            let declared_from = self.scope.len();
+            let anew = match (&given, &stmt) {
+                (None, Stmt::Expr(Expr::Assign(assign), _)) if ask_follows => {
+                    self.given_anew(assign)
+                }
+                _ => None,
+            };
             let lowered = match (given, stmt) {
+                (None, Stmt::Expr(Expr::Assign(assign), _)) if let Some(replaced) = anew => {
+                    let binding = self.scope[replaced].binding.clone();
+                    let lowered = self.lower_given(assign, &binding, end);
+                    let overwritten = self.scope[replaced].overwritten.clone();
+                    self.scope.push(Saved {
+                        binding,
+                        via: None,
+                        dead: None,
+                        overwritten,
+                        given_anew_of: Some(replaced),
+                    });
+                    lowered
+                }
                 (Some(binding), Stmt::Expr(Expr::Assign(assign), _)) if ask_follows => {
                     let lowered = self.lower_given(assign, &binding, end);
                     self.scope.push(Saved {
                         binding,
                         via: None,
                         dead: None,
+                        overwritten: None,
+                        given_anew_of: None,
                     });
                     lowered
                 }
@@ -184,6 +208,9 @@ impl<'a> Lowering<'a> {
                 (_, stmt) => self.lower_stmt(stmt, ask_follows, end),
             };
             block.stmts.push(lowered);
+            block
+                .stmts
+                .extend(self.snapshot_overwritten(declared_from, &overwritten[index]));
             for (position, snapshot) in renewed {
                 if let Some((_, current)) = &mut self.scope[position].dead {
                     *current = snapshot;
@@ -198,6 +225,81 @@ impl<'a> Lowering<'a> {
         for position in aliased {
             self.scope[position].via = None;
         }
+    }
+
+    /// For each statement, the bindings its `let` declares that some later ask of the block is
+    /// about to give a new value, after a read that may have moved them. See `overwritten`.
+    fn overwritten_in(&self, stmts: &[Stmt], asks: &[Vec<u32>]) -> Vec<Vec<(Ident, Overwritten)>> {
+        stmts
+            .iter()
+            .enumerate()
+            .map(|(index, stmt)| match stmt {
+                Stmt::Local(local)
+                    if local.init.is_some() && asks[index + 1..].iter().any(|a| !a.is_empty()) =>
+                {
+                    pattern_bindings(&local.pat)
+                        .into_iter()
+                        .filter(|binding| !kept_for_drop(&binding.ident))
+                        .map(|binding| {
+                            let found = overwritten_asks(
+                                &stmts[index + 1..],
+                                &binding.ident,
+                                &self.captures,
+                            );
+                            (binding.ident, found)
+                        })
+                        .filter(|(_, found)| found.needs_snapshot())
+                        .collect()
+                }
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    /// `x = value;` that an ask follows in this block, where `x` may have been moved and `value`
+    /// does not read it: the position of the `x` it replaces. It is lowered as a `let` is,
+    /// restored there on resume, and saved from then on as a binding of its own; the one it
+    /// replaces is saved from its snapshot, a value of its type that nothing reads.
+    fn given_anew(&self, assign: &syn::ExprAssign) -> Option<usize> {
+        let name = overwritten_by(assign, &self.captures)?;
+        let position = self
+            .scope
+            .iter()
+            .rposition(|saved| saved.binding.ident == *name)?;
+        let saved = &self.scope[position];
+        let may_be_moved = saved
+            .overwritten
+            .as_ref()
+            .is_some_and(|overwrite| overwrite.given_anew);
+        (saved.via.is_none() && may_be_moved).then_some(position)
+    }
+
+    /// Just after a `let`: a binding it declared that `overwritten_in` found is snapshot here,
+    /// where it surely holds a value, and saved from that snapshot at the asks that overwrite it.
+    fn snapshot_overwritten(
+        &mut self,
+        declared_from: usize,
+        overwritten: &[(Ident, Overwritten)],
+    ) -> Vec<Stmt> {
+        let machine = self.machine.clone();
+        let mut snapshots = Vec::new();
+        for position in declared_from..self.scope.len() {
+            let ident = self.scope[position].binding.ident.clone();
+            let Some((_, found)) = overwritten.iter().find(|(name, _)| *name == ident) else {
+                continue;
+            };
+            self.aliases += 1;
+            let snapshot = idents::snapshot(self.aliases);
+            snapshots.push(parse_stmt(quote_spanned! {ident.span()=>
+                let #snapshot = #machine.snapshot(&#ident);
+            }));
+            self.scope[position].overwritten = Some(Overwrite {
+                asks: found.asks.clone(),
+                snapshot,
+                given_anew: found.given_anew,
+            });
+        }
+        snapshots
     }
 
     /// Before a statement that holds asks: a binding of this block that the statement reads
@@ -221,6 +323,10 @@ impl<'a> Lowering<'a> {
             if later.contains(&ident.to_string()) {
                 let returning = super::liveness::returning_asks(stmt, &ident);
                 dead.retain(|ask| returning.contains(ask));
+            }
+            // Saved from the snapshot taken after its `let`: it may be moved by now.
+            if let Some(overwrite) = &self.scope[position].overwritten {
+                dead.retain(|ask| !overwrite.asks.contains(ask));
             }
             if dead.is_empty() {
                 continue;
@@ -468,6 +574,8 @@ impl<'a> Lowering<'a> {
                     binding: given,
                     via: None,
                     dead: None,
+                    overwritten: None,
+                    given_anew_of: None,
                 });
                 quote!({ #ident = #given_restore; #restore })
             }
@@ -514,6 +622,8 @@ impl<'a> Lowering<'a> {
             binding,
             via: None,
             dead: None,
+            overwritten: None,
+            given_anew_of: None,
         }));
         parse_stmt(tokens)
     }
@@ -702,14 +812,25 @@ impl<'a> Lowering<'a> {
             self.machine.span().located_at(site.span),
         );
         let saver = &self.saver;
-        let saves = self.scope.iter().map(|saved| {
+        let replaced: BTreeSet<usize> = self.scope.iter().filter_map(|s| s.given_anew_of).collect();
+        let saves = self.scope.iter().enumerate().map(|(position, saved)| {
             let ident = &saved.binding.ident;
-            match (&saved.dead, &saved.via) {
-                (Some((dead, snapshot)), _) if dead.contains(&id) => {
+            let dead = saved
+                .dead
+                .as_ref()
+                .filter(|(asks, _)| asks.contains(&id))
+                .map(|(_, snapshot)| snapshot);
+            let overwritten = saved
+                .overwritten
+                .as_ref()
+                .filter(|o| o.asks.contains(&id) || replaced.contains(&position))
+                .map(|o| &o.snapshot);
+            match (dead.or(overwritten), &saved.via) {
+                (Some(snapshot), _) => {
                     quote_spanned! {ident.span()=> #saver.save_snapshot(&#snapshot); }
                 }
-                (_, Some(alias)) => quote_spanned! {ident.span()=> #saver.save(#alias); },
-                (_, None) => quote_spanned! {ident.span()=> #saver.save(&#ident); },
+                (None, Some(alias)) => quote_spanned! {ident.span()=> #saver.save(#alias); },
+                (None, None) => quote_spanned! {ident.span()=> #saver.save(&#ident); },
             }
         });
         let id_lit = proc_macro2::Literal::u32_suffixed(id);
@@ -814,6 +935,23 @@ struct Saved {
     via: Option<Ident>,
     /// The asks at which the binding is dead, and the snapshot saved there instead.
     dead: Option<DeadAt>,
+    /// Where the binding is dead because an assignment gives it a new value, and its snapshot.
+    overwritten: Option<Overwrite>,
+    /// Set for a binding given anew by `x = value;` (`given_anew`): the position of the one
+    /// it replaces, which is saved from its snapshot while this one is in scope.
+    given_anew_of: Option<usize>,
+}
+
+/// A binding that some asks find about to get a new value, or that an assignment gives one
+/// after it may have been moved. See `overwritten`.
+#[derive(Clone)]
+struct Overwrite {
+    /// The asks at which it is about to get a new value.
+    asks: BTreeSet<u32>,
+    /// Taken just after its `let`: a value of its type, saved where its own is dead.
+    snapshot: Ident,
+    /// Whether `x = value;` gives it anew (`given_anew`).
+    given_anew: bool,
 }
 
 /// Asks at which a binding is dead, and the snapshot of it saved there instead.

@@ -24,6 +24,7 @@ use syn::{
 
 use super::deferred_init::{assigned_later, mentions};
 use super::idents;
+use super::overwritten::overwritten_by;
 use super::syntax::{
     Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
     pattern_bindings, recreated_closure, with_captures,
@@ -138,7 +139,11 @@ fn fold_block(block: &mut Block, captures: &Captures) {
         }
         let given = exports
             .is_empty()
-            .then(|| given_within(&block.stmts, start, end))
+            .then(|| {
+                given_within(&block.stmts, start, end).or_else(|| {
+                    overwritten_within(&block.stmts[start..=end], &facts[start..=end], captures)
+                })
+            })
             .flatten();
         let inner: Vec<Stmt> = block.stmts.drain(start..=end).collect();
         let (hoisted, inner, mut redefined) = items_out_of(inner);
@@ -259,6 +264,23 @@ fn given_within(stmts: &[Stmt], start: usize, end: usize) -> Option<Ident> {
             .then(|| pattern_bindings(&local.pat).pop())
             .flatten()
             .map(|binding| binding.ident)
+    })
+}
+
+/// A binding of an outer statement that `x = value;` in the region gives a new value without
+/// reading it (`overwritten::overwritten_by`): as for a `let x;`, the region becomes that
+/// assignment, which lowering then finds in the block where later asks save `x`, and may
+/// restore `x` at (`consume(x); let a = ask!(..); x = a;`).
+fn overwritten_within(stmts: &[Stmt], facts: &[StmtFacts], captures: &Captures) -> Option<Ident> {
+    stmts.iter().rev().find_map(|stmt| {
+        let Stmt::Expr(Expr::Assign(assign), Some(_)) = stmt else {
+            return None;
+        };
+        let name = overwritten_by(assign, captures)?;
+        let declared = facts
+            .iter()
+            .any(|fact| fact.declares.iter().any(|b| b.ident == *name));
+        (!declared).then(|| name.clone())
     })
 }
 

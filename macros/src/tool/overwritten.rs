@@ -1,0 +1,375 @@
+//! Part of stage 3: the asks at which a binding is about to get a new value.
+//!
+//! ```text
+//! let mut name = args.name;
+//! loop {
+//!     register(name)?;                        // moves `name`
+//!     name = ask!(next = ..).accepted()?.name; // `name` is dead at this ask
+//! }
+//! ```
+//!
+//! At such an ask the binding may have been moved, and nothing reads it again before an
+//! assignment gives it a new value. Saving it there would borrow a moved value, yet any value of
+//! its type will do: a resumed round overwrites it unread. So `lower` snapshots the binding just
+//! after its `let`, where it surely holds a value, and saves that snapshot at these asks.
+//!
+//! An ask is one of them when it is in the value of `name = value` that does not read `name`
+//! and cannot `break` or `continue` out of that value (a `return` or `?` leaves the function,
+//! where nothing reads `name`); or when its statement does not name `name` (resuming into the
+//! statement would read the saved value), and the next statement of its block to name `name`
+//! is such an assignment, with none between (nor the statement itself) able to `break` or
+//! `continue` out of the block.
+
+use std::collections::BTreeSet;
+
+use syn::{
+    Expr, Ident, Stmt,
+    visit::{self, Visit},
+};
+
+use super::{
+    macro_reads::macro_names,
+    syntax::{
+        Captures, PatternScopes, asks_in_expr, asks_in_stmt, names_in_expr, names_in_stmt,
+        pattern_bindings, with_captures,
+    },
+};
+
+/// What the statements after a binding's `let` do to it.
+pub(crate) struct Overwritten {
+    /// The asks at which it is about to get a new value.
+    pub(crate) asks: BTreeSet<u32>,
+    /// Whether it may be read, and so moved, before one of those asks. If not, it still holds
+    /// its first value there and is saved as it is, which costs no snapshot.
+    pub(crate) read_before: bool,
+    /// Whether an assignment that does not read it, as above, may follow a read of it, with an
+    /// ask after it in its block: `lower` then restores it there, as it restores a `let`, not
+    /// where it was declared.
+    pub(crate) given_anew: bool,
+}
+
+impl Overwritten {
+    /// Whether `lower` needs a snapshot of the binding, taken just after its `let`.
+    pub(crate) fn needs_snapshot(&self) -> bool {
+        (self.read_before && !self.asks.is_empty()) || self.given_anew
+    }
+}
+
+/// `after_let`: the statements of the block that follow the binding's `let`.
+pub(crate) fn overwritten_asks(
+    after_let: &[Stmt],
+    name: &Ident,
+    captures: &Captures,
+) -> Overwritten {
+    let name = name.to_string();
+    let mut finder = Finder {
+        closures: capturing(&name, captures),
+        captures,
+        name,
+        shadowed: vec![false],
+        loops_reading: Vec::new(),
+        counting: false,
+        read_seen: false,
+        found: Overwritten {
+            asks: BTreeSet::new(),
+            read_before: false,
+            given_anew: false,
+        },
+    };
+    finder.statements(after_let);
+    finder.found
+}
+
+/// The re-created closures that capture `name`: calling one reads it.
+fn capturing(name: &str, captures: &Captures) -> BTreeSet<String> {
+    captures
+        .keys()
+        .filter(|closure| {
+            with_captures(BTreeSet::from([(*closure).clone()]), captures).contains(name)
+        })
+        .cloned()
+        .collect()
+}
+
+struct Finder<'c> {
+    name: String,
+    closures: BTreeSet<String>,
+    captures: &'c Captures,
+    /// For each block and closure the walk is in, whether a binding there hides the name.
+    shadowed: Vec<bool>,
+    /// For each loop the walk is in, whether it reads the name: a later pass may then have
+    /// moved it before the ask.
+    loops_reading: Vec<bool>,
+    /// Set for a walk that only looks for reads (`reads_in`).
+    counting: bool,
+    /// Whether the walk has passed a read of the name.
+    read_seen: bool,
+    found: Overwritten,
+}
+
+impl Finder<'_> {
+    fn hidden(&self) -> bool {
+        self.shadowed.iter().any(|hides| *hides)
+    }
+
+    /// `name`, unhidden: the place of an assignment that gives the binding a new value.
+    fn is_binding(&self, place: &Expr) -> bool {
+        matches!(place, Expr::Path(path) if path.qself.is_none() && path.path.is_ident(&self.name))
+            && !self.hidden()
+    }
+
+    fn reads(&self, names: BTreeSet<String>) -> bool {
+        with_captures(names, self.captures).contains(&self.name)
+    }
+
+    fn may_be_moved(&self) -> bool {
+        self.read_seen || self.loops_reading.iter().any(|reads| *reads)
+    }
+
+    fn found(&mut self, asks: impl IntoIterator<Item = u32>) {
+        let before = self.found.asks.len();
+        self.found.asks.extend(asks);
+        if self.found.asks.len() > before && self.may_be_moved() {
+            self.found.read_before = true;
+        }
+    }
+
+    /// Whether `expr` reads the name, less the places of the assignments that overwrite it.
+    fn reads_in(&self, expr: &Expr) -> bool {
+        let mut inner = Finder {
+            name: self.name.clone(),
+            closures: self.closures.clone(),
+            captures: self.captures,
+            shadowed: self.shadowed.clone(),
+            loops_reading: Vec::new(),
+            counting: true,
+            read_seen: false,
+            found: Overwritten {
+                asks: BTreeSet::new(),
+                read_before: false,
+                given_anew: false,
+            },
+        };
+        inner.visit_expr(expr);
+        inner.read_seen
+    }
+
+    fn statements(&mut self, stmts: &[Stmt]) {
+        for (index, stmt) in stmts.iter().enumerate() {
+            let hidden = self.hidden();
+            // Restored where it is given its value when an ask follows in the block.
+            if let Stmt::Expr(Expr::Assign(assign), _) = stmt
+                && self.is_binding(&assign.left)
+                && overwritten_by(assign, self.captures).is_some()
+                && stmts[index + 1..]
+                    .iter()
+                    .any(|next| !asks_in_stmt(next).is_empty())
+            {
+                self.found.given_anew |= self.may_be_moved();
+            }
+            self.visit_stmt(stmt);
+            if !hidden && let Some(asks) = self.dead_until_next(stmts, index) {
+                self.found(asks);
+            }
+        }
+    }
+
+    /// The asks of `stmts[index]`, when it does not name the binding (resuming into it, it would
+    /// read the saved value again), the next statement to name it gives it a new value, and
+    /// nothing can leave the block before.
+    fn dead_until_next(&self, stmts: &[Stmt], index: usize) -> Option<BTreeSet<u32>> {
+        let stmt = &stmts[index];
+        let asks = asks_in_stmt(stmt);
+        if asks.is_empty()
+            || rebinds(stmt, &self.name)
+            || self.reads(names_in_stmt(stmt))
+            || escapes_stmt(stmt)
+        {
+            return None;
+        }
+        for next in &stmts[index + 1..] {
+            if rebinds(next, &self.name) {
+                return None;
+            }
+            if self.reads(names_in_stmt(next)) {
+                let Stmt::Expr(Expr::Assign(assign), _) = next else {
+                    return None;
+                };
+                let overwrites = self.is_binding(&assign.left)
+                    && overwritten_by(assign, self.captures).is_some();
+                return overwrites.then(|| asks.into_iter().collect());
+            }
+            if escapes_stmt(next) {
+                return None;
+            }
+        }
+        None
+    }
+}
+
+/// `name = value`, where `value` does not read `name` and cannot `break` or `continue` out of
+/// itself: `name`, which it gives a new value whatever `name` held.
+pub(crate) fn overwritten_by<'a>(
+    assign: &'a syn::ExprAssign,
+    captures: &Captures,
+) -> Option<&'a Ident> {
+    let Expr::Path(path) = &*assign.left else {
+        return None;
+    };
+    let name = path.path.get_ident().filter(|_| path.qself.is_none())?;
+    let read = with_captures(names_in_expr(&assign.right), captures).contains(&name.to_string());
+    (!read && !escapes(&assign.right)).then_some(name)
+}
+
+/// Whether a `let` statement binds `name` again.
+fn rebinds(stmt: &Stmt, name: &str) -> bool {
+    matches!(stmt, Stmt::Local(local)
+        if pattern_bindings(&local.pat).iter().any(|binding| binding.ident == name))
+}
+
+impl PatternScopes<'_> for Finder<'_> {
+    fn with_bound(&mut self, names: BTreeSet<String>, inner: impl FnOnce(&mut Self)) {
+        self.shadowed.push(names.contains(&self.name));
+        inner(self);
+        self.shadowed.pop();
+    }
+
+    fn bind_here(&mut self, names: BTreeSet<String>) {
+        if names.contains(&self.name)
+            && let Some(innermost) = self.shadowed.last_mut()
+        {
+            *innermost = true;
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Finder<'_> {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        match expr {
+            Expr::Assign(assign) if self.is_binding(&assign.left) => {
+                // The place is written, not read.
+                if overwritten_by(assign, self.captures).is_some() {
+                    self.found(asks_in_expr(&assign.right));
+                }
+                self.visit_expr(&assign.right);
+            }
+            Expr::Loop(_) | Expr::While(_) | Expr::ForLoop(_) if !self.counting => {
+                let reads = self.reads_in(expr);
+                self.loops_reading.push(reads);
+                visit::visit_expr(self, expr);
+                self.loops_reading.pop();
+            }
+            Expr::Closure(closure) => self.scoped_closure(closure),
+            _ => visit::visit_expr(self, expr),
+        }
+    }
+
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.scoped_arm(arm);
+    }
+
+    fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
+        self.scoped_for(e);
+    }
+
+    fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
+        self.scoped_condition(e);
+        self.scoped_then(e);
+        if let Some((_, other)) = &e.else_branch {
+            self.visit_expr(other);
+        }
+    }
+
+    fn visit_expr_while(&mut self, e: &'ast syn::ExprWhile) {
+        self.scoped_while(e);
+    }
+
+    fn visit_block(&mut self, block: &'ast syn::Block) {
+        self.with_bound(BTreeSet::new(), |this| this.statements(&block.stmts));
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        self.scoped_local(local);
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        if let Some(ident) = path.get_ident() {
+            let ident = ident.to_string();
+            if (ident == self.name && !self.hidden()) || self.closures.contains(&ident) {
+                self.read_seen = true;
+            }
+        }
+        visit::visit_path(self, path);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        let names = macro_names(mac);
+        if (names.contains(&self.name) && !self.hidden())
+            || names.iter().any(|name| self.closures.contains(name))
+        {
+            self.read_seen = true;
+        }
+    }
+}
+
+/// Whether `expr` may `break` or `continue` out of itself.
+fn escapes(expr: &Expr) -> bool {
+    let mut walk = Escapes::default();
+    walk.visit_expr(expr);
+    walk.escapes
+}
+
+fn escapes_stmt(stmt: &Stmt) -> bool {
+    let mut walk = Escapes::default();
+    walk.visit_stmt(stmt);
+    walk.escapes
+}
+
+#[derive(Default)]
+struct Escapes {
+    /// How many loops inside the walked code the walk is in.
+    loops: usize,
+    /// The labels of the loops and blocks inside the walked code the walk is in.
+    labels: Vec<String>,
+    escapes: bool,
+}
+
+impl Escapes {
+    fn leaves(&self, label: Option<&syn::Lifetime>) -> bool {
+        match label {
+            Some(label) => !self.labels.contains(&label.ident.to_string()),
+            None => self.loops == 0,
+        }
+    }
+
+    fn nested(&mut self, label: Option<&syn::Label>, is_loop: bool, expr: &Expr) {
+        if let Some(label) = label {
+            self.labels.push(label.name.ident.to_string());
+        }
+        self.loops += usize::from(is_loop);
+        visit::visit_expr(self, expr);
+        self.loops -= usize::from(is_loop);
+        if label.is_some() {
+            self.labels.pop();
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Escapes {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        match expr {
+            Expr::Break(e) => {
+                self.escapes |= self.leaves(e.label.as_ref());
+                visit::visit_expr(self, expr);
+            }
+            Expr::Continue(e) => self.escapes |= self.leaves(e.label.as_ref()),
+            Expr::Loop(e) => self.nested(e.label.as_ref(), true, expr),
+            Expr::While(e) => self.nested(e.label.as_ref(), true, expr),
+            Expr::ForLoop(e) => self.nested(e.label.as_ref(), true, expr),
+            Expr::Block(e) => self.nested(e.label.as_ref(), false, expr),
+            // A `break` there is refused by rustc, or belongs to a loop of its own.
+            Expr::Closure(_) | Expr::Async(_) => {}
+            _ => visit::visit_expr(self, expr),
+        }
+    }
+}
