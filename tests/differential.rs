@@ -2775,6 +2775,100 @@ corpus! {
         Ok(format!("{current} {phase:?}"))
     }
 
+    // A local moved, then given a new value by an ask (`consume(s); s = ask!(..)`): dead at the
+    // ask, so saved there from a snapshot taken just after its `let`.
+    moved_then_assigned_by_ask(args) => {
+        let mut s = format!("x{}", args.n);
+        let n = consume(s);
+        s = ask!(s = elicit::<Text>(format!("Replace (old len {n})?"))).accepted().map_err(refuse)?.text;
+        Ok(s)
+    }
+
+    moved_each_pass_then_assigned_by_ask(args) => {
+        let mut name = format!("n{}", args.n);
+        let mut total = 0;
+        loop {
+            note!(args, "register {name}");
+            total += consume(name);
+            if total > 6 {
+                break;
+            }
+            name = match ask!(next = elicit::<Text>(format!("Next after {total}?"))) {
+                Elicited::Accept(t) => t.text,
+                Elicited::Decline(_) => "declined".to_owned(),
+                Elicited::Cancel(refused) => return Err(refuse(refused)),
+            };
+        }
+        Ok(format!("{total}"))
+    }
+
+    moved_then_rebuilt_by_the_statement_after_the_ask(args) => {
+        let mut current = format!("c{}", args.n);
+        for i in 0..2 {
+            let old = current;
+            let t = ask!(t = elicit::<Text>(format!("After {old} ({i})?"))).accepted().map_err(refuse)?.text;
+            note!(args, "got {t}");
+            current = format!("{old}{t}");
+        }
+        Ok(current)
+    }
+
+    // Moved, then given a new value before an ask of the same pass: restored where it is
+    // given its value, not where it was declared.
+    moved_and_rebuilt_each_pass_before_an_ask(args) => {
+        let mut label = format!("l{}", args.n);
+        let mut seen = Vec::new();
+        for i in 0..3 {
+            seen.push(consume(label));
+            label = format!("l{i}");
+            let t = ask!(t = elicit::<Text>(format!("About {label}?"))).accepted().map_err(refuse)?.text;
+            note!(args, "{label} {t}");
+            if t == "stop" {
+                break;
+            }
+        }
+        let mut items = vec![args.n];
+        let total = sum_with(items, 1);
+        items = std::iter::once(ask!(n = elicit::<Num>(format!("After {total}?"))).accepted().map_err(refuse)?.num as u32).collect();
+        let more = ask!(more = elicit::<Num>(format!("More than {items:?}?"))).accepted().map_err(refuse)?.num;
+        Ok(format!("{label} {seen:?} {items:?} {more}"))
+    }
+
+    // Not dead at the ask, so saved as it is: the value may `break` out before the assignment,
+    // the binding assigned is an inner one, or a statement between may leave the loop.
+    assigned_by_asks_that_may_not_overwrite(args) => {
+        let mut s = format!("s{}", args.n);
+        note!(args, "{s}");
+        s.push('!');
+        loop {
+            s = match ask!(more = elicit::<Text>(format!("More than {s}?"))) {
+                Elicited::Accept(t) => t.text,
+                _ => break,
+            };
+            s.push('.');
+        }
+        let mut kept = format!("k{}", args.n);
+        note!(args, "{kept}");
+        kept.push('!');
+        {
+            let mut kept = String::new();
+            note!(args, "inner {kept}");
+            kept = ask!(inner = elicit::<Text>("Inner?")).accepted().map_err(refuse)?.text;
+            note!(args, "inner {kept}");
+        }
+        let mut last = format!("l{}", args.n);
+        note!(args, "{last}");
+        last.push('!');
+        for i in 0..3 {
+            let t = ask!(last = elicit::<Text>(format!("Last {i}?"))).accepted().map_err(refuse)?.text;
+            if t == "stop" {
+                break;
+            }
+            last = t;
+        }
+        Ok(format!("{s} {kept} {last}"))
+    }
+
     checkpoints_between_effects_in_a_loop(args) => {
         let mut done = Vec::new();
         for i in 0..args.n {
@@ -5654,17 +5748,6 @@ corpus! {
     // }
     //   cases: vec![run(1, vec![yes(true)])]
 
-    // LIMITATION: a local moved before an ask and re-assigned by that ask (`s = ask!(..)`) is saved while
-    //      moved
-    //   error[E0382]: borrow of moved value: `s` (at the `ask!`)
-    // moved_then_assigned_by_ask(args) => {
-    //     let mut s = format!("x{}", args.n);
-    //     let n = consume(s);
-    //     s = ask!(s = elicit::<Text>(format!("Replace (old len {n})?"))).accepted().map_err(refuse)?.text;
-    //     Ok(s)
-    // }
-    //   cases: vec![run(1, vec![text("new")])]
-
 }
 
 /// The scripts each body is run with.
@@ -6506,6 +6589,42 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![text("a"), text("b"), text("n")]),
             run(2, vec![text("a"), decline.clone()]),
             run(0, vec![text("a"), text("b"), cancel.clone()]),
+        ],
+        "moved_then_assigned_by_ask" => {
+            vec![run(1, vec![text("new")]), run(2, vec![decline.clone()])]
+        }
+        "moved_each_pass_then_assigned_by_ask" => vec![
+            run(1, vec![text("ab"), text("c"), text("d"), text("efg")]),
+            run(2, vec![decline.clone()]),
+            run(3, vec![text("a"), cancel.clone()]),
+            run(1_000_000, vec![]),
+        ],
+        "moved_then_rebuilt_by_the_statement_after_the_ask" => vec![
+            run(1, vec![text("a"), text("b")]),
+            run(2, vec![text("a"), decline.clone()]),
+        ],
+        "moved_and_rebuilt_each_pass_before_an_ask" => vec![
+            run(1, vec![text("a"), text("b"), text("c"), num(4), num(5)]),
+            run(2, vec![text("a"), text("stop"), num(7), num(8)]),
+            run(3, vec![text("a"), decline.clone()]),
+        ],
+        "assigned_by_asks_that_may_not_overwrite" => vec![
+            run(
+                1,
+                vec![
+                    text("a"),
+                    text("b"),
+                    decline.clone(),
+                    text("i"),
+                    text("x"),
+                    text("stop"),
+                ],
+            ),
+            run(
+                2,
+                vec![decline.clone(), text("i"), text("x"), text("y"), text("z")],
+            ),
+            run(3, vec![cancel.clone(), text("i"), text("stop")]),
         ],
         "checkpoints_between_effects_in_a_loop" => vec![
             run(0, vec![]),

@@ -437,3 +437,37 @@ fn let_chains_in_an_if_and_a_while_that_ask() {
         }
     ));
 }
+
+#[test]
+fn a_local_moved_then_given_a_new_value_is_saved_as_a_binding_of_its_own() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn renames(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                // In its own block: a new binding from the assignment on.
+                let mut items = args.items;
+                let total = sum(items);
+                items = ask!(items = elicit::<Items>(format!("After {total}?"))).accepted()?.items;
+                let mut name = args.name;
+                loop {
+                    // In an inner block: dead at the ask that overwrites it, saved from the
+                    // snapshot taken after its `let`.
+                    register(name)?;
+                    name = ask!(next = elicit::<Name>("Next?")).accepted()?.name;
+                    if name.is_empty() {
+                        break;
+                    }
+                    // Given anew before an ask of the same pass: restored there.
+                    register(name)?;
+                    name = format!("{total}");
+                    let more = ask!(more = elicit::<Yes>(format!("More than {name}?"))).ok().is_some_and(|y| y.yes);
+                    if !more {
+                        break;
+                    }
+                }
+                Ok(format!("{items:?} {name}"))
+            }
+        }
+    ));
+}

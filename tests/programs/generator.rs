@@ -13,7 +13,8 @@
 //! wraps, and it asks at most `MOST_ASKS` questions, so a script of that many answers always
 //! suffices. Bodies keep to plain Rust's rules and the documented ones (README, "What does not
 //! work yet"): they never shadow a binding that changes or that a closure captures, use no
-//! `move` closure, and move a local only in the loop it was made in.
+//! `move` closure, and move a local only in the loop it was made in, unless a statement right
+//! after gives it a new value.
 
 /// One generated body and the scripts it runs with.
 pub struct Program {
@@ -212,9 +213,13 @@ impl Generator {
     }
 
     fn mark_moved(&mut self, name: &str) {
+        self.set_moved(name, true);
+    }
+
+    fn set_moved(&mut self, name: &str, moved: bool) {
         for scope in self.scopes.iter_mut().rev() {
             if let Some(var) = scope.iter_mut().rev().find(|var| var.name == name) {
-                var.moved = true;
+                var.moved = moved;
                 return;
             }
         }
@@ -411,7 +416,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..34);
+        let choice = self.rng.u8(0..35);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -823,6 +828,14 @@ impl Generator {
                 }
                 self.declare(&name, Kind::Text, true, true);
             }
+            // A text or list moved, then given a new value by an ask, in the statement after
+            // or the one after that: dead at the ask, though it may belong to an outer loop.
+            34 => match self
+                .pick(|var| matches!(var.kind, Kind::Text | Kind::List) && var.assignable)
+            {
+                Some(name) => self.moved_then_given_anew(&name),
+                None => self.note(),
+            },
             // Where the task starts, for a client of the tasks extension: once per body, in
             // a branch or loop as it comes.
             32 if !self.task_start_written => {
@@ -925,6 +938,39 @@ impl Generator {
         let site = self.site();
         self.line(&format!("note!(args, \"h{site} {{}}\", {name});"));
         self.declare(&name, Kind::Int, false, false);
+    }
+
+    fn moved_then_given_anew(&mut self, name: &str) {
+        let text = self
+            .visible()
+            .any(|var| var.name == name && var.kind == Kind::Text);
+        let handed = self.fresh("v");
+        let call = if text { "text_with" } else { "list_with" };
+        // Marked first, so that the argument beside it does not read it.
+        self.mark_moved(name);
+        let value = self.int(1);
+        self.line(&format!("let {handed} = {call}({name}, {value});"));
+        self.declare(&handed, Kind::Int, false, false);
+        let asks = self.take_ask();
+        let fresh = match (text, asks) {
+            (true, true) => self.word_ask(),
+            (true, false) => format!("format!(\"r{{}}\", {})", self.int(1)),
+            (false, true) => format!("::std::iter::once({}).collect()", self.ask()),
+            (false, false) => format!("vec![{}]", self.int(1)),
+        };
+        if asks && self.chance(50) {
+            // The ask in a `let` of its own, the binding given its value by the next statement.
+            let answer = self.fresh("a");
+            let fresh = fresh.replace(".collect()", ".collect::<Vec<i64>>()");
+            self.line(&format!("let {answer} = {fresh};"));
+            if self.chance(50) {
+                self.note();
+            }
+            self.line(&format!("{name} = {answer};"));
+        } else {
+            self.line(&format!("{name} = {fresh};"));
+        }
+        self.set_moved(name, false);
     }
 
     fn note(&mut self) {

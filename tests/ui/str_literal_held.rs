@@ -41,8 +41,8 @@ impl Server {
     #[tool(description = "Greets, then changes its greeting")]
     async fn overwritten(&self) -> String {
         let mut greeting = "Hi";
-        let shown = greeting.len();
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        let shown = greeting.len();
         greeting = "Bye";
         format!("{greeting} {shown} {name:?}")
     }

@@ -1,6 +1,6 @@
 // Locals that die before the next ask (a borrow of a held `String`, a `File` result, a
-// shadowed binding) are not saved, so they compile; so do `mrtr::ask!` without a key and
-// `#[mrtr_tool(version = "..")]`.
+// shadowed binding, a local given a new value after it is read) are not saved, so they compile;
+// so do `mrtr::ask!` without a key and `#[mrtr_tool(version = "..")]`.
 use mrtr::{elicit, mrtr_tool};
 use rmcp::{ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router};
 
@@ -30,6 +30,19 @@ impl Server {
             .ok()
             .map(|n| n.name);
         format!("{greeting} {first:?} {last:?} {exists} {count}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets, then changes its greeting")]
+    async fn overwritten(&self) -> String {
+        let mut greeting = "Hi";
+        let shown = greeting.len();
+        let name = mrtr::ask!(elicit::<Name>("Name?")).ok().map(|n| n.name);
+        let mut names: Vec<String> = name.into_iter().collect();
+        let count = names.len();
+        names = mrtr::ask!(elicit::<Name>("Another?")).ok().map(|n| n.name).into_iter().collect();
+        greeting = "Bye";
+        format!("{greeting} {shown} {names:?} {count}")
     }
 }
 
