@@ -373,3 +373,112 @@ impl<'ast> Visit<'ast> for Escapes {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+    use syn::{Block, Expr, Ident};
+
+    use super::{escapes, overwritten_asks};
+
+    /// The statements after the first one (the `let`), asks written `__mrtr_ask_N(..)`.
+    fn found(body: proc_macro2::TokenStream, name: &str) -> (Vec<u32>, bool, bool) {
+        let block: Block = syn::parse2(quote!({ #body })).unwrap();
+        let name = Ident::new(name, proc_macro2::Span::call_site());
+        let found = overwritten_asks(&block.stmts[1..], &name, &Default::default());
+        (
+            found.asks.into_iter().collect(),
+            found.read_before,
+            found.given_anew,
+        )
+    }
+
+    #[test]
+    fn an_ask_in_the_value_of_an_assignment_that_does_not_read_the_local() {
+        let body = quote! {
+            let mut s = a();
+            consume(s);
+            s = __mrtr_ask_1(q()).text;
+            s = s + &__mrtr_ask_2(q()).text;
+        };
+        // An ask follows the first assignment: `lower` restores the local there.
+        assert_eq!(found(body, "s"), (vec![1], true, true));
+    }
+
+    #[test]
+    fn an_ask_before_the_next_statement_to_name_the_local_when_that_one_overwrites_it() {
+        let body = quote! {
+            let mut s = a();
+            let old = s;
+            let t = __mrtr_ask_1(q());
+            note(&t);
+            s = join(old, t);
+            let u = __mrtr_ask_2(q());
+            if u.ok { break; }
+            s = u.text;
+        };
+        // Not ask 2: the `if` between may leave the loop, where `s` is read.
+        assert_eq!(found(body, "s"), (vec![1], true, true));
+    }
+
+    #[test]
+    fn not_when_the_value_may_break_out_or_the_local_is_hidden_or_the_ask_reads_it() {
+        let body = quote! {
+            let mut s = a();
+            s = match __mrtr_ask_1(q()) { Some(t) => t, None => break };
+            { let mut s = b(); s = __mrtr_ask_2(q()); }
+            let t = __mrtr_ask_3(q(&s));
+            s = t;
+        };
+        assert_eq!(found(body, "s"), (vec![], false, false));
+    }
+
+    #[test]
+    fn a_loop_that_reads_the_local_may_have_moved_it_before_the_ask() {
+        let body = quote! {
+            let mut s = a();
+            loop {
+                s = __mrtr_ask_1(q());
+                consume(s);
+                s = b();
+                __mrtr_ask_2(q());
+            }
+        };
+        assert_eq!(found(body, "s"), (vec![1], true, true));
+        let unread = quote! {
+            let mut s = a();
+            loop { s = __mrtr_ask_1(q()); }
+        };
+        assert_eq!(found(unread, "s"), (vec![1], false, false));
+    }
+
+    #[test]
+    fn only_a_break_or_continue_that_leaves_the_value_escapes() {
+        let escapes_from = |tokens| escapes(&syn::parse2::<Expr>(tokens).unwrap());
+        assert!(!escapes_from(quote!(loop {
+            break 1;
+        })));
+        assert!(!escapes_from(quote!('a: {
+            if c {
+                break 'a 1;
+            }
+            2
+        })));
+        assert!(!escapes_from(quote!(|| {
+            break;
+        })));
+        assert!(escapes_from(quote!(match x {
+            Some(v) => v,
+            None => continue,
+        })));
+        assert!(escapes_from(quote!('a: {
+            if c {
+                break;
+            }
+            2
+        })));
+        assert!(escapes_from(quote!(loop {
+            break 'outer;
+        })));
+    }
+}
