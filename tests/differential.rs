@@ -2834,6 +2834,23 @@ corpus! {
         Ok(format!("{label} {seen:?} {items:?} {more}"))
     }
 
+    // Given anew in a branch after which nothing reads it: a new binding of the branch, which
+    // may then be moved before a later ask there.
+    moved_then_given_anew_in_a_branch(args) => {
+        let mut s = format!("s{}", args.n);
+        note!(args, "{s}");
+        let out = if args.n > 1 {
+            let n = consume(s);
+            s = ask!(s = elicit::<Text>(format!("New after {n}?"))).accepted().map_err(refuse)?.text;
+            let moved = s;
+            let t = ask!(t = elicit::<Text>(format!("With {moved}?"))).accepted().map_err(refuse)?.text;
+            format!("{moved}{t}")
+        } else {
+            s
+        };
+        Ok(out)
+    }
+
     // Not dead at the ask, so saved as it is: the value may `break` out before the assignment,
     // the binding assigned is an inner one, or a statement between may leave the loop.
     assigned_by_asks_that_may_not_overwrite(args) => {
@@ -6607,6 +6624,11 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![text("a"), text("b"), text("c"), num(4), num(5)]),
             run(2, vec![text("a"), text("stop"), num(7), num(8)]),
             run(3, vec![text("a"), decline.clone()]),
+        ],
+        "moved_then_given_anew_in_a_branch" => vec![
+            run(2, vec![text("a"), text("b")]),
+            run(3, vec![text("a"), decline.clone()]),
+            run(1, vec![]),
         ],
         "assigned_by_asks_that_may_not_overwrite" => vec![
             run(

@@ -3,7 +3,7 @@
 //! assignment, a compound assignment, a condition, a scrutinee, a call's argument, a `break`
 //! value, the `else` of a `let .. else`), inside branches, matches with bindings, loops,
 //! labeled loops and blocks, with early returns and `?`, and texts and vectors moved or
-//! borrowed into calls that ask. Some rounds ask two or three questions at once
+//! borrowed into calls that ask, or moved and then given a new value by an ask. Some rounds ask two or three questions at once
 //! (`let (a, b) = ask!(..)`, or matched together with bindings in the arms). Some patterns
 //! take the name of an outer integer, which they hide in their arm or body. Most questions
 //! ask for a number (`Num`), some for a word (`Word`, held as a `String`), among them the

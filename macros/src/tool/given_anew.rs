@@ -14,11 +14,13 @@
 //! one is saved from its `let` on, like any other. The witness, which is saved as no bytes,
 //! gives the new value the old one's type, as the assignment did (`s = iter.collect()`).
 //! Only an assignment that does not read the local and cannot `break` or `continue` out of
-//! its value is rewritten, after a statement that names the local, in a block that asks.
+//! its value is rewritten, after a statement that names the local, when an ask comes before
+//! the local's last use. The old value, if not moved, is then dropped at the end of the block
+//! (or of the region that scope narrowing folds it into), not at the assignment.
 //! An assignment in an inner block is lowered instead (`lower::given_anew`).
 
 use syn::{
-    Block, Expr, Stmt,
+    Block, Expr, Ident, Stmt,
     visit_mut::{self, VisitMut},
 };
 
@@ -59,6 +61,7 @@ impl VisitMut for GivenAnew {
             }
             index += 1;
         }
+        self.rebind_in_branches(block);
     }
 
     // Closures, async blocks and items hold no ask points.
@@ -68,6 +71,52 @@ impl VisitMut for GivenAnew {
 }
 
 impl GivenAnew {
+    /// A `let x = ..;` whose last statement to name `x` is an `if`, `match` or block, or a
+    /// `let` whose value is one: an assignment `x = value;` in one of its branches, whose value
+    /// nothing after that branch reads, is a new binding of the branch, rewritten as in the
+    /// block itself.
+    fn rebind_in_branches(&mut self, block: &mut Block) {
+        let mut index = 0;
+        while index < block.stmts.len() {
+            let names = match &block.stmts[index] {
+                Stmt::Local(local) if local.init.is_some() => pattern_bindings(&local.pat),
+                _ => Vec::new(),
+            };
+            for binding in names.into_iter().filter(|binding| binding.mutable) {
+                let name = binding.ident;
+                let rest = &block.stmts[index + 1..];
+                let Some(last) = rest.iter().rposition(|stmt| mentions(stmt, &name)) else {
+                    continue;
+                };
+                if rest[..last].iter().any(|stmt| rebinds(stmt, &name)) {
+                    continue;
+                }
+                let witness = idents::fresh("type_of", self.witnesses, name.span());
+                // A `let` whose value branches gives that value to its own bindings.
+                let branches = match &mut block.stmts[index + 1 + last] {
+                    Stmt::Expr(branches, _) => branches,
+                    Stmt::Local(local) => match &mut local.init {
+                        Some(init) if init.diverge.is_none() => &mut *init.expr,
+                        _ => continue,
+                    },
+                    _ => continue,
+                };
+                if !shadow_in_branches(branches, &name, &witness) {
+                    continue;
+                }
+                self.witnesses += 1;
+                if let Stmt::Local(local) = &mut block.stmts[index] {
+                    local.attrs.push(syn::parse_quote!(#[allow(unused_mut)]));
+                }
+                block.stmts.insert(
+                    index + 1,
+                    syn::parse_quote!(let #witness = ::mrtr::__private::TypeOf::of(&#name);),
+                );
+            }
+            index += 1;
+        }
+    }
+
     /// When `stmts[index]` is `x = value;` that gives a new value to an `x` declared with a
     /// value earlier in the block and named between: the index of that `let`, the new `let`
     /// with the statement that gives it the old one's type, and the witness to put after the
@@ -87,7 +136,13 @@ impl GivenAnew {
         let named_between = stmts[declared + 1..index]
             .iter()
             .any(|stmt| mentions(stmt, name));
-        if local.init.is_none() || !named_between {
+        // Only where the local is held across an ask, and so `Serialize`: a guard or a pooled
+        // connection given a new value is dropped there, as written, not at the block's end.
+        let last_named = stmts.iter().rposition(|stmt| mentions(stmt, name))?;
+        let held = stmts[declared + 1..=last_named]
+            .iter()
+            .any(|stmt| !asks_in_stmt(stmt).is_empty());
+        if local.init.is_none() || !named_between || !held {
             return None;
         }
         let witness = idents::fresh("type_of", self.witnesses, name.span());
@@ -104,4 +159,83 @@ impl GivenAnew {
         };
         Some((declared, [rebound, typed], witnessed))
     }
+}
+
+/// Rewrites, in the branches of an `if`, `match` or block, `name = value;` that is held across
+/// an ask there as `let mut name = value;`, typed by `witness`. Whether it rewrote one.
+fn shadow_in_branches(expr: &mut Expr, name: &Ident, witness: &Ident) -> bool {
+    match expr {
+        Expr::If(branch) => {
+            // An `if let` that binds the name hides it in its first branch.
+            let hidden = matches!(&*branch.cond, Expr::Let(cond)
+                if pattern_bindings(&cond.pat).iter().any(|b| b.ident == *name));
+            let then = !hidden && shadow_in_block(&mut branch.then_branch, name, witness);
+            let otherwise = branch
+                .else_branch
+                .as_mut()
+                .is_some_and(|(_, other)| shadow_in_branches(other, name, witness));
+            then || otherwise
+        }
+        Expr::Match(matched) => {
+            let mut any = false;
+            for arm in &mut matched.arms {
+                let binds = pattern_bindings(&arm.pat).iter().any(|b| b.ident == *name);
+                if !binds && arm.guard.is_none() {
+                    any |= shadow_in_branches(&mut arm.body, name, witness);
+                }
+            }
+            any
+        }
+        Expr::Block(block) if block.label.is_none() => {
+            shadow_in_block(&mut block.block, name, witness)
+        }
+        _ => false,
+    }
+}
+
+/// In a branch: the first `name = value;` (as `rebound_at` takes it) when an ask follows it
+/// before the branch last names `name`; else the last statement to name it, if that is an
+/// `if`, `match` or block.
+fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
+    let stmts = &mut block.stmts;
+    let Some(last) = stmts.iter().rposition(|stmt| mentions(stmt, name)) else {
+        return false;
+    };
+    for index in 0..=last {
+        if rebinds(&stmts[index], name) {
+            return false;
+        }
+        let overwrites = matches!(&stmts[index], Stmt::Expr(Expr::Assign(assign), Some(_))
+            if overwritten_by(assign, &Captures::new()) == Some(name));
+        if overwrites {
+            let held = stmts[index..=last]
+                .iter()
+                .any(|stmt| !asks_in_stmt(stmt).is_empty());
+            if !held {
+                return false;
+            }
+            let Stmt::Expr(Expr::Assign(assign), _) = &stmts[index] else {
+                return false;
+            };
+            let (value, attrs) = (&assign.right, &assign.attrs);
+            let rebound: Stmt = syn::parse_quote! {
+                #(#attrs)*
+                #[allow(unused_mut)]
+                let mut #name = #value;
+            };
+            stmts[index] = rebound;
+            stmts.insert(index + 1, syn::parse_quote! { #witness.is(&#name); });
+            return true;
+        }
+    }
+    match &mut stmts[last] {
+        Stmt::Expr(branches, _) => shadow_in_branches(branches, name, witness),
+        _ => false,
+    }
+}
+
+/// Whether a `let` statement binds `name` again.
+fn rebinds(stmt: &Stmt, name: &Ident) -> bool {
+    matches!(stmt, Stmt::Local(local)
+        if pattern_bindings(&local.pat).iter().any(|binding| binding.ident == *name))
 }

@@ -315,7 +315,8 @@ impl<'a> Lowering<'a> {
         let mut snapshots = Vec::new();
         for position in block_start..self.scope.len() {
             let ident = self.scope[position].binding.ident.clone();
-            if kept_for_drop(&ident) {
+            // A binding given anew here is an outer one, whose value outlives this block.
+            if kept_for_drop(&ident) || self.scope[position].given_anew_of.is_some() {
                 continue;
             }
             let mut dead = super::liveness::dead_asks(stmt, &ident, &self.captures);
@@ -405,11 +406,12 @@ impl<'a> Lowering<'a> {
     ) -> (Option<Stmt>, Option<(usize, Option<DeadAt>)>) {
         if self.scope[block_start..]
             .iter()
-            .any(|saved| saved.binding.ident == *name)
+            .any(|saved| saved.binding.ident == *name && saved.given_anew_of.is_none())
         {
             return (None, None);
         }
-        let Some(position) = self.scope[..block_start]
+        let Some(position) = self
+            .scope
             .iter()
             .rposition(|saved| saved.binding.ident == *name)
         else {
