@@ -27,7 +27,7 @@ use syn::{
 use super::{
     deferred_init::mentions,
     idents,
-    overwritten::overwritten_by,
+    overwritten::{overwritten_by, rebinds},
     syntax::{Captures, asks_in_stmt, pattern_bindings},
 };
 
@@ -88,7 +88,10 @@ impl GivenAnew {
                 let Some(last) = rest.iter().rposition(|stmt| mentions(stmt, &name)) else {
                     continue;
                 };
-                if rest[..last].iter().any(|stmt| rebinds(stmt, &name)) {
+                if rest[..last]
+                    .iter()
+                    .any(|stmt| rebinds(stmt, &name.to_string()))
+                {
                     continue;
                 }
                 let witness = idents::fresh("type_of", self.witnesses, name.span());
@@ -147,17 +150,11 @@ impl GivenAnew {
         }
         let witness = idents::fresh("type_of", self.witnesses, name.span());
         self.witnesses += 1;
-        let (value, attrs) = (&assign.right, &assign.attrs);
-        let rebound = syn::parse_quote! {
-            #(#attrs)*
-            #[allow(unused_mut)]
-            let mut #name = #value;
-        };
-        let typed = syn::parse_quote! { #witness.is(&#name); };
+        let rebound = rebound(assign, name, &witness);
         let witnessed = syn::parse_quote! {
             let #witness = ::mrtr::__private::TypeOf::of(&#name);
         };
-        Some((declared, [rebound, typed], witnessed))
+        Some((declared, rebound, witnessed))
     }
 }
 
@@ -202,7 +199,7 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
         return false;
     };
     for index in 0..=last {
-        if rebinds(&stmts[index], name) {
+        if rebinds(&stmts[index], &name.to_string()) {
             return false;
         }
         let overwrites = matches!(&stmts[index], Stmt::Expr(Expr::Assign(assign), Some(_))
@@ -217,14 +214,9 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
             let Stmt::Expr(Expr::Assign(assign), _) = &stmts[index] else {
                 return false;
             };
-            let (value, attrs) = (&assign.right, &assign.attrs);
-            let rebound: Stmt = syn::parse_quote! {
-                #(#attrs)*
-                #[allow(unused_mut)]
-                let mut #name = #value;
-            };
+            let [rebound, typed] = rebound(assign, name, witness);
             stmts[index] = rebound;
-            stmts.insert(index + 1, syn::parse_quote! { #witness.is(&#name); });
+            stmts.insert(index + 1, typed);
             return true;
         }
     }
@@ -234,8 +226,16 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
     }
 }
 
-/// Whether a `let` statement binds `name` again.
-fn rebinds(stmt: &Stmt, name: &Ident) -> bool {
-    matches!(stmt, Stmt::Local(local)
-        if pattern_bindings(&local.pat).iter().any(|binding| binding.ident == *name))
+/// `name = value;` as `let mut name = value;` and the statement that gives it the type
+/// `witness` holds.
+fn rebound(assign: &syn::ExprAssign, name: &Ident, witness: &Ident) -> [Stmt; 2] {
+    let (value, attrs) = (&assign.right, &assign.attrs);
+    [
+        syn::parse_quote! {
+            #(#attrs)*
+            #[allow(unused_mut)]
+            let mut #name = #value;
+        },
+        syn::parse_quote! { #witness.is(&#name); },
+    ]
 }

@@ -222,7 +222,7 @@ pub(crate) fn overwritten_by<'a>(
 }
 
 /// Whether a `let` statement binds `name` again.
-fn rebinds(stmt: &Stmt, name: &str) -> bool {
+pub(crate) fn rebinds(stmt: &Stmt, name: &str) -> bool {
     matches!(stmt, Stmt::Local(local)
         if pattern_bindings(&local.pat).iter().any(|binding| binding.ident == name))
 }
