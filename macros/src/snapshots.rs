@@ -471,3 +471,38 @@ fn a_local_moved_then_given_a_new_value_is_saved_as_a_binding_of_its_own() {
         }
     ));
 }
+
+/// A local moved in a loop and dead at the asks after: no path from them reads it again
+/// (`dead_after`), so they save the snapshot taken after its `let`; and one given its new value
+/// by each branch of an `if`, taken as one assignment (`given_anew::one_assignment`).
+#[test]
+fn a_local_moved_and_never_read_again_or_given_anew_by_each_branch() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn leaves(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let mut name = args.name;
+                let picked = loop {
+                    let answer = ask!(first = elicit::<Name>(format!("After {name}?"))).accepted()?.name;
+                    if answer.is_empty() {
+                        continue;
+                    }
+                    register(name)?;
+                    let more = ask!(more = elicit::<Name>("More?")).accepted()?.name;
+                    break format!("{answer}{more}");
+                };
+                let mut label = args.label;
+                let n = consume(label);
+                let t = ask!(t = elicit::<Name>(format!("After {n}?"))).accepted()?.name;
+                if t.is_empty() {
+                    label = picked;
+                } else {
+                    label = t;
+                }
+                let last = ask!(last = elicit::<Name>(format!("Last for {label}?"))).accepted()?.name;
+                Ok(format!("{label} {last}"))
+            }
+        }
+    ));
+}

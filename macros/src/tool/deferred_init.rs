@@ -502,6 +502,16 @@ fn rewritten_block(block: &Block, local: &Local, mode: Mode) -> Option<Block> {
     Some(block)
 }
 
+/// The value that `expr`, an `if`, `match` or block, gives `name` on each path that goes on,
+/// as a `let` without a value would take it: `if c { x = a } else { b(); x = d }` gives
+/// `if c { a } else { b(); d }`.
+pub(crate) fn assigned_value(expr: &Expr, name: &Ident) -> Option<Expr> {
+    let Stmt::Local(local) = syn::parse_quote!(let mut #name;) else {
+        return None;
+    };
+    rewritten(expr, &local, Mode::Value)
+}
+
 fn is_name(expr: &Expr, name: &Ident) -> bool {
     matches!(expr, Expr::Path(path) if path.qself.is_none() && path.path.is_ident(name))
 }

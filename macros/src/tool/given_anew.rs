@@ -15,8 +15,10 @@
 //! gives the new value the old one's type, as the assignment did (`s = iter.collect()`).
 //! Only an assignment that does not read the local and cannot `break` or `continue` out of
 //! its value is rewritten, after a statement that names the local, when an ask comes before
-//! the local's last use. The old value, if not moved, is then dropped at the end of the block
-//! (or of the region that scope narrowing folds it into), not at the assignment.
+//! the local's last use (in a branch after which nothing reads it: when an ask follows in the
+//! branch). The old value, if not moved, is then dropped at the end of the block (or of the
+//! region that scope narrowing folds it into), not at the assignment. An `if` or `match` that
+//! gives the local its value in each branch counts as one assignment (`one_assignment`).
 //! An assignment in an inner block is lowered instead (`lower::given_anew`).
 
 use syn::{
@@ -25,9 +27,9 @@ use syn::{
 };
 
 use super::{
-    deferred_init::mentions,
+    deferred_init::{assigned_value, mentions},
     idents,
-    overwritten::{overwritten_by, rebinds},
+    overwritten::{escapes, overwritten_by, rebinds},
     syntax::{Captures, asks_in_stmt, pattern_bindings},
 };
 
@@ -44,6 +46,11 @@ impl VisitMut for GivenAnew {
         visit_mut::visit_block_mut(self, block);
         if block.stmts.iter().all(|stmt| asks_in_stmt(stmt).is_empty()) {
             return;
+        }
+        for index in 0..block.stmts.len() {
+            if let Some(assignment) = one_assignment(&block.stmts, index) {
+                block.stmts[index] = assignment;
+            }
         }
         let mut index = 0;
         while index < block.stmts.len() {
@@ -191,7 +198,7 @@ fn shadow_in_branches(expr: &mut Expr, name: &Ident, witness: &Ident) -> bool {
 }
 
 /// In a branch: the first `name = value;` (as `rebound_at` takes it) when an ask follows it
-/// before the branch last names `name`; else the last statement to name it, if that is an
+/// in the branch; else the last statement to name it, if that is an
 /// `if`, `match` or block.
 fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
     let stmts = &mut block.stmts;
@@ -205,7 +212,8 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
         let overwrites = matches!(&stmts[index], Stmt::Expr(Expr::Assign(assign), Some(_))
             if overwritten_by(assign, &Captures::new()) == Some(name));
         if overwrites {
-            let held = stmts[index..=last]
+            // An ask anywhere after it in the branch would save the local given anew there.
+            let held = stmts[index..]
                 .iter()
                 .any(|stmt| !asks_in_stmt(stmt).is_empty());
             if !held {
@@ -223,6 +231,54 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
     match &mut stmts[last] {
         Stmt::Expr(branches, _) => shadow_in_branches(branches, name, witness),
         _ => false,
+    }
+}
+
+/// An `if`, `match` or block each of whose branches ends by giving a local a new value (or
+/// leaves), with an ask after it in its block: as the one assignment `name = value;`, which
+/// the rest of the rewrite (and `lower::given_anew`) then takes like any other.
+fn one_assignment(stmts: &[Stmt], index: usize) -> Option<Stmt> {
+    let Stmt::Expr(branches @ (Expr::If(_) | Expr::Match(_) | Expr::Block(_)), _) = &stmts[index]
+    else {
+        return None;
+    };
+    if stmts[index + 1..]
+        .iter()
+        .all(|stmt| asks_in_stmt(stmt).is_empty())
+    {
+        return None;
+    }
+    if escapes(branches) {
+        return None;
+    }
+    let mut assigned = Assigned(Vec::new());
+    syn::visit::Visit::visit_expr(&mut assigned, branches);
+    assigned.0.into_iter().find_map(|name| {
+        let value = assigned_value(branches, &name)?;
+        // Only where each branch ends by assigning it, so that the old value drops there.
+        (!mentions(&value, &name)).then(|| syn::parse_quote!(#name = #value;))
+    })
+}
+
+/// The locals a walk assigns as a whole (`name = ..`), outside closures and async blocks.
+struct Assigned(Vec<Ident>);
+
+impl<'ast> syn::visit::Visit<'ast> for Assigned {
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        match expr {
+            Expr::Assign(assign) => {
+                if let Expr::Path(place) = &*assign.left
+                    && let Some(name) = place.path.get_ident()
+                    && place.qself.is_none()
+                    && !self.0.contains(name)
+                {
+                    self.0.push(name.clone());
+                }
+                syn::visit::visit_expr(self, expr);
+            }
+            Expr::Closure(_) | Expr::Async(_) => {}
+            _ => syn::visit::visit_expr(self, expr),
+        }
     }
 }
 

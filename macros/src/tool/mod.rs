@@ -9,6 +9,7 @@ mod analyze;
 mod ask_args;
 mod borrowed;
 mod closures;
+mod dead_after;
 mod deferred_init;
 mod desugar;
 mod diagram;

@@ -18,7 +18,8 @@
 //! where nothing reads `name`); or when its statement does not name `name` (resuming into the
 //! statement would read the saved value), and the next statement of its block to name `name`
 //! is such an assignment, with none between (nor the statement itself) able to `break` or
-//! `continue` out of the block.
+//! `continue` out of the block. Or, after a read that may have moved the binding, when no path
+//! from the ask reads it again (`dead_after`).
 
 use std::collections::BTreeSet;
 
@@ -28,10 +29,11 @@ use syn::{
 };
 
 use super::{
+    dead_after,
     macro_reads::macro_names,
     syntax::{
-        Captures, PatternScopes, asks_in_expr, asks_in_stmt, names_in_expr, names_in_stmt,
-        pattern_bindings, with_captures,
+        Captures, PatternScopes, ask_marker_id, asks_in_expr, asks_in_stmt, names_in_expr,
+        names_in_stmt, pattern_bindings, with_captures,
     },
 };
 
@@ -62,14 +64,18 @@ pub(crate) fn overwritten_asks(
     captures: &Captures,
 ) -> Overwritten {
     let name = name.to_string();
+    let closures = capturing(&name, captures);
     let mut finder = Finder {
-        closures: capturing(&name, captures),
+        dead_after: dead_after::dead_asks(after_let, &name, &closures),
+        closures,
         captures,
         name,
         shadowed: vec![false],
         loops_reading: Vec::new(),
         counting: false,
         read_seen: false,
+        moved_seen: false,
+        loops_moving: Vec::new(),
         found: Overwritten {
             asks: BTreeSet::new(),
             read_before: false,
@@ -93,6 +99,8 @@ fn capturing(name: &str, captures: &Captures) -> BTreeSet<String> {
 
 struct Finder<'c> {
     name: String,
+    /// The asks after which nothing reads the name (see `dead_after`).
+    dead_after: BTreeSet<u32>,
     closures: BTreeSet<String>,
     captures: &'c Captures,
     /// For each block and closure the walk is in, whether a binding there hides the name.
@@ -104,6 +112,10 @@ struct Finder<'c> {
     counting: bool,
     /// Whether the walk has passed a read of the name.
     read_seen: bool,
+    /// Whether it has passed a statement that may move it (`dead_after::may_move`), and for
+    /// each loop the walk is in, whether the loop may.
+    moved_seen: bool,
+    loops_moving: Vec<bool>,
     found: Overwritten,
 }
 
@@ -138,12 +150,15 @@ impl Finder<'_> {
     fn reads_in(&self, expr: &Expr) -> bool {
         let mut inner = Finder {
             name: self.name.clone(),
+            dead_after: BTreeSet::new(),
             closures: self.closures.clone(),
             captures: self.captures,
             shadowed: self.shadowed.clone(),
             loops_reading: Vec::new(),
             counting: true,
             read_seen: false,
+            moved_seen: false,
+            loops_moving: Vec::new(),
             found: Overwritten {
                 asks: BTreeSet::new(),
                 read_before: false,
@@ -168,6 +183,9 @@ impl Finder<'_> {
                 self.found.given_anew |= self.may_be_moved();
             }
             self.visit_stmt(stmt);
+            if !hidden && !self.counting {
+                self.moved_seen |= dead_after::may_move_stmt(stmt, &self.name, &self.closures);
+            }
             if !hidden && let Some(asks) = self.dead_until_next(stmts, index) {
                 self.found(asks);
             }
@@ -245,6 +263,14 @@ impl PatternScopes<'_> for Finder<'_> {
 
 impl<'ast> Visit<'ast> for Finder<'_> {
     fn visit_expr(&mut self, expr: &'ast Expr) {
+        // Where it may have been moved: it is saved from the snapshot.
+        if let Some(ask) = ask_marker_id(expr)
+            && self.dead_after.contains(&ask)
+            && !self.hidden()
+            && (self.moved_seen || self.loops_moving.iter().any(|moves| *moves))
+        {
+            self.found([ask]);
+        }
         match expr {
             Expr::Assign(assign) if self.is_binding(&assign.left) => {
                 // The place is written, not read.
@@ -256,8 +282,11 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             Expr::Loop(_) | Expr::While(_) | Expr::ForLoop(_) if !self.counting => {
                 let reads = self.reads_in(expr);
                 self.loops_reading.push(reads);
+                self.loops_moving
+                    .push(reads && dead_after::may_move(expr, &self.name, &self.closures));
                 visit::visit_expr(self, expr);
                 self.loops_reading.pop();
+                self.loops_moving.pop();
             }
             Expr::Closure(closure) => self.scoped_closure(closure),
             _ => visit::visit_expr(self, expr),
@@ -313,7 +342,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
 }
 
 /// Whether `expr` may `break` or `continue` out of itself.
-fn escapes(expr: &Expr) -> bool {
+pub(crate) fn escapes(expr: &Expr) -> bool {
     let mut walk = Escapes::default();
     walk.visit_expr(expr);
     walk.escapes
@@ -444,7 +473,8 @@ mod tests {
                 __mrtr_ask_2(q());
             }
         };
-        assert_eq!(found(body, "s"), (vec![1], true, true));
+        // Ask 2 too: the next pass gives `s` a new value before reading it (`dead_after`).
+        assert_eq!(found(body, "s"), (vec![1, 2], true, true));
         let unread = quote! {
             let mut s = a();
             loop { s = __mrtr_ask_1(q()); }
