@@ -2851,6 +2851,206 @@ corpus! {
         Ok(out)
     }
 
+    // Given anew in a branch by a statement after an ask, then moved again before a later
+    // ask of that branch; another branch reads it across an ask.
+    given_anew_in_a_branch_then_moved_before_an_ask(args) => {
+        let s = if args.n > 0 { Some(format!("s{}", args.n)) } else { None };
+        let mut s = s.unwrap_or_default();
+        let out;
+        match ask!(first = elicit::<Num>(format!("Pick ({s})?"))).accepted().map_err(refuse)?.num % 2 {
+            0 => {
+                let t = ask!(keep = elicit::<Text>(format!("Keep {s}?"))).accepted().map_err(refuse)?.text;
+                out = format!("{s}{t}");
+            }
+            _ => {
+                let n = consume(s);
+                let t = ask!(replace = elicit::<Text>(format!("Replace (old len {n})?"))).accepted().map_err(refuse)?.text;
+                note!(args, "{n}");
+                s = t;
+                let mut kept = s;
+                kept.push('+');
+                let m = ask!(more = elicit::<Num>("More?")).accepted().map_err(refuse)?.num;
+                out = format!("{kept}{m}");
+            }
+        }
+        Ok(out)
+    }
+
+    given_anew_in_a_loop_then_moved_before_an_ask(args) => {
+        let mut name = format!("n{}", args.n);
+        let mut seen = Vec::new();
+        for i in 0..3 {
+            let t = ask!(t = elicit::<Text>(format!("After {name} ({i})?"))).accepted().map_err(refuse)?.text;
+            seen.push(consume(name));
+            name = t;
+            let kept = name;
+            let m = ask!(m = elicit::<Num>(format!("With {kept}?"))).accepted().map_err(refuse)?.num;
+            note!(args, "{kept} {m}");
+            name = format!("{kept}{m}");
+        }
+        Ok(format!("{name} {seen:?}"))
+    }
+
+    given_anew_in_a_loop_then_moved_in_a_branch(args) => {
+        let mut name = format!("n{}", args.n);
+        let mut seen = Vec::new();
+        let mut i = 0;
+        while i < 3 {
+            i += 1;
+            let t = ask!(t = elicit::<Text>(format!("After {name} ({i})?"))).accepted().map_err(refuse)?.text;
+            if t.len() > 1 {
+                seen.push(consume(name));
+                name = t;
+                let kept = name;
+                let m = ask!(m = elicit::<Num>(format!("With {kept}?"))).accepted().map_err(refuse)?.num;
+                name = format!("{kept}{m}");
+            } else {
+                name.push_str(&t);
+            }
+        }
+        Ok(format!("{name} {seen:?}"))
+    }
+
+    given_anew_in_a_loop_then_moved_before_leaving_it(args) => {
+        let mut name = format!("n{}", args.n);
+        let out = loop {
+            let t = ask!(t = elicit::<Text>(format!("After {name}?"))).accepted().map_err(refuse)?.text;
+            if t == "again" {
+                name.push('+');
+                continue;
+            }
+            note!(args, "{}", consume(name));
+            name = t;
+            let kept = name;
+            let m = ask!(m = elicit::<Num>(format!("With {kept}?"))).accepted().map_err(refuse)?.num;
+            break format!("{kept}{m}");
+        };
+        Ok(out)
+    }
+
+    moved_in_a_loop_before_an_ask_then_leaving_it(args) => {
+        let mut name = format!("n{}", args.n);
+        let mut out = Vec::new();
+        loop {
+            let t = ask!(t = elicit::<Text>(format!("After {name}?"))).accepted().map_err(refuse)?.text;
+            if t == "again" {
+                name.push('+');
+                continue;
+            }
+            note!(args, "{}", consume(name));
+            let m = ask!(m = elicit::<Num>(format!("With {t}?"))).accepted().map_err(refuse)?.num;
+            out.push(format!("{t}{m}"));
+            break;
+        }
+        Ok(format!("{out:?}"))
+    }
+
+    // Live at each ask by one path only: round an outer loop, out of a labeled block, or
+    // into a `while` condition. A snapshot saved there would resume with a stale value.
+    live_at_asks_by_one_path(args) => {
+        let mut s = format!("s{}", args.n);
+        let mut log = Vec::new();
+        'outer: for i in 0..2 {
+            s.push('a');
+            loop {
+                let m = ask!(m = elicit::<Num>(format!("Pass {i}?"))).accepted().map_err(refuse)?.num;
+                if m == 1 {
+                    continue 'outer;
+                }
+                if m == 2 {
+                    break;
+                }
+                s.push('b');
+                if s.len() > 12 {
+                    break 'outer;
+                }
+            }
+            log.push(s.clone());
+        }
+        let label = 'found: {
+            s.push('c');
+            let m = ask!(label = elicit::<Num>("Label?")).accepted().map_err(refuse)?.num;
+            if m > 3 {
+                break 'found m;
+            }
+            0
+        };
+        let mut tries = 0;
+        while s.len() < 8 {
+            s.push('d');
+            tries += ask!(more = elicit::<Num>("More?")).accepted().map_err(refuse)?.num;
+        }
+        Ok(format!("{s} {log:?} {label} {tries}"))
+    }
+
+    // Dead after the ask, yet the statement around it reads it again on resume.
+    read_again_on_resume_though_dead_after_the_ask(args) => {
+        let mut s = format!("s{}", args.n);
+        s.push('!');
+        let pair = (s, loop {
+            let m = ask!(m = elicit::<Num>("M?")).accepted().map_err(refuse)?.num;
+            if m > 0 {
+                break m;
+            }
+        });
+        Ok(format!("{pair:?}"))
+    }
+
+    // Moved before an ask, then given its new value by each branch of a later statement, or
+    // by a value that may `break` out of a loop after which nothing reads it.
+    moved_then_given_anew_by_each_branch(args) => {
+        let mut s = format!("s{}", args.n);
+        let n = consume(s);
+        let t = ask!(t = elicit::<Text>(format!("After {n}?"))).accepted().map_err(refuse)?.text;
+        note!(args, "got {t}");
+        if t.len() > 1 {
+            s = t;
+        } else {
+            s = format!("short {t}");
+        }
+        let mut seen = Vec::new();
+        let mut last = format!("l{}", args.n);
+        loop {
+            seen.push(consume(last));
+            last = match ask!(last = elicit::<Text>(format!("After {seen:?}?"))) {
+                Elicited::Accept(t) => t.text,
+                _ => break,
+            };
+            note!(args, "{last}");
+        }
+        Ok(format!("{s} {seen:?}"))
+    }
+
+    // Moved, then given its new value by each branch of an `if` or `match`, and read across
+    // later asks: in its own block, and in an arm of an outer one.
+    moved_then_given_anew_by_each_branch_and_read_later(args) => {
+        let mut s = format!("s{}", args.n);
+        let n = consume(s);
+        let t = ask!(t = elicit::<Text>(format!("After {n}?"))).accepted().map_err(refuse)?.text;
+        if t.len() > 1 {
+            s = t;
+        } else {
+            note!(args, "short");
+            s = format!("short {t}");
+        }
+        let u = ask!(u = elicit::<Text>(format!("With {s}?"))).accepted().map_err(refuse)?.text;
+        let mut o = format!("o{}", args.n);
+        match u.len() {
+            0 => note!(args, "{o}"),
+            _ => {
+                let m = consume(o);
+                let w = ask!(w = elicit::<Text>(format!("After {m}?"))).accepted().map_err(refuse)?.text;
+                match w.as_str() {
+                    "a" => o = w,
+                    _ => o = format!("{w}{m}"),
+                }
+                o.push_str(&ask!(x = elicit::<Text>(format!("More for {o}?"))).accepted().map_err(refuse)?.text);
+                note!(args, "{m}");
+            }
+        }
+        Ok(format!("{s} {u} {o}"))
+    }
+
     // Not dead at the ask, so saved as it is: the value may `break` out before the assignment,
     // the binding assigned is an inner one, or a statement between may leave the loop.
     assigned_by_asks_that_may_not_overwrite(args) => {
@@ -6624,6 +6824,48 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![text("a"), text("b"), text("c"), num(4), num(5)]),
             run(2, vec![text("a"), text("stop"), num(7), num(8)]),
             run(3, vec![text("a"), decline.clone()]),
+        ],
+        "given_anew_in_a_branch_then_moved_before_an_ask" => vec![
+            run(1, vec![num(2), text("a")]),
+            run(2, vec![num(3), text("b"), num(4)]),
+            run(3, vec![num(5), text("c"), decline.clone()]),
+        ],
+        "given_anew_in_a_loop_then_moved_before_an_ask" => vec![
+            run(
+                1,
+                vec![text("a"), num(1), text("b"), num(2), text("c"), num(3)],
+            ),
+            run(2, vec![text("a"), num(1), decline.clone()]),
+        ],
+        "given_anew_in_a_loop_then_moved_in_a_branch" => vec![
+            run(1, vec![text("ab"), num(1), text("b"), text("cd"), num(3)]),
+            run(2, vec![text("a"), text("bc"), decline.clone()]),
+        ],
+        "given_anew_in_a_loop_then_moved_before_leaving_it" => vec![
+            run(1, vec![text("again"), text("a"), num(1)]),
+            run(2, vec![text("b"), decline.clone()]),
+        ],
+        "moved_in_a_loop_before_an_ask_then_leaving_it" => vec![
+            run(1, vec![text("again"), text("a"), num(1)]),
+            run(2, vec![text("b"), decline.clone()]),
+        ],
+        "live_at_asks_by_one_path" => vec![
+            run(1, vec![num(1), num(2), num(5), num(1), num(1), num(1)]),
+            run(2, vec![num(7), num(2), num(2), num(1), num(4), num(4)]),
+            run(3, vec![num(1), decline.clone()]),
+        ],
+        "read_again_on_resume_though_dead_after_the_ask" => {
+            vec![run(1, vec![num(1)]), run(2, vec![num(0), num(3)])]
+        }
+        "moved_then_given_anew_by_each_branch" => vec![
+            run(1, vec![text("ab"), text("c"), text("d"), decline.clone()]),
+            run(2, vec![text("a"), decline.clone()]),
+        ],
+        "moved_then_given_anew_by_each_branch_and_read_later" => vec![
+            run(1, vec![text("ab"), text("c"), text("a"), text("x")]),
+            run(2, vec![text("a"), text("cd"), text("bb"), text("y")]),
+            run(3, vec![text("a"), text("")]),
+            run(4, vec![text("a"), text("b"), decline.clone()]),
         ],
         "moved_then_given_anew_in_a_branch" => vec![
             run(2, vec![text("a"), text("b")]),

@@ -828,6 +828,17 @@ impl Generator {
                 }
                 self.declare(&name, Kind::Text, true, true);
             }
+            // In a loop, a text or list of the body around it moved, then an ask, then a
+            // `break`: dead at the ask, since no pass and nothing after the loop reads it.
+            34 if !self.loops.is_empty() && self.chance(35) => {
+                let depth = self.loops.len() - 1;
+                match self.pick(|var| {
+                    matches!(var.kind, Kind::Text | Kind::List) && var.loop_depth == depth
+                }) {
+                    Some(name) => self.moved_then_leaving(&name),
+                    None => self.note(),
+                }
+            }
             // A text or list moved, then given a new value by an ask, in the statement after
             // or the one after that: dead at the ask, though it may belong to an outer loop.
             34 => match self
@@ -966,11 +977,61 @@ impl Generator {
             if self.chance(50) {
                 self.note();
             }
-            self.line(&format!("{name} = {answer};"));
+            if self.chance(30) {
+                // Each branch gives it a value, one of them not the answer.
+                let condition = self.condition(false);
+                let other = if text {
+                    format!("format!(\"e{{}}\", {})", self.int(1))
+                } else {
+                    format!("vec![{}]", self.int(1))
+                };
+                self.line(&format!(
+                    "if {condition} {{ {name} = {answer}; }} else {{ {name} = {other}; }}"
+                ));
+            } else {
+                self.line(&format!("{name} = {answer};"));
+            }
         } else {
             self.line(&format!("{name} = {fresh};"));
         }
         self.set_moved(name, false);
+    }
+
+    fn moved_then_leaving(&mut self, name: &str) {
+        let text = self
+            .visible()
+            .any(|var| var.name == name && var.kind == Kind::Text);
+        let call = if text { "text_with" } else { "list_with" };
+        let condition = self.condition(false);
+        let (label, with_value) = self
+            .loops
+            .last()
+            .map(|target| (target.label.clone(), target.breaks_with_value))
+            .expect("in a loop");
+        self.mark_moved(name);
+        let handed = self.fresh("v");
+        let value = self.int(1);
+        self.line(&format!("if {condition} {{"));
+        self.indent += 1;
+        self.line(&format!("let {handed} = {call}({name}, {value});"));
+        let answer = self.fresh("a");
+        let asked = if self.take_ask() {
+            self.ask()
+        } else {
+            self.int(1)
+        };
+        self.line(&format!("let {answer} = {asked};"));
+        let site = self.site();
+        self.line(&format!(
+            "note!(args, \"m{site} {{}} {{}}\", {handed}, {answer});"
+        ));
+        if with_value {
+            self.line(&format!("break {label} {answer}.wrapping_add({handed});"));
+        } else {
+            self.line(&format!("break {label};"));
+        }
+        self.indent -= 1;
+        self.line("}");
     }
 
     fn note(&mut self) {
