@@ -34,7 +34,8 @@ use super::{
     macro_reads::macro_names,
     overwritten::rebinds,
     syntax::{
-        ask_marker, asks_in_expr, asks_in_stmt, names_in_expr, operands_in_order, pattern_bindings,
+        PRINTING_MACROS, ask_marker, asks_in_expr, asks_in_stmt, names_in_expr, operands_in_order,
+        pattern_bindings,
     },
 };
 
@@ -134,32 +135,6 @@ const BORROWING_METHODS: &[&str] = &[
     "fmt",
 ];
 
-/// The macros whose arguments are only borrowed.
-const BORROWING_MACROS: &[&str] = &[
-    "format",
-    "format_args",
-    "print",
-    "println",
-    "eprint",
-    "eprintln",
-    "write",
-    "writeln",
-    "panic",
-    "assert",
-    "assert_eq",
-    "assert_ne",
-    "debug_assert",
-    "debug_assert_eq",
-    "debug_assert_ne",
-    "trace",
-    "debug",
-    "info",
-    "warn",
-    "error",
-    "unreachable",
-    "todo",
-];
-
 struct Moves<'n> {
     name: &'n str,
     closures: &'n BTreeSet<String>,
@@ -223,11 +198,10 @@ impl<'ast> Visit<'ast> for Moves<'_> {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        let borrowing = mac
-            .path
-            .segments
-            .last()
-            .is_some_and(|last| BORROWING_MACROS.contains(&last.ident.to_string().as_str()));
+        let borrowing = mac.path.segments.last().is_some_and(|last| {
+            let name = last.ident.to_string();
+            PRINTING_MACROS.contains(&name.as_str()) || name == "format" || name == "format_args"
+        });
         if !borrowing && reads(&macro_names(mac), self.name, self.closures) {
             self.found = true;
         }

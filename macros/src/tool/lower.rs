@@ -31,10 +31,10 @@ use super::{
     idents,
     overwritten::{Overwritten, overwritten_asks, overwritten_by},
     syntax::{
-        Binding, BorrowingItems, Captures, ask_marker, asks_in_stmt, assigned_place,
-        bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop, pattern_bindings,
-        picks_borrow, recreated_closure, str_literal, str_literals_inside, task_start_marker,
-        with_captures,
+        Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
+        assigned_place, bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop,
+        pattern_bindings, picks_borrow, recreated_closure, str_literal, str_literals_inside,
+        task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -900,34 +900,10 @@ fn changes(expr: &Expr, name: &Ident) -> bool {
 /// The statement macros of std, `tracing` and `log` that print, check or log, and declare no
 /// binding.
 fn declares_nothing(path: &syn::Path) -> bool {
-    const PLAIN: &[&str] = &[
-        "print",
-        "println",
-        "eprint",
-        "eprintln",
-        "write",
-        "writeln",
-        "assert",
-        "assert_eq",
-        "assert_ne",
-        "debug_assert",
-        "debug_assert_eq",
-        "debug_assert_ne",
-        "panic",
-        "todo",
-        "unimplemented",
-        "unreachable",
-        "dbg",
-        "trace",
-        "debug",
-        "info",
-        "warn",
-        "error",
-        "event",
-    ];
-    path.segments
-        .last()
-        .is_some_and(|last| PLAIN.contains(&last.ident.to_string().as_str()))
+    path.segments.last().is_some_and(|last| {
+        let name = last.ident.to_string();
+        PRINTING_MACROS.contains(&name.as_str()) || name == "dbg"
+    })
 }
 
 /// A binding saved at the asks in its scope, directly or through an alias.

@@ -921,3 +921,30 @@ pub(crate) fn bindings_tuple(bindings: &[Binding], with_mut: bool) -> TokenStrea
         _ => quote!((#(#parts),*)),
     }
 }
+
+/// The macros of std, `tracing` and `log` that print, check or log: they only borrow their
+/// arguments.
+pub(crate) const PRINTING_MACROS: &[&str] = &[
+    "print",
+    "println",
+    "eprint",
+    "eprintln",
+    "write",
+    "writeln",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "panic",
+    "todo",
+    "unimplemented",
+    "unreachable",
+    "trace",
+    "debug",
+    "info",
+    "warn",
+    "error",
+    "event",
+];
