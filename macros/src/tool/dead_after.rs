@@ -512,11 +512,9 @@ impl<'ast> Visit<'ast> for Outside<'ast> {
             Expr::Block(block) => self.bodies.push(Body::Block(&block.block)),
             Expr::Unsafe(block) => self.bodies.push(Body::Block(&block.block)),
             Expr::If(branch) => {
-                // Resuming into a branch does not test the condition again (`desugar`), unless
-                // the resume point is in it.
-                if !asks_in_expr(&branch.cond).is_empty() {
-                    self.visit_expr(&branch.cond);
-                }
+                // Resuming into a branch does not test the condition again (`desugar`); only
+                // an ask in the condition evaluates it again.
+                self.bodies.push(Body::Expr(&branch.cond));
                 self.bodies.push(Body::Block(&branch.then_branch));
                 if let Some((_, other)) = &branch.else_branch {
                     self.bodies.push(Body::Expr(other));
@@ -684,6 +682,16 @@ mod tests {
             }
         };
         assert_eq!(dead(in_condition), Vec::<u32>::new());
+        // Though an ask in the condition does not make one in the branch read it.
+        let beside = quote! {
+            let mut s = a();
+            if f(&s, __mrtr_ask_1(q())) > 3 {
+                consume(s);
+                let m = __mrtr_ask_2(q());
+                done(m);
+            }
+        };
+        assert_eq!(dead(beside), vec![2]);
     }
 
     #[test]
