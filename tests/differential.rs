@@ -3051,6 +3051,27 @@ corpus! {
         Ok(format!("{s} {u} {o}"))
     }
 
+    // Moved in a branch of a loop under an `if` whose condition asks and reads it: resuming
+    // into the branch does not test that condition again.
+    moved_in_a_branch_under_a_condition_that_asks(args) => {
+        let mut s = format!("s{}", args.n);
+        let mut seen = Vec::new();
+        if ask!(first = elicit::<Num>(format!("First for {s}?"))).accepted().map_err(refuse)?.num > 0 {
+            let mut i = 0;
+            while i < 3 {
+                i += 1;
+                if s.len() > 2 {
+                    let n = consume(s);
+                    let m = ask!(m = elicit::<Num>("M?")).accepted().map_err(refuse)?.num;
+                    seen.push(format!("{n} {m}"));
+                    break;
+                }
+                s.push('+');
+            }
+        }
+        Ok(format!("{seen:?}"))
+    }
+
     // Not dead at the ask, so saved as it is: the value may `break` out before the assignment,
     // the binding assigned is an inner one, or a statement between may leave the loop.
     assigned_by_asks_that_may_not_overwrite(args) => {
@@ -6866,6 +6887,11 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![text("a"), text("cd"), text("bb"), text("y")]),
             run(3, vec![text("a"), text("")]),
             run(4, vec![text("a"), text("b"), decline.clone()]),
+        ],
+        "moved_in_a_branch_under_a_condition_that_asks" => vec![
+            run(1, vec![num(1), num(5)]),
+            run(2, vec![num(0)]),
+            run(3, vec![num(1), decline.clone()]),
         ],
         "moved_then_given_anew_in_a_branch" => vec![
             run(2, vec![text("a"), text("b")]),
