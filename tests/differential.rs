@@ -3072,6 +3072,25 @@ corpus! {
         Ok(format!("{seen:?}"))
     }
 
+    // Moved, then given its new value by each branch of an `if` after the last ask.
+    given_anew_by_each_branch_after_the_last_ask(args) => {
+        let f = |x: i64| x.wrapping_sub(1);
+        let mut s = ask!(s = elicit::<Text>("S?")).accepted().map_err(refuse)?.text;
+        let maybe = if args.n > 1 { Some(format!("o{}", args.n)) } else { None };
+        let o = if let Some(o) = maybe { o } else { ask!(o = elicit::<Text>(format!("O for {s}?"))).accepted().map_err(refuse)?.text };
+        note!(args, "{o}");
+        let zero = 0i64;
+        let n = consume(s) as i64 + f(args.n as i64);
+        let t = ask!(t = elicit::<Text>(format!("T for {o}?"))).accepted().map_err(refuse)?.text;
+        note!(args, "{n} {zero}");
+        if t.len() > 1 {
+            s = t;
+        } else {
+            s = format!("short {n}");
+        }
+        Ok(format!("{s} {o} {zero}"))
+    }
+
     // Not dead at the ask, so saved as it is: the value may `break` out before the assignment,
     // the binding assigned is an inner one, or a statement between may leave the loop.
     assigned_by_asks_that_may_not_overwrite(args) => {
@@ -6892,6 +6911,11 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![num(1), num(5)]),
             run(2, vec![num(0)]),
             run(3, vec![num(1), decline.clone()]),
+        ],
+        "given_anew_by_each_branch_after_the_last_ask" => vec![
+            run(1, vec![text("a"), text("b"), text("cd")]),
+            run(2, vec![text("a"), text("b")]),
+            run(3, vec![text("a"), decline.clone()]),
         ],
         "moved_then_given_anew_in_a_branch" => vec![
             run(2, vec![text("a"), text("b")]),

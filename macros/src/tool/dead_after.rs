@@ -17,11 +17,11 @@
 //! binding's block, and keeps the asks from which no path reads the binding before an
 //! assignment gives it a new value. Resuming at such an ask must not read it either: no
 //! statement around the ask names it outside the bodies the ask sits in, since those parts
-//! run again on resume (`f(name, loop { .. })`) while the statements before the ask in each
-//! body, and the condition of an `if` around it (see `desugar`), do not. The walk sees the
-//! body as `desugar` left it. `lower` then saves the binding there from the snapshot taken after its `let`.
-//! What the walk does not follow, such as a binding hidden by another of the same name,
-//! keeps the binding alive.
+//! run again on resume (`f(name, loop { .. })`), while the statements before the ask in each
+//! body, and the condition of an `if` whose branch holds the ask, do not (the walk sees the
+//! body as `desugar` left it). `lower` then saves the binding there from the snapshot taken
+//! after its `let`. What the walk does not follow, such as a binding hidden by another of the
+//! same name, keeps the binding alive.
 
 use std::collections::{BTreeMap, BTreeSet};
 

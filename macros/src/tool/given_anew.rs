@@ -234,20 +234,14 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
     }
 }
 
-/// An `if`, `match` or block each of whose branches ends by giving a local a new value (or
-/// leaves), with an ask after it in its block: as the one assignment `name = value;`, which
-/// the rest of the rewrite (and `lower::given_anew`) then takes like any other.
+/// An `if`, `match` or block, in a block that asks, each of whose branches ends by giving a
+/// local a new value (or leaves): as the one assignment `name = value;`, which the rest of the
+/// rewrite (and `lower::given_anew`) then takes like any other.
 fn one_assignment(stmts: &[Stmt], index: usize) -> Option<Stmt> {
     let Stmt::Expr(branches @ (Expr::If(_) | Expr::Match(_) | Expr::Block(_)), _) = &stmts[index]
     else {
         return None;
     };
-    if stmts[index + 1..]
-        .iter()
-        .all(|stmt| asks_in_stmt(stmt).is_empty())
-    {
-        return None;
-    }
     if escapes(branches) {
         return None;
     }
