@@ -3,8 +3,10 @@
 //! assignment, a compound assignment, a condition, a scrutinee, a call's argument, a `break`
 //! value, the `else` of a `let .. else`), inside branches, matches with bindings, loops,
 //! labeled loops and blocks, with early returns and `?`, and texts and vectors moved or
-//! borrowed into calls that ask, or moved and then given a new value by an ask. Some rounds ask two or three questions at once
-//! (`let (a, b) = ask!(..)`, or matched together with bindings in the arms). Some patterns
+//! borrowed into calls that ask, moved and then given a new value by an ask (or by each
+//! branch of an `if`), or moved in a loop before an ask and a `break`. Some rounds ask two or
+//! three questions at once (`let (a, b) = ask!(..)`, or matched together with bindings in the
+//! arms). Some patterns
 //! take the name of an outer integer, which they hide in their arm or body. Most questions
 //! ask for a number (`Num`), some for a word (`Word`, held as a `String`), among them the
 //! word that fills in an optional text unwrapped under its own name (`let o = match o { .. }`).
@@ -997,6 +999,8 @@ impl Generator {
         self.set_moved(name, false);
     }
 
+    /// `if c { let v = text_with(name, ..); let a = ask; note; break 'label ..; }`: `name`,
+    /// declared around the innermost loop, is moved, and nothing reads it after the ask.
     fn moved_then_leaving(&mut self, name: &str) {
         let text = self
             .visible()
