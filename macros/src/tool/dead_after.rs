@@ -316,17 +316,20 @@ impl Paths<'_> {
             {
                 self.expr(&assign.right, false)
             }
-            Expr::Block(block) => {
-                let label = block.label.as_ref().map(|l| l.name.ident.to_string());
-                self.targets.push(Target {
-                    label,
-                    on_break: after,
-                    on_continue: None,
-                });
-                let live = self.stmts(&block.block.stmts, after);
-                self.targets.pop();
-                live
-            }
+            // Only a labeled block is a `break`'s target.
+            Expr::Block(block) => match &block.label {
+                Some(label) => {
+                    self.targets.push(Target {
+                        label: Some(label.name.ident.to_string()),
+                        on_break: after,
+                        on_continue: None,
+                    });
+                    let live = self.stmts(&block.block.stmts, after);
+                    self.targets.pop();
+                    live
+                }
+                None => self.stmts(&block.block.stmts, after),
+            },
             Expr::Unsafe(block) => self.stmts(&block.block.stmts, after),
             Expr::If(branch) => {
                 if self.binds_in_condition(&branch.cond) {

@@ -209,9 +209,9 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
         if rebinds(&stmts[index], &name.to_string()) {
             return false;
         }
-        let overwrites = matches!(&stmts[index], Stmt::Expr(Expr::Assign(assign), Some(_))
-            if overwritten_by(assign, &Captures::new()) == Some(name));
-        if overwrites {
+        if let Stmt::Expr(Expr::Assign(assign), Some(_)) = &stmts[index]
+            && overwritten_by(assign, &Captures::new()) == Some(name)
+        {
             // An ask anywhere after it in the branch would save the local given anew there.
             let held = stmts[index..]
                 .iter()
@@ -219,9 +219,6 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
             if !held {
                 return false;
             }
-            let Stmt::Expr(Expr::Assign(assign), _) = &stmts[index] else {
-                return false;
-            };
             let [rebound, typed] = rebound(assign, name, witness);
             stmts[index] = rebound;
             stmts.insert(index + 1, typed);
