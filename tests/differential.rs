@@ -5994,17 +5994,46 @@ corpus! {
     // `serde_json::Value`, fails its first round with a message saying so (tests/resume_semantics.rs).
     // -----------------------------------------------------------------------------------------
 
-    // LIMITATION: a partially moved struct that is still used afterwards (`p.age`) is saved whole at the
-    //      ask
-    //   error[E0382]: borrow of partially moved value: `p` (at the `ask!`)
-    // partial_move_then_field(args) => {
-    //     let p = Person { name: format!("p{}", args.n), age: args.n };
-    //     let n = p.name;
-    //     ask!(k = elicit::<Yes>(format!("{n}?")));
-    //     Ok(format!("{}", p.age))
-    // }
-    //   cases: vec![run(1, vec![yes(true)])]
+    // A field moved out of a local before an ask that saves the local, which later code reads
+    // only through its other fields: the field is cloned where it moves.
+    a_field_moved_before_an_ask_and_the_others_read_after(args) => {
+        let person = Person { name: format!("p{}", args.n), age: args.n };
+        let memo = Memo { title: format!("t{}", args.n), note: (args.n > 1).then(|| "kept".to_owned()) };
+        let name = person.name;
+        note!(args, "name {name}");
+        let note = memo.note.unwrap_or_default();
+        let more = ask!(more = elicit::<Num>(format!("More for {name}?"))).accepted().map_err(refuse)?.num;
+        note!(args, "more {more} {}", person.age);
+        let text = ask!(text = elicit::<Text>(format!("Text for {}?", memo.title))).ok().map(|t| t.text);
+        Ok(format!("{name} {} {} {note} {more} {text:?}", person.age, memo.title))
+    }
 
+    // Fields moved in a branch, by a call, by a consuming method and down a nested path, with
+    // asks on other paths and in loops; the other fields are read after, in place too.
+    fields_moved_in_branches_calls_and_loops_then_the_others_read(args) => {
+        let triple = (format!("a{}", args.n), vec![1u32, args.n], Person { name: "in".to_owned(), age: 7 });
+        let mut tagged = Tagged { tag: format!("t{}", args.n), value: vec![i64::from(args.n), 2] };
+        let mut seen = Vec::new();
+        if args.n > 1 {
+            seen.push(consume(triple.0) as i64);
+        } else {
+            let first = ask!(first = elicit::<Num>("First?")).accepted().map_err(refuse)?.num;
+            seen.push(first);
+        }
+        let total = sum_with(triple.1, 3);
+        for i in 0..args.n {
+            let step = ask!(step = elicit::<Num>(format!("Step {i} of {}?", triple.2.age))).ok().map_or(0, |n| n.num);
+            tagged.value.push(step);
+        }
+        let inner = triple.2.name.into_bytes().len();
+        let go = ask!(go = elicit::<Yes>(format!("Go {inner}?"))).ok().is_some_and(|y| y.yes);
+        let moved_tag = tagged.tag;
+        if go {
+            let last = ask!(last = elicit::<Num>("Last?")).accepted().map_err(refuse)?.num;
+            tagged.value.push(last);
+        }
+        Ok(format!("{seen:?} {total} {moved_tag} {:?} {}", tagged.value, triple.2.age))
+    }
 }
 
 /// The scripts each body is run with.
@@ -7200,6 +7229,17 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![num(2), num(3), num(4)]),
             run(5, vec![decline.clone(), num(1)]),
             run(0, vec![num(1), decline.clone(), cancel.clone()]),
+        ],
+        "a_field_moved_before_an_ask_and_the_others_read_after" => vec![
+            run(2, vec![num(4), text("x")]),
+            run(0, vec![num(1), decline.clone()]),
+            run(1, vec![decline.clone()]),
+        ],
+        "fields_moved_in_branches_calls_and_loops_then_the_others_read" => vec![
+            run(0, vec![num(5), yes(true), num(9)]),
+            run(1, vec![num(2), num(3), yes(false)]),
+            run(3, vec![num(1), decline.clone(), num(2), yes(true), num(8)]),
+            run(2, vec![num(1), num(2), yes(true), decline.clone()]),
         ],
         "a_field_rebuilt_from_itself_and_an_answer" => vec![
             run(3, vec![text("a"), text("b"), num(2), decline.clone()]),

@@ -506,3 +506,22 @@ fn a_local_moved_and_never_read_again_or_given_anew_by_each_branch() {
         }
     ));
 }
+
+/// A field moved out of a local that a later ask saves is cloned where it moves
+/// (`moved_fields`), so the ask saves the local whole; the field borrowed in place is not.
+#[test]
+fn a_field_moved_out_of_a_local_held_across_an_ask() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn book(&self) -> Result<String, String> {
+                let booking = ask!(booking = elicit::<Booking>("Who?")).accepted()?;
+                let guest = booking.guest;
+                let nights = booking.nights.len();
+                let sure = ask!(sure = elicit::<Yes>(format!("Book {guest}?"))).accepted()?.yes;
+                Ok(format!("{guest} {nights} {} {sure}", booking.room))
+            }
+        }
+    ));
+}

@@ -47,3 +47,22 @@ pub fn answer_of<Q: crate::Question>(_question: Q) -> Q::Answer {
 pub fn returns<R>() -> R {
     unreachable!("the body's first return is never taken")
 }
+
+/// A field moved out of a local that a later `ask!` saves: `#[mrtr_tool]` clones it there, so
+/// that the local is still whole when the ask saves it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is moved out of a local that is held across an `ask!`",
+    label = "mrtr clones this field here, so that its local can be saved whole at the `ask!`",
+    note = "derive or implement `Clone` for it, or take it out in place \
+            (`std::mem::take(&mut p.field)`, `p.field.take()`), or take the local apart \
+            (`let Struct {{ field, .. }} = p;`) and hold the other fields by name"
+)]
+pub trait MovedField: Clone {}
+
+#[diagnostic::do_not_recommend]
+impl<T: Clone> MovedField for T {}
+
+#[doc(hidden)]
+pub fn moved_field<T: MovedField>(field: &T) -> T {
+    field.clone()
+}

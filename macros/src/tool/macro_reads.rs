@@ -135,7 +135,7 @@ fn names_in_tokens(tokens: TokenStream, out: &mut BTreeSet<String>) {
 
 /// `"{name}"`, `"{name:>8}"` and `"{:>width$.prec$}"` in a format string read `name`,
 /// `width` and `prec`.
-fn format_captures(literal: &str, out: &mut BTreeSet<String>) {
+pub(crate) fn format_captures(literal: &str, out: &mut BTreeSet<String>) {
     let is_name = |text: &str| {
         !text.is_empty()
             && !text.starts_with(|c: char| c.is_ascii_digit())

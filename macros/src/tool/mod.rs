@@ -22,6 +22,7 @@ mod let_chains;
 mod liveness;
 mod lower;
 mod macro_reads;
+mod moved_fields;
 mod overwritten;
 mod parse;
 mod refusal;
@@ -86,6 +87,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     let mut body = analysis.body;
     let asks = analysis.asks.len() as u32;
     let machine = idents::machine();
+    moved_fields::clone_moved_fields(&mut body);
     deferred_init::give_values(&mut body);
     given_anew::rebind(&mut body);
     desugar::desugar(&mut body, &machine, &mut diagnostics);

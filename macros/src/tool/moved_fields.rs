@@ -1,0 +1,597 @@
+//! Part of stage 3: a field moved out of a local that a later ask saves is cloned instead.
+//!
+//! ```text
+//! let p = ask!(who = ..)..;          let p = ask!(who = ..)..;
+//! let name = p.name;          =>     let name = ::mrtr::__private::moved_field(&p.name);
+//! let ok = ask!(sure = ..)..;        let ok = ask!(sure = ..)..;
+//! use(name, p.age);                  use(name, p.age);
+//! ```
+//!
+//! The ask saves `p` whole, which rustc refuses for a partly moved value. A field is cloned
+//! only where an ask follows its move and the local is named after that ask, and only when
+//! everything after the move names other fields of the local or gives this one a new value,
+//! as rustc requires of a partly moved value: no program rustc would refuse then compiles. A
+//! field moved by a `match`, an `if let` or a macro's arguments is left as written.
+
+use std::collections::HashSet;
+
+use proc_macro2::{Spacing, TokenStream, TokenTree};
+use syn::{
+    BinOp, Block, Expr, Ident, Member, Pat, Stmt,
+    spanned::Spanned,
+    visit::{self, Visit},
+    visit_mut::{self, VisitMut},
+};
+
+use super::{
+    deferred_init::mentions,
+    macro_reads::format_captures,
+    syntax::{ask_marker, pattern_bindings},
+};
+
+pub(crate) fn clone_moved_fields(body: &mut Block) {
+    Blocks.visit_block_mut(body);
+}
+
+/// Methods that take their receiver by value: `p.items.into_iter()` moves `p.items`.
+const CONSUMING_METHODS: &[&str] = &[
+    "and_then",
+    "err",
+    "expect",
+    "map",
+    "map_err",
+    "ok",
+    "ok_or",
+    "ok_or_else",
+    "unwrap",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+];
+
+struct Blocks;
+
+impl VisitMut for Blocks {
+    fn visit_block_mut(&mut self, block: &mut Block) {
+        visit_mut::visit_block_mut(self, block);
+        for index in 0..block.stmts.len() {
+            let Some(name) = declared(&block.stmts[index]) else {
+                continue;
+            };
+            let tail = &mut block.stmts[index + 1..];
+            let cloned = fields_to_clone(tail, &name);
+            if cloned.iter().any(|clone| *clone) {
+                let mut rewrite = Rewrite {
+                    name: &name,
+                    cloned,
+                    site: 0,
+                };
+                for stmt in tail {
+                    rewrite.visit_stmt_mut(stmt);
+                }
+            }
+        }
+    }
+
+    // Closures, async blocks and items hold no ask points.
+    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+    fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The one name a `let` binds, when its pattern is that name (`let p`, `let mut p: T`).
+fn declared(stmt: &Stmt) -> Option<Ident> {
+    let Stmt::Local(local) = stmt else {
+        return None;
+    };
+    let pat = match &local.pat {
+        Pat::Type(typed) => &*typed.pat,
+        pat => pat,
+    };
+    match pat {
+        Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
+            Some(ident.ident.clone())
+        }
+        _ => None,
+    }
+}
+
+/// `p.a.b` for the local `p`: its fields, outermost last.
+fn field_path(expr: &Expr, name: &Ident) -> Option<Vec<String>> {
+    let Expr::Field(field) = expr else {
+        return None;
+    };
+    let mut path = match &*field.base {
+        Expr::Path(base) if base.qself.is_none() && base.path.is_ident(name) => Vec::new(),
+        base => field_path(base, name)?,
+    };
+    path.push(member_name(&field.member));
+    Some(path)
+}
+
+fn member_name(member: &Member) -> String {
+    match member {
+        Member::Named(ident) => ident.to_string(),
+        Member::Unnamed(index) => index.index.to_string(),
+    }
+}
+
+/// What the statements after the local's `let` do with it, in the order they are written.
+enum Event {
+    Ask,
+    /// A field of it (`p.a.b`), numbered in the order of the walk.
+    Field {
+        site: usize,
+        path: Vec<String>,
+        moves: bool,
+        assigned: bool,
+        /// In a loop's body or a `while` condition that the local's `let` is outside of.
+        in_loop: bool,
+    },
+    /// The local itself, or a name in a closure or a macro that may be it.
+    Whole,
+}
+
+/// For each field of `name` in `tail`, in the order of the walk, whether to clone it.
+fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
+    let mut walk = Walk {
+        name,
+        events: Vec::new(),
+        sites: 0,
+        kept_in_place: HashSet::new(),
+        assigned: HashSet::new(),
+        looped: HashSet::new(),
+        loop_depth: 0,
+        shadowed: false,
+    };
+    for stmt in tail {
+        walk.visit_stmt(stmt);
+    }
+    let mut cloned = vec![false; walk.sites];
+    if walk.shadowed {
+        return cloned;
+    }
+    let events = &walk.events;
+    for (at, event) in events.iter().enumerate() {
+        // A move in a loop would move again on the next pass, which rustc refuses.
+        let Event::Field {
+            site,
+            path,
+            moves: true,
+            in_loop: false,
+            ..
+        } = event
+        else {
+            continue;
+        };
+        let later = &events[at + 1..];
+        let Some(ask) = later.iter().position(|event| matches!(event, Event::Ask)) else {
+            continue;
+        };
+        let named_after_ask = later[ask + 1..]
+            .iter()
+            .any(|event| !matches!(event, Event::Ask));
+        let only_other_fields = later.iter().all(|event| match event {
+            Event::Ask => true,
+            Event::Whole => false,
+            Event::Field {
+                path: other,
+                assigned,
+                ..
+            } => !overlaps(path, other) || (*assigned && other == path),
+        });
+        cloned[*site] = named_after_ask && only_other_fields;
+    }
+    cloned
+}
+
+/// Whether one field path holds the other (`a` and `a.b`), or they are the same.
+fn overlaps(a: &[String], b: &[String]) -> bool {
+    a.iter().zip(b).all(|(a, b)| a == b)
+}
+
+struct Walk<'n> {
+    name: &'n Ident,
+    events: Vec<Event>,
+    sites: usize,
+    /// Fields read where they stay in place: borrowed, compared, indexed, matched on.
+    kept_in_place: HashSet<*const Expr>,
+    /// Fields given a new value.
+    assigned: HashSet<*const Expr>,
+    /// The bodies of loops and the conditions of `while`s, which run again on each pass.
+    looped: HashSet<*const ()>,
+    loop_depth: usize,
+    shadowed: bool,
+}
+
+impl Walk<'_> {
+    fn in_place(&mut self, expr: &Expr) {
+        self.kept_in_place.insert(expr as *const Expr);
+    }
+
+    fn looped<T>(&mut self, node: &T) {
+        self.looped.insert(node as *const T as *const ());
+    }
+
+    /// Runs `inner` one loop deeper when `node` runs again on each pass.
+    fn nested<T>(&mut self, node: &T, inner: impl FnOnce(&mut Self)) {
+        let looped = self.looped.contains(&(node as *const T as *const ()));
+        self.loop_depth += usize::from(looped);
+        inner(self);
+        self.loop_depth -= usize::from(looped);
+    }
+}
+
+impl<'ast> Visit<'ast> for Walk<'_> {
+    fn visit_block(&mut self, block: &'ast Block) {
+        self.nested(block, |walk| visit::visit_block(walk, block));
+    }
+
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        self.nested(expr, |walk| walk.visit_expr_here(expr));
+    }
+
+    fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+        if pat.ident == *self.name {
+            self.shadowed = true;
+        }
+        visit::visit_pat_ident(self, pat);
+    }
+
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        if pattern_bindings(&local.pat).is_empty()
+            && let Some(init) = &local.init
+        {
+            // `let _ = p.a;` moves nothing.
+            self.in_place(&init.expr);
+        }
+        visit::visit_local(self, local);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        macro_mentions(mac.tokens.clone(), self.name, &mut self.events);
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+impl Walk<'_> {
+    fn visit_expr_here(&mut self, expr: &Expr) {
+        let key = expr as *const Expr;
+        if let Some(path) = field_path(expr, self.name) {
+            let assigned = self.assigned.contains(&key);
+            self.events.push(Event::Field {
+                site: self.sites,
+                path,
+                moves: !assigned && !self.kept_in_place.contains(&key),
+                assigned,
+                in_loop: self.loop_depth > 0,
+            });
+            self.sites += 1;
+            return;
+        }
+        // Parentheses keep what their contents are read as: `(p.items).push(..)`.
+        if let Expr::Paren(syn::ExprParen { expr: inner, .. })
+        | Expr::Group(syn::ExprGroup { expr: inner, .. }) = expr
+            && self.kept_in_place.contains(&key)
+        {
+            self.in_place(inner);
+        }
+        if ask_marker(expr).is_some() {
+            // The question is built after the locals are saved.
+            self.events.push(Event::Ask);
+        }
+        match expr {
+            Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.name) => {
+                self.events.push(Event::Whole);
+            }
+            Expr::Closure(_) | Expr::Async(_) => {
+                if mentions(expr, self.name) {
+                    self.events.push(Event::Whole);
+                }
+                return;
+            }
+            Expr::Reference(reference) => self.in_place(&reference.expr),
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+                self.in_place(&unary.expr);
+            }
+            Expr::Index(index) => self.in_place(&index.expr),
+            Expr::Match(matched) => self.in_place(&matched.expr),
+            Expr::Let(bound) => self.in_place(&bound.expr),
+            Expr::Assign(assign) => {
+                self.assigned.insert(&*assign.left as *const Expr);
+            }
+            Expr::Binary(binary) => match binary.op {
+                BinOp::Eq(_)
+                | BinOp::Ne(_)
+                | BinOp::Lt(_)
+                | BinOp::Le(_)
+                | BinOp::Gt(_)
+                | BinOp::Ge(_) => {
+                    self.in_place(&binary.left);
+                    self.in_place(&binary.right);
+                }
+                BinOp::AddAssign(_)
+                | BinOp::SubAssign(_)
+                | BinOp::MulAssign(_)
+                | BinOp::DivAssign(_)
+                | BinOp::RemAssign(_)
+                | BinOp::BitXorAssign(_)
+                | BinOp::BitAndAssign(_)
+                | BinOp::BitOrAssign(_)
+                | BinOp::ShlAssign(_)
+                | BinOp::ShrAssign(_) => self.in_place(&binary.left),
+                _ => {}
+            },
+            Expr::MethodCall(call) => {
+                let method = call.method.to_string();
+                if !(method.starts_with("into") || CONSUMING_METHODS.contains(&method.as_str())) {
+                    self.in_place(&call.receiver);
+                }
+            }
+            Expr::Loop(looped) => self.looped(&looped.body),
+            Expr::ForLoop(looped) => self.looped(&looped.body),
+            Expr::While(looped) => {
+                self.looped(&*looped.cond);
+                self.looped(&looped.body);
+            }
+            _ => {}
+        }
+        visit::visit_expr(self, expr);
+    }
+}
+
+/// The mentions of `name` in a macro's tokens: `name.a.b` as a field, read in place (the
+/// arguments of `format!` and its kin are borrowed, and a field moved there is left as
+/// written), anything else as the whole local.
+fn macro_mentions(tokens: TokenStream, name: &Ident, events: &mut Vec<Event>) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let dot = |index: usize| matches!(tokens.get(index), Some(TokenTree::Punct(p)) if p.as_char() == '.' && p.spacing() == Spacing::Alone);
+    for (index, token) in tokens.iter().enumerate() {
+        match token {
+            TokenTree::Ident(ident) if ident == name => {
+                let after_dot = index > 0 && dot(index - 1);
+                if after_dot {
+                    continue;
+                }
+                let mut path = Vec::new();
+                let mut next = index + 1;
+                while dot(next) {
+                    let member = match tokens.get(next + 1) {
+                        Some(TokenTree::Ident(member)) => member.to_string(),
+                        // `p.0.1` is the literal `0.1`.
+                        Some(TokenTree::Literal(index)) => {
+                            path.extend(index.to_string().split('.').map(str::to_owned));
+                            next += 2;
+                            continue;
+                        }
+                        _ => break,
+                    };
+                    if matches!(tokens.get(next + 2), Some(TokenTree::Group(group))
+                        if group.delimiter() == proc_macro2::Delimiter::Parenthesis)
+                    {
+                        break; // a method, called on what comes before it
+                    }
+                    path.push(member);
+                    next += 2;
+                }
+                events.push(if path.is_empty() {
+                    Event::Whole
+                } else {
+                    Event::Field {
+                        site: usize::MAX,
+                        path,
+                        moves: false,
+                        assigned: false,
+                        in_loop: false,
+                    }
+                });
+            }
+            TokenTree::Group(group) => macro_mentions(group.stream(), name, events),
+            TokenTree::Literal(literal) => {
+                let mut captured = std::collections::BTreeSet::new();
+                format_captures(&literal.to_string(), &mut captured);
+                if captured.contains(&name.to_string()) {
+                    events.push(Event::Whole);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Clones the fields `fields_to_clone` chose, walking as `Walk` did.
+struct Rewrite<'n> {
+    name: &'n Ident,
+    cloned: Vec<bool>,
+    site: usize,
+}
+
+impl VisitMut for Rewrite<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        if field_path(expr, self.name).is_some() {
+            if self.cloned.get(self.site).copied().unwrap_or(false) {
+                let span = expr.span();
+                *expr = syn::parse_quote_spanned!(span=>
+                    ::mrtr::__private::moved_field(&#expr)
+                );
+            }
+            self.site += 1;
+            return;
+        }
+        if matches!(expr, Expr::Closure(_) | Expr::Async(_)) {
+            return;
+        }
+        visit_mut::visit_expr_mut(self, expr);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::{ToTokens, quote};
+
+    use super::*;
+
+    fn rewritten(body: TokenStream) -> String {
+        let mut block: Block = syn::parse2(quote!({ #body })).unwrap();
+        clone_moved_fields(&mut block);
+        block.to_token_stream().to_string()
+    }
+
+    fn cloned(text: &str) -> usize {
+        text.matches("moved_field").count()
+    }
+
+    #[test]
+    fn a_field_moved_before_an_ask_that_saves_the_local_is_cloned() {
+        let text = rewritten(quote! {
+            let p = make();
+            let name = p.name;
+            let ok = __mrtr_ask_1(q());
+            use_both(name, p.age, ok);
+        });
+        assert!(text.contains("moved_field (& p . name)"), "{text}");
+        assert_eq!(cloned(&text), 1, "{text}");
+    }
+
+    #[test]
+    fn borrowed_compared_and_matched_fields_stay_in_place() {
+        let text = rewritten(quote! {
+            let p = make();
+            let a = &p.name;
+            let b = p.name == x;
+            let c = p.name.len();
+            match p.kind { _ => {} }
+            let _ = p.city;
+            let ok = __mrtr_ask_1(q());
+            p.age
+        });
+        assert_eq!(cloned(&text), 0, "{text}");
+    }
+
+    #[test]
+    fn nothing_is_cloned_without_an_ask_that_saves_the_local() {
+        // No ask after the move.
+        let text = rewritten(quote! {
+            let p = make();
+            let ok = __mrtr_ask_1(q());
+            let name = p.name;
+            p.age
+        });
+        assert_eq!(cloned(&text), 0, "{text}");
+        // The local is not named after the ask: nothing saves it.
+        let text = rewritten(quote! {
+            let p = make();
+            let name = p.name;
+            let ok = __mrtr_ask_1(q());
+            name
+        });
+        assert_eq!(cloned(&text), 0, "{text}");
+    }
+
+    #[test]
+    fn a_program_rustc_refuses_is_left_as_written() {
+        for later in [
+            quote!(p.name),
+            quote!(p),
+            quote!(p.name.len()),
+            quote!(format!("{p:?}")),
+            quote!(println!("{}", p.name)),
+            quote!(|| p.age),
+        ] {
+            let text = rewritten(quote! {
+                let p = make();
+                let name = p.name;
+                let ok = __mrtr_ask_1(q());
+                #later
+            });
+            assert_eq!(cloned(&text), 0, "{text}");
+        }
+        // The local is bound again: the walk does not tell the two apart.
+        let text = rewritten(quote! {
+            let p = make();
+            let name = p.name;
+            let ok = __mrtr_ask_1(q());
+            if let Some(p) = other { p.age }
+        });
+        assert_eq!(cloned(&text), 0, "{text}");
+    }
+
+    #[test]
+    fn moves_by_call_method_and_nested_path_are_cloned_and_other_fields_may_follow() {
+        let text = rewritten(quote! {
+            let mut p = make();
+            consume(p.inner.name);
+            let bytes = p.tag.into_bytes();
+            let both = (p.0, p.1.unwrap());
+            let ok = __mrtr_ask_1(q());
+            p.tag = fresh();
+            println!("{}", p.inner.age);
+        });
+        assert_eq!(cloned(&text), 4, "{text}");
+        assert!(text.contains("moved_field (& p . inner . name)"), "{text}");
+        assert!(
+            text.contains("moved_field (& p . tag) . into_bytes ()"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_field_moved_in_a_loop_around_the_let_is_left_as_written() {
+        for looped in [
+            quote!(loop {
+                let name = p.name;
+                let ok = __mrtr_ask_1(q());
+                if ok {
+                    break;
+                }
+            }),
+            quote!(while go(p.name) {
+                let ok = __mrtr_ask_1(q());
+            }),
+            quote!(for i in 0..3 {
+                consume(p.name);
+                let ok = __mrtr_ask_1(q());
+            }),
+        ] {
+            let text = rewritten(quote! {
+                let p = make();
+                #looped
+                p.age
+            });
+            assert_eq!(cloned(&text), 0, "{text}");
+        }
+        // The loop's iterator runs once; a `let` inside the loop's body starts a walk there.
+        let text = rewritten(quote! {
+            let p = make();
+            for tag in p.tags { let ok = __mrtr_ask_1(q()); }
+            loop { let r = make(); let name = r.name; let ok = __mrtr_ask_2(q()); use_it(r.age); }
+            p.age
+        });
+        assert_eq!(cloned(&text), 2, "{text}");
+    }
+
+    #[test]
+    fn parentheses_keep_a_receiver_in_place_and_a_macro_reads_tuple_fields() {
+        let text = rewritten(quote! {
+            let mut p = make();
+            (p.items).push(1);
+            let first = p.0;
+            let ok = __mrtr_ask_1(q());
+            println!("{}", p.0.1);
+        });
+        assert_eq!(cloned(&text), 0, "{text}");
+    }
+
+    #[test]
+    fn a_field_moved_in_the_asking_statement_is_cloned() {
+        let text = rewritten(quote! {
+            let p = make();
+            let both = join(p.name, __mrtr_ask_1(q()));
+            p.age
+        });
+        assert_eq!(cloned(&text), 1, "{text}");
+    }
+}
