@@ -6008,6 +6008,24 @@ corpus! {
         Ok(format!("{name} {} {} {note} {more} {text:?}", person.age, memo.title))
     }
 
+    // A field taken apart by an `if let`, a `match` or a `let .. else` that binds by value,
+    // before an ask that saves the local, whose other fields are read after: a clone is matched.
+    fields_taken_apart_by_patterns_before_an_ask(args) => {
+        let memo = Memo { title: format!("t{}", args.n), note: (args.n % 2 == 0).then(|| format!("n{}", args.n)) };
+        let held = (Phase::Named(format!("p{}", args.n)), args.n, Some(format!("s{}", args.n)));
+        if let Some(note) = memo.note {
+            note!(args, "note {note}");
+        }
+        let named = match held.0 {
+            Phase::Named(name) => name,
+            Phase::Start => "start".to_owned(),
+            Phase::Done(n) => n.to_string(),
+        };
+        let Some(second) = held.2 else { return Err("none".to_owned()) };
+        let more = ask!(more = elicit::<Num>(format!("More for {named}?"))).accepted().map_err(refuse)?.num;
+        Ok(format!("{} {} {named} {second} {more}", memo.title, held.1))
+    }
+
     // Fields moved in a branch, by a call, by a consuming method and down a nested path, with
     // asks on other paths and in loops; the other fields are read after, in place too.
     fields_moved_in_branches_calls_and_loops_then_the_others_read(args) => {
@@ -7235,6 +7253,9 @@ fn cases(name: &str) -> Vec<Run> {
             run(0, vec![num(1), decline.clone()]),
             run(1, vec![decline.clone()]),
         ],
+        "fields_taken_apart_by_patterns_before_an_ask" => {
+            vec![run(2, vec![num(4)]), run(1, vec![decline.clone()])]
+        }
         "fields_moved_in_branches_calls_and_loops_then_the_others_read" => vec![
             run(0, vec![num(5), yes(true), num(9)]),
             run(1, vec![num(2), num(3), yes(false)]),

@@ -63,7 +63,7 @@ macro_rules! programs {
 
         mod straight {
             use super::{
-                Args, Num, Word, check, list_len_with, list_with, note, refuse, text_len_with,
+                Args, Num, Record, Word, check, list_len_with, list_with, note, refuse, text_len_with,
                 text_with, twice,
             };
             use mrtr::{Elicited, elicit};
@@ -80,6 +80,14 @@ macro_rules! programs {
             }
         }
     };
+}
+
+/// A struct whose fields bodies move one by one.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Record {
+    pub text: String,
+    pub list: Vec<i64>,
+    pub n: i64,
 }
 
 /// A question for a word.

@@ -6,7 +6,8 @@
 //! borrowed into calls that ask, moved and then given a new value by an ask (or by each
 //! branch of an `if`), or moved in a loop before an ask and a `break`. Some rounds ask two or
 //! three questions at once (`let (a, b) = ask!(..)`, or matched together with bindings in the
-//! arms). Some patterns
+//! arms). Records' fields are read, changed and moved one by one, the others read after
+//! later asks. Some patterns
 //! take the name of an outer integer, which they hide in their arm or body. Most questions
 //! ask for a number (`Num`), some for a word (`Word`, held as a `String`), among them the
 //! word that fills in an optional text unwrapped under its own name (`let o = match o { .. }`).
@@ -62,6 +63,9 @@ enum Kind {
     Text,
     List,
     Func,
+    /// A `Record` of a text, a list and an integer, whose fields are bindings of their own
+    /// kinds named `r1.text`, `r1.list` and `r1.n`: moving a field hides the whole record.
+    Record,
 }
 
 struct Var {
@@ -219,6 +223,9 @@ impl Generator {
     }
 
     fn set_moved(&mut self, name: &str, moved: bool) {
+        if moved && let Some((record, _)) = name.split_once('.') {
+            self.set_moved(&record.to_owned(), true);
+        }
         for scope in self.scopes.iter_mut().rev() {
             if let Some(var) = scope.iter_mut().rev().find(|var| var.name == name) {
                 var.moved = moved;
@@ -418,7 +425,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..35);
+        let choice = self.rng.u8(0..36);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -835,7 +842,9 @@ impl Generator {
             34 if !self.loops.is_empty() && self.chance(35) => {
                 let depth = self.loops.len() - 1;
                 match self.pick(|var| {
-                    matches!(var.kind, Kind::Text | Kind::List) && var.loop_depth == depth
+                    matches!(var.kind, Kind::Text | Kind::List)
+                        && var.loop_depth == depth
+                        && !var.name.contains('.')
                 }) {
                     Some(name) => self.moved_then_leaving(&name),
                     None => self.note(),
@@ -843,12 +852,27 @@ impl Generator {
             }
             // A text or list moved, then given a new value by an ask, in the statement after
             // or the one after that: dead at the ask, though it may belong to an outer loop.
-            34 => match self
-                .pick(|var| matches!(var.kind, Kind::Text | Kind::List) && var.assignable)
-            {
+            34 => match self.pick(|var| {
+                matches!(var.kind, Kind::Text | Kind::List)
+                    && var.assignable
+                    && !var.name.contains('.')
+            }) {
                 Some(name) => self.moved_then_given_anew(&name),
                 None => self.note(),
             },
+            // A record whose fields the statements after read, change and move one by one,
+            // while the others are read after later asks.
+            35 => {
+                let name = self.fresh("r");
+                let (text, a, b, n) = (self.int(1), self.int(0), self.int(1), self.int(1));
+                self.line(&format!(
+                    "let mut {name} = Record {{ text: format!(\"r{{}}\", {text}), list: vec![{a}, {b}], n: {n} }};"
+                ));
+                self.declare(&name, Kind::Record, false, true);
+                self.declare(&format!("{name}.text"), Kind::Text, true, true);
+                self.declare(&format!("{name}.list"), Kind::List, true, true);
+                self.declare(&format!("{name}.n"), Kind::Int, true, true);
+            }
             // Where the task starts, for a client of the tasks extension: once per body, in
             // a branch or loop as it comes.
             32 if !self.task_start_written => {

@@ -11,7 +11,8 @@
 //! only where an ask follows its move and the local is named after that ask, and only when
 //! everything after the move names other fields of the local or gives this one a new value,
 //! as rustc requires of a partly moved value: no program rustc would refuse then compiles. A
-//! field moved by a `match`, an `if let` or a macro's arguments is left as written.
+//! `match`, `if let` or `let .. else` whose patterns bind by value matches a clone; a field
+//! moved in a macro's arguments (`vec![p.a]`) is left as written.
 
 use std::collections::HashSet;
 
@@ -239,7 +240,7 @@ impl<'ast> Visit<'ast> for Walk<'_> {
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
-        if pattern_bindings(&local.pat).is_empty()
+        if !moves_into([&local.pat])
             && let Some(init) = &local.init
         {
             // `let _ = p.a;` moves nothing.
@@ -296,8 +297,10 @@ impl Walk<'_> {
                 self.in_place(&unary.expr);
             }
             Expr::Index(index) => self.in_place(&index.expr),
-            Expr::Match(matched) => self.in_place(&matched.expr),
-            Expr::Let(bound) => self.in_place(&bound.expr),
+            Expr::Match(matched) if !moves_into(matched.arms.iter().map(|arm| &arm.pat)) => {
+                self.in_place(&matched.expr);
+            }
+            Expr::Let(bound) if !moves_into([&*bound.pat]) => self.in_place(&bound.expr),
             Expr::Assign(assign) => {
                 self.assigned.insert(&*assign.left as *const Expr);
             }
@@ -400,6 +403,12 @@ fn macro_mentions(tokens: TokenStream, name: &Ident, events: &mut Vec<Event>) {
     }
 }
 
+/// Whether patterns take what they match by value: they bind a name, none by `ref`.
+fn moves_into<'p>(patterns: impl IntoIterator<Item = &'p Pat>) -> bool {
+    let bindings: Vec<_> = patterns.into_iter().flat_map(pattern_bindings).collect();
+    !bindings.is_empty() && bindings.iter().all(|binding| !binding.by_ref)
+}
+
 /// Clones the fields `fields_to_clone` chose, walking as `Walk` did.
 struct Rewrite<'n> {
     name: &'n Ident,
@@ -464,6 +473,8 @@ mod tests {
             let b = p.name == x;
             let c = p.name.len();
             match p.kind { _ => {} }
+            match p.name { ref n => {} }
+            if let Kind::Named { ref tag, .. } = p.kind {}
             let _ = p.city;
             let ok = __mrtr_ask_1(q());
             p.age
@@ -583,6 +594,23 @@ mod tests {
             println!("{}", p.0.1);
         });
         assert_eq!(cloned(&text), 0, "{text}");
+    }
+
+    #[test]
+    fn a_match_or_if_let_that_binds_by_value_matches_a_clone() {
+        let text = rewritten(quote! {
+            let p = make();
+            if let Some(note) = p.note { keep(note); }
+            let label = match p.kind { Kind::Named(label) => label, Kind::Empty => String::new() };
+            let Some(first) = p.first else { return Err(String::new()); };
+            let ok = __mrtr_ask_1(q());
+            p.age
+        });
+        assert_eq!(cloned(&text), 3, "{text}");
+        assert!(
+            text.contains("if let Some (note) = :: mrtr :: __private :: moved_field (& p . note)"),
+            "{text}"
+        );
     }
 
     #[test]
