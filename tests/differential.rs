@@ -6008,6 +6008,20 @@ corpus! {
         Ok(format!("{name} {} {} {note} {more} {text:?}", person.age, memo.title))
     }
 
+    // A field moved out, then given a new value by a statement of the block, by an answer or
+    // after an ask: the local is whole again after, and read whole.
+    a_field_moved_then_given_a_new_value(args) => {
+        let mut memo = Memo { title: format!("t{}", args.n), note: None };
+        let old = memo.title;
+        note!(args, "old {old}");
+        memo.title = ask!(title = elicit::<Text>(format!("Replace {old}?"))).ok().map_or("kept".to_owned(), |t| t.text);
+        let mut person = Person { name: format!("p{}", args.n), age: args.n };
+        let was = consume(person.name);
+        let more = ask!(more = elicit::<Num>(format!("More after {}?", person.age))).accepted().map_err(refuse)?.num;
+        person.name = format!("{was}+{more}");
+        Ok(format!("{memo:?} {person:?} {old}"))
+    }
+
     // A field taken apart by an `if let`, a `match` or a `let .. else` that binds by value,
     // before an ask that saves the local, whose other fields are read after: a clone is matched.
     fields_taken_apart_by_patterns_before_an_ask(args) => {
@@ -7252,6 +7266,10 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![num(4), text("x")]),
             run(0, vec![num(1), decline.clone()]),
             run(1, vec![decline.clone()]),
+        ],
+        "a_field_moved_then_given_a_new_value" => vec![
+            run(2, vec![text("new"), num(4)]),
+            run(1, vec![decline.clone(), decline.clone()]),
         ],
         "fields_taken_apart_by_patterns_before_an_ask" => {
             vec![run(2, vec![num(4)]), run(1, vec![decline.clone()])]

@@ -224,7 +224,7 @@ impl Generator {
 
     fn set_moved(&mut self, name: &str, moved: bool) {
         if moved && let Some((record, _)) = name.split_once('.') {
-            self.set_moved(&record.to_owned(), true);
+            self.set_moved(record, true);
         }
         for scope in self.scopes.iter_mut().rev() {
             if let Some(var) = scope.iter_mut().rev().find(|var| var.name == name) {

@@ -10,7 +10,8 @@
 //! The ask saves `p` whole, which rustc refuses for a partly moved value. A field is cloned
 //! only where an ask follows its move and the local is named after that ask, and only when
 //! everything after the move names other fields of the local or gives this one a new value,
-//! as rustc requires of a partly moved value: no program rustc would refuse then compiles. A
+//! as rustc requires of a partly moved value, until a statement of the block gives the field
+//! a new value (`let old = p.a; p.a = ask!(..)..;`): no program rustc would refuse then compiles. A
 //! `match`, `if let` or `let .. else` whose patterns bind by value matches a clone; a field
 //! moved in a macro's arguments (`vec![p.a]`) is left as written.
 
@@ -138,6 +139,8 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
     let mut walk = Walk {
         name,
         events: Vec::new(),
+        tops: Vec::new(),
+        top: 0,
         sites: 0,
         kept_in_place: HashSet::new(),
         assigned: HashSet::new(),
@@ -145,14 +148,15 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         loop_depth: 0,
         shadowed: false,
     };
-    for stmt in tail {
+    for (top, stmt) in tail.iter().enumerate() {
+        walk.top = top;
         walk.visit_stmt(stmt);
     }
     let mut cloned = vec![false; walk.sites];
     if walk.shadowed {
         return cloned;
     }
-    let events = &walk.events;
+    let (events, tops) = (&walk.events, &walk.tops);
     for (at, event) in events.iter().enumerate() {
         // A move in a loop would move again on the next pass, which rustc refuses.
         let Event::Field {
@@ -172,7 +176,11 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         let named_after_ask = later[ask + 1..]
             .iter()
             .any(|event| !matches!(event, Event::Ask));
-        let only_other_fields = later.iter().all(|event| match event {
+        // After a statement of the block that gives the field a new value, the local is whole.
+        let restored = (tops[at] + 1..tail.len()).find(|&top| restores(&tail[top], name, path));
+        let before_restored = |index: usize| restored.is_none_or(|top| tops[index] <= top);
+        let only_other_fields = later.iter().enumerate().all(|(offset, event)| match event {
+            _ if !before_restored(at + 1 + offset) => true,
             Event::Ask => true,
             Event::Whole => false,
             Event::Field {
@@ -186,6 +194,12 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
     cloned
 }
 
+/// `p.a = ..;`, a statement of its own.
+fn restores(stmt: &Stmt, name: &Ident, path: &[String]) -> bool {
+    matches!(stmt, Stmt::Expr(Expr::Assign(assign), _)
+        if field_path(&assign.left, name).is_some_and(|assigned| assigned == path))
+}
+
 /// Whether one field path holds the other (`a` and `a.b`), or they are the same.
 fn overlaps(a: &[String], b: &[String]) -> bool {
     a.iter().zip(b).all(|(a, b)| a == b)
@@ -194,6 +208,9 @@ fn overlaps(a: &[String], b: &[String]) -> bool {
 struct Walk<'n> {
     name: &'n Ident,
     events: Vec<Event>,
+    /// For each event, the statement after the `let` that it is in.
+    tops: Vec<usize>,
+    top: usize,
     sites: usize,
     /// Fields read where they stay in place: borrowed, compared, indexed, matched on.
     kept_in_place: HashSet<*const Expr>,
@@ -206,6 +223,11 @@ struct Walk<'n> {
 }
 
 impl Walk<'_> {
+    fn push(&mut self, event: Event) {
+        self.events.push(event);
+        self.tops.push(self.top);
+    }
+
     fn in_place(&mut self, expr: &Expr) {
         self.kept_in_place.insert(expr as *const Expr);
     }
@@ -250,7 +272,11 @@ impl<'ast> Visit<'ast> for Walk<'_> {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        macro_mentions(mac.tokens.clone(), self.name, &mut self.events);
+        let mut events = Vec::new();
+        macro_mentions(mac.tokens.clone(), self.name, &mut events);
+        for event in events {
+            self.push(event);
+        }
     }
 
     fn visit_item(&mut self, _: &'ast syn::Item) {}
@@ -261,7 +287,7 @@ impl Walk<'_> {
         let key = expr as *const Expr;
         if let Some(path) = field_path(expr, self.name) {
             let assigned = self.assigned.contains(&key);
-            self.events.push(Event::Field {
+            self.push(Event::Field {
                 site: self.sites,
                 path,
                 moves: !assigned && !self.kept_in_place.contains(&key),
@@ -280,15 +306,15 @@ impl Walk<'_> {
         }
         if ask_marker(expr).is_some() {
             // The question is built after the locals are saved.
-            self.events.push(Event::Ask);
+            self.push(Event::Ask);
         }
         match expr {
             Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.name) => {
-                self.events.push(Event::Whole);
+                self.push(Event::Whole);
             }
             Expr::Closure(_) | Expr::Async(_) => {
                 if mentions(expr, self.name) {
-                    self.events.push(Event::Whole);
+                    self.push(Event::Whole);
                 }
                 return;
             }
@@ -611,6 +637,32 @@ mod tests {
             text.contains("if let Some (note) = :: mrtr :: __private :: moved_field (& p . note)"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_field_given_a_new_value_by_a_statement_of_the_block_may_be_read_after() {
+        let text = rewritten(quote! {
+            let mut p = make();
+            let old = p.title;
+            p.title = __mrtr_ask_1(q(old));
+            println!("{:?} {}", p, p.title);
+        });
+        assert_eq!(cloned(&text), 1, "{text}");
+        // Given its new value in a branch, or from itself: it may be read moved.
+        for restoring in [
+            quote!(if c {
+                p.title = __mrtr_ask_1(q());
+            }),
+            quote!(p.title = __mrtr_ask_1(q(p.title))),
+        ] {
+            let text = rewritten(quote! {
+                let mut p = make();
+                let old = p.title;
+                #restoring;
+                println!("{}", p.title);
+            });
+            assert_eq!(cloned(&text), 0, "{text}");
+        }
     }
 
     #[test]
