@@ -10,8 +10,9 @@
 //! The ask saves `p` whole, which rustc refuses for a partly moved value. A field is cloned
 //! only where an ask follows its move and the local is named after that ask, and only when
 //! everything after the move names other fields of the local or gives this one a new value,
-//! as rustc requires of a partly moved value, until a statement of the block gives the field
-//! a new value (`let old = p.a; p.a = ask!(..)..;`): no program rustc would refuse then compiles. A
+//! as rustc requires of a partly moved value, until a later statement of a block the move is
+//! in gives the field a new value (`let old = p.a; p.a = ask!(..)..;`): no program rustc
+//! would refuse then compiles. A
 //! `match`, `if let` or `let .. else` whose patterns bind by value matches a clone; a field
 //! moved in a macro's arguments (`vec![p.a]`) is left as written.
 
@@ -132,15 +133,22 @@ enum Event {
     },
     /// The local itself, or a name in a closure or a macro that may be it.
     Whole,
+    /// The end of a statement `p.a = ..;`: the field has its new value.
+    Restored(Vec<String>),
 }
+
+/// Where an event is: for each block around it, from the `let`'s own, the block's number and
+/// the statement's place in it.
+type Place = Vec<(usize, usize)>;
 
 /// For each field of `name` in `tail`, in the order of the walk, whether to clone it.
 fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
     let mut walk = Walk {
         name,
         events: Vec::new(),
-        tops: Vec::new(),
-        top: 0,
+        places: Vec::new(),
+        place: Vec::new(),
+        blocks: 0,
         sites: 0,
         kept_in_place: HashSet::new(),
         assigned: HashSet::new(),
@@ -148,15 +156,12 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         loop_depth: 0,
         shadowed: false,
     };
-    for (top, stmt) in tail.iter().enumerate() {
-        walk.top = top;
-        walk.visit_stmt(stmt);
-    }
+    walk.visit_stmts(tail);
     let mut cloned = vec![false; walk.sites];
     if walk.shadowed {
         return cloned;
     }
-    let (events, tops) = (&walk.events, &walk.tops);
+    let (events, places) = (&walk.events, &walk.places);
     for (at, event) in events.iter().enumerate() {
         // A move in a loop would move again on the next pass, which rustc refuses.
         let Event::Field {
@@ -175,13 +180,19 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         };
         let named_after_ask = later[ask + 1..]
             .iter()
-            .any(|event| !matches!(event, Event::Ask));
-        // After a statement of the block that gives the field a new value, the local is whole.
-        let restored = (tops[at] + 1..tail.len()).find(|&top| restores(&tail[top], name, path));
-        let before_restored = |index: usize| restored.is_none_or(|top| tops[index] <= top);
-        let only_other_fields = later.iter().enumerate().all(|(offset, event)| match event {
-            _ if !before_restored(at + 1 + offset) => true,
-            Event::Ask => true,
+            .any(|event| matches!(event, Event::Field { .. } | Event::Whole));
+        // After a later statement of a block the move is in that gives the field a new value,
+        // the local is whole again.
+        let restored = later
+            .iter()
+            .enumerate()
+            .find(|(offset, event)| {
+                matches!(event, Event::Restored(restored) if restored == path)
+                    && follows_in_its_block(&places[at], &places[at + 1 + offset])
+            })
+            .map_or(later.len(), |(offset, _)| offset);
+        let only_other_fields = later[..restored].iter().all(|event| match event {
+            Event::Ask | Event::Restored(_) => true,
             Event::Whole => false,
             Event::Field {
                 path: other,
@@ -194,10 +205,15 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
     cloned
 }
 
-/// `p.a = ..;`, a statement of its own.
-fn restores(stmt: &Stmt, name: &Ident, path: &[String]) -> bool {
-    matches!(stmt, Stmt::Expr(Expr::Assign(assign), _)
-        if field_path(&assign.left, name).is_some_and(|assigned| assigned == path))
+/// Whether `statement` is a later statement of a block that `event` is in.
+fn follows_in_its_block(event: &Place, statement: &Place) -> bool {
+    let Some(((block, index), outer)) = statement.split_last() else {
+        return false;
+    };
+    event.get(..outer.len()) == Some(outer)
+        && event
+            .get(outer.len())
+            .is_some_and(|(event_block, event_index)| event_block == block && event_index < index)
 }
 
 /// Whether one field path holds the other (`a` and `a.b`), or they are the same.
@@ -208,9 +224,10 @@ fn overlaps(a: &[String], b: &[String]) -> bool {
 struct Walk<'n> {
     name: &'n Ident,
     events: Vec<Event>,
-    /// For each event, the statement after the `let` that it is in.
-    tops: Vec<usize>,
-    top: usize,
+    /// For each event, where it is.
+    places: Vec<Place>,
+    place: Place,
+    blocks: usize,
     sites: usize,
     /// Fields read where they stay in place: borrowed, compared, indexed, matched on.
     kept_in_place: HashSet<*const Expr>,
@@ -225,7 +242,23 @@ struct Walk<'n> {
 impl Walk<'_> {
     fn push(&mut self, event: Event) {
         self.events.push(event);
-        self.tops.push(self.top);
+        self.places.push(self.place.clone());
+    }
+
+    /// The statements of a block, numbered, each followed by the field it gives a new value.
+    fn visit_stmts(&mut self, stmts: &[Stmt]) {
+        let block = self.blocks;
+        self.blocks += 1;
+        for (index, stmt) in stmts.iter().enumerate() {
+            self.place.push((block, index));
+            self.visit_stmt(stmt);
+            if let Stmt::Expr(Expr::Assign(assign), _) = stmt
+                && let Some(path) = field_path(&assign.left, self.name)
+            {
+                self.push(Event::Restored(path));
+            }
+            self.place.pop();
+        }
     }
 
     fn in_place(&mut self, expr: &Expr) {
@@ -247,7 +280,7 @@ impl Walk<'_> {
 
 impl<'ast> Visit<'ast> for Walk<'_> {
     fn visit_block(&mut self, block: &'ast Block) {
-        self.nested(block, |walk| visit::visit_block(walk, block));
+        self.nested(block, |walk| walk.visit_stmts(&block.stmts));
     }
 
     fn visit_expr(&mut self, expr: &'ast Expr) {
@@ -648,7 +681,20 @@ mod tests {
             println!("{:?} {}", p, p.title);
         });
         assert_eq!(cloned(&text), 1, "{text}");
-        // Given its new value in a branch, or from itself: it may be read moved.
+        // Moved in an inner block, and given its new value after it.
+        let text = rewritten(quote! {
+            let mut p = make();
+            if c {
+                {
+                    consume(p.title);
+                }
+                let ask = __mrtr_ask_1(q());
+                p.title = ask;
+            }
+            println!("{}", p.title);
+        });
+        assert_eq!(cloned(&text), 1, "{text}");
+        // Given its new value in a branch only, or from itself: it may be read moved.
         for restoring in [
             quote!(if c {
                 p.title = __mrtr_ask_1(q());
