@@ -9,12 +9,13 @@
 //!
 //! The ask saves `p` whole, which rustc refuses for a partly moved value. A field is cloned
 //! only where an ask follows its move and the local is named after that ask, and only when
-//! everything after the move names other fields of the local or gives this one a new value,
-//! as rustc requires of a partly moved value, until a later statement of a block the move is
-//! in gives the field a new value (`let old = p.a; p.a = ask!(..)..;`): no program rustc
-//! would refuse then compiles. A
-//! `match`, `if let` or `let .. else` whose patterns bind by value matches a clone; a field
-//! moved in a macro's arguments (`vec![p.a]`) is left as written.
+//! nothing after the move names the local but through its other fields, as rustc requires of
+//! a partly moved value, until a later statement of a block the move is in gives the field a
+//! new value (`let old = p.a; p.a = ask!(..)..;`). So a body that reads a moved field again
+//! is still refused. A move in a loop that the `let` is outside of is left as written: it
+//! would move again on the next pass. A `match`, `if let` or `let .. else` whose patterns
+//! bind by value matches a clone; a field moved in a macro's arguments (`vec![p.a]`) is left
+//! as written.
 
 use std::collections::HashSet;
 
