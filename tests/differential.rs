@@ -6022,6 +6022,22 @@ corpus! {
         Ok(format!("{memo:?} {person:?} {old}"))
     }
 
+    // A field moved out, then the local written only by the statement that asks, which goes on
+    // after the answer comes: the local is saved there, so the moved field is cloned.
+    a_local_written_only_by_the_asking_statement_after_a_field_moved(args) => {
+        let mut memo = Memo { title: format!("t{}", args.n), note: Some("n".to_owned()) };
+        let old = consume(memo.note.unwrap_or_default());
+        memo.title = ask!(title = elicit::<Text>("Title?")).ok().map_or("-".to_owned(), |t| t.text);
+        let mut tally = (format!("k{}", args.n), 0i64);
+        let first = tally.0;
+        tally.1 ^= ask!(more = elicit::<Num>(format!("More after {first}?"))).ok().map_or(0, |n| n.num);
+        let mut bag = (format!("b{}", args.n), vec![1i64]);
+        let gone = consume(bag.0);
+        bag.1.push(ask!(last = elicit::<Num>(format!("Last after {gone}?"))).ok().map_or(0, |n| n.num));
+        note!(args, "{old} {first} {gone}");
+        Ok(format!("{old} {first} {gone}"))
+    }
+
     // A field taken apart by an `if let`, a `match` or a `let .. else` that binds by value,
     // before an ask that saves the local, whose other fields are read after: a clone is matched.
     fields_taken_apart_by_patterns_before_an_ask(args) => {
@@ -7266,6 +7282,10 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![num(4), text("x")]),
             run(0, vec![num(1), decline.clone()]),
             run(1, vec![decline.clone()]),
+        ],
+        "a_local_written_only_by_the_asking_statement_after_a_field_moved" => vec![
+            run(2, vec![text("new"), num(4), num(5)]),
+            run(1, vec![decline.clone(), decline.clone(), decline.clone()]),
         ],
         "a_field_moved_then_given_a_new_value" => vec![
             run(2, vec![text("new"), num(4)]),

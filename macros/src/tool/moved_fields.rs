@@ -179,9 +179,13 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         let Some(ask) = later.iter().position(|event| matches!(event, Event::Ask)) else {
             continue;
         };
-        let named_after_ask = later[ask + 1..]
-            .iter()
-            .any(|event| matches!(event, Event::Field { .. } | Event::Whole));
+        // Named after the ask, or before it in a statement that holds it (`p.n += ask!(..)`,
+        // `p.items.push(ask!(..))`), which goes on after the answer comes.
+        let ask_place = &places[at + 1 + ask];
+        let named_after_ask = later.iter().enumerate().any(|(offset, event)| {
+            matches!(event, Event::Field { .. } | Event::Whole)
+                && (offset > ask || ask_place.starts_with(&places[at + 1 + offset]))
+        });
         // After a later statement of a block the move is in that gives the field a new value,
         // the local is whole again.
         let restored = later
@@ -709,6 +713,22 @@ mod tests {
                 println!("{}", p.title);
             });
             assert_eq!(cloned(&text), 0, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_field_written_by_the_asking_statement_names_the_local_after_the_ask() {
+        for asking in [
+            quote!(p.title = __mrtr_ask_1(q());),
+            quote!(p.n ^= __mrtr_ask_1(q());),
+            quote!(p.items.push(__mrtr_ask_1(q()));),
+        ] {
+            let text = rewritten(quote! {
+                let mut p = make();
+                let old = consume(p.note);
+                #asking
+            });
+            assert_eq!(cloned(&text), 1, "{text}");
         }
     }
 
