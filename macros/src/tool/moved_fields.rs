@@ -153,7 +153,8 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         sites: 0,
         kept_in_place: HashSet::new(),
         assigned: HashSet::new(),
-        looped: HashSet::new(),
+        loop_bodies: HashSet::new(),
+        loop_conditions: HashSet::new(),
         loop_depth: 0,
         shadowed: false,
     };
@@ -239,7 +240,8 @@ struct Walk<'n> {
     /// Fields given a new value.
     assigned: HashSet<*const Expr>,
     /// The bodies of loops and the conditions of `while`s, which run again on each pass.
-    looped: HashSet<*const ()>,
+    loop_bodies: HashSet<*const Block>,
+    loop_conditions: HashSet<*const Expr>,
     loop_depth: usize,
     shadowed: bool,
 }
@@ -270,13 +272,8 @@ impl Walk<'_> {
         self.kept_in_place.insert(expr as *const Expr);
     }
 
-    fn looped<T>(&mut self, node: &T) {
-        self.looped.insert(node as *const T as *const ());
-    }
-
-    /// Runs `inner` one loop deeper when `node` runs again on each pass.
-    fn nested<T>(&mut self, node: &T, inner: impl FnOnce(&mut Self)) {
-        let looped = self.looped.contains(&(node as *const T as *const ()));
+    /// Runs `inner` one loop deeper when `looped`.
+    fn nested(&mut self, looped: bool, inner: impl FnOnce(&mut Self)) {
         self.loop_depth += usize::from(looped);
         inner(self);
         self.loop_depth -= usize::from(looped);
@@ -285,11 +282,13 @@ impl Walk<'_> {
 
 impl<'ast> Visit<'ast> for Walk<'_> {
     fn visit_block(&mut self, block: &'ast Block) {
-        self.nested(block, |walk| walk.visit_stmts(&block.stmts));
+        let looped = self.loop_bodies.contains(&(block as *const Block));
+        self.nested(looped, |walk| walk.visit_stmts(&block.stmts));
     }
 
     fn visit_expr(&mut self, expr: &'ast Expr) {
-        self.nested(expr, |walk| walk.visit_expr_here(expr));
+        let looped = self.loop_conditions.contains(&(expr as *const Expr));
+        self.nested(looped, |walk| walk.visit_expr_here(expr));
     }
 
     fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
@@ -396,11 +395,15 @@ impl Walk<'_> {
                     self.in_place(&call.receiver);
                 }
             }
-            Expr::Loop(looped) => self.looped(&looped.body),
-            Expr::ForLoop(looped) => self.looped(&looped.body),
+            Expr::Loop(looped) => {
+                self.loop_bodies.insert(&looped.body);
+            }
+            Expr::ForLoop(looped) => {
+                self.loop_bodies.insert(&looped.body);
+            }
             Expr::While(looped) => {
-                self.looped(&*looped.cond);
-                self.looped(&looped.body);
+                self.loop_conditions.insert(&*looped.cond);
+                self.loop_bodies.insert(&looped.body);
             }
             _ => {}
         }
