@@ -34,8 +34,8 @@ use super::{
     macro_reads::macro_names,
     overwritten::rebinds,
     syntax::{
-        PRINTING_MACROS, ask_marker, asks_in_expr, asks_in_stmt, names_in_expr, operands_in_order,
-        pattern_bindings,
+        PRINTING_MACROS, ask_marker, asks_in_expr, asks_in_stmt, is_comparison, names_in_expr,
+        operands_in_order, pattern_bindings,
     },
 };
 
@@ -158,17 +158,7 @@ impl<'ast> Visit<'ast> for Moves<'_> {
     fn visit_expr(&mut self, expr: &'ast Expr) {
         match expr {
             Expr::Reference(reference) => self.borrowed(&reference.expr),
-            Expr::Binary(both)
-                if matches!(
-                    both.op,
-                    BinOp::Eq(_)
-                        | BinOp::Ne(_)
-                        | BinOp::Lt(_)
-                        | BinOp::Le(_)
-                        | BinOp::Gt(_)
-                        | BinOp::Ge(_)
-                ) =>
-            {
+            Expr::Binary(both) if is_comparison(&both.op) => {
                 self.borrowed(&both.left);
                 self.borrowed(&both.right);
             }

@@ -21,7 +21,7 @@ use std::collections::HashSet;
 
 use proc_macro2::{Spacing, TokenStream, TokenTree};
 use syn::{
-    BinOp, Block, Expr, Ident, Member, Pat, Stmt,
+    Block, Expr, Ident, Member, Pat, Stmt,
     spanned::Spanned,
     visit::{self, Visit},
     visit_mut::{self, VisitMut},
@@ -30,7 +30,7 @@ use syn::{
 use super::{
     deferred_init::mentions,
     macro_reads::format_captures,
-    syntax::{ask_marker, pattern_bindings},
+    syntax::{ask_marker, is_assign_op, is_comparison, pattern_bindings},
 };
 
 pub(crate) fn clone_moved_fields(body: &mut Block) {
@@ -367,28 +367,11 @@ impl Walk<'_> {
             Expr::Assign(assign) => {
                 self.assigned.insert(&*assign.left as *const Expr);
             }
-            Expr::Binary(binary) => match binary.op {
-                BinOp::Eq(_)
-                | BinOp::Ne(_)
-                | BinOp::Lt(_)
-                | BinOp::Le(_)
-                | BinOp::Gt(_)
-                | BinOp::Ge(_) => {
-                    self.in_place(&binary.left);
-                    self.in_place(&binary.right);
-                }
-                BinOp::AddAssign(_)
-                | BinOp::SubAssign(_)
-                | BinOp::MulAssign(_)
-                | BinOp::DivAssign(_)
-                | BinOp::RemAssign(_)
-                | BinOp::BitXorAssign(_)
-                | BinOp::BitAndAssign(_)
-                | BinOp::BitOrAssign(_)
-                | BinOp::ShlAssign(_)
-                | BinOp::ShrAssign(_) => self.in_place(&binary.left),
-                _ => {}
-            },
+            Expr::Binary(binary) if is_comparison(&binary.op) => {
+                self.in_place(&binary.left);
+                self.in_place(&binary.right);
+            }
+            Expr::Binary(binary) if is_assign_op(&binary.op) => self.in_place(&binary.left),
             Expr::MethodCall(call) => {
                 let method = call.method.to_string();
                 if !(method.starts_with("into") || CONSUMING_METHODS.contains(&method.as_str())) {

@@ -846,6 +846,12 @@ pub(crate) fn assigned_place(expr: &Expr) -> Option<&Expr> {
     }
 }
 
+/// `==`, `<` and the other comparisons, which borrow their operands.
+pub(crate) fn is_comparison(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(op, Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_))
+}
+
 /// `+=`, `-=` and the other compound assignments.
 pub(crate) fn is_assign_op(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
