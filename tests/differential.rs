@@ -6008,6 +6008,35 @@ corpus! {
         Ok(format!("{name} {} {} {note} {more} {text:?}", person.age, memo.title))
     }
 
+    // A field moved out of a `for` loop's item, a `match` arm's binding or an `if let`'s,
+    // before an ask in the body, whose other fields are read after it.
+    fields_moved_out_of_loop_items_and_arm_bindings(args) => {
+        let people = vec![Person { name: "ann".to_owned(), age: 30 }, Person { name: format!("b{}", args.n), age: args.n }];
+        let mut out = Vec::new();
+        for person in people.clone() {
+            let name = person.name;
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {name}?"))).ok().is_some_and(|y| y.yes);
+            if keep {
+                out.push(format!("{name}:{}", person.age));
+            }
+        }
+        match people.into_iter().last() {
+            Some(last) => {
+                let name = last.name;
+                let more = ask!(more = elicit::<Num>(format!("More for {name}?"))).ok().map_or(0, |n| n.num);
+                out.push(format!("{name}+{more}@{}", last.age));
+            }
+            None => {}
+        }
+        let memo = (args.n > 0).then(|| Memo { title: format!("t{}", args.n), note: Some("n".to_owned()) });
+        if let Some(memo) = memo {
+            let title = memo.title;
+            let text = ask!(text = elicit::<Text>(format!("Text for {title}?"))).ok().map(|t| t.text);
+            out.push(format!("{title} {text:?} {:?}", memo.note));
+        }
+        Ok(format!("{out:?}"))
+    }
+
     // A field moved out, then given a new value by a statement of the block, by an answer or
     // after an ask: the local is whole again after, and read whole.
     a_field_moved_then_given_a_new_value(args) => {
@@ -7282,6 +7311,10 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![num(4), text("x")]),
             run(0, vec![num(1), decline.clone()]),
             run(1, vec![decline.clone()]),
+        ],
+        "fields_moved_out_of_loop_items_and_arm_bindings" => vec![
+            run(2, vec![yes(true), yes(false), num(3), text("x")]),
+            run(0, vec![decline.clone(), yes(true), decline.clone()]),
         ],
         "a_local_written_only_by_the_asking_statement_after_a_field_moved" => vec![
             run(2, vec![text("new"), num(4), num(5)]),

@@ -15,7 +15,8 @@
 //! is still refused. A move in a loop that the `let` is outside of is left as written: it
 //! would move again on the next pass. A `match`, `if let` or `let .. else` whose patterns
 //! bind by value matches a clone; a field moved in a macro's arguments (`vec![p.a]`) is left
-//! as written.
+//! as written. The local is a `let`'s binding, or one of a `for` loop's pattern, a `match`
+//! arm's or an `if let`'s or `while let`'s, walked over the statements where it is in scope.
 
 use std::collections::HashSet;
 
@@ -59,21 +60,34 @@ impl VisitMut for Blocks {
     fn visit_block_mut(&mut self, block: &mut Block) {
         visit_mut::visit_block_mut(self, block);
         for index in 0..block.stmts.len() {
-            let Some(name) = declared(&block.stmts[index]) else {
-                continue;
-            };
-            let tail = &mut block.stmts[index + 1..];
-            let cloned = fields_to_clone(tail, &name);
-            if cloned.iter().any(|clone| *clone) {
-                let mut rewrite = Rewrite {
-                    name: &name,
-                    cloned,
-                    site: 0,
-                };
-                for stmt in tail {
-                    rewrite.visit_stmt_mut(stmt);
-                }
+            if let Stmt::Local(local) = &block.stmts[index] {
+                let names = bound_by_value([&local.pat]);
+                clone_in(&mut block.stmts[index + 1..], &names);
             }
+        }
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, looped: &mut syn::ExprForLoop) {
+        visit_mut::visit_expr_for_loop_mut(self, looped);
+        clone_in(&mut looped.body.stmts, &bound_by_value([&*looped.pat]));
+    }
+
+    fn visit_expr_if_mut(&mut self, branch: &mut syn::ExprIf) {
+        visit_mut::visit_expr_if_mut(self, branch);
+        let names = bound_by_value(let_patterns(&branch.cond));
+        clone_in(&mut branch.then_branch.stmts, &names);
+    }
+
+    fn visit_expr_while_mut(&mut self, looped: &mut syn::ExprWhile) {
+        visit_mut::visit_expr_while_mut(self, looped);
+        let names = bound_by_value(let_patterns(&looped.cond));
+        clone_in(&mut looped.body.stmts, &names);
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        visit_mut::visit_arm_mut(self, arm);
+        if let Expr::Block(body) = &mut *arm.body {
+            clone_in(&mut body.block.stmts, &bound_by_value([&arm.pat]));
         }
     }
 
@@ -83,20 +97,44 @@ impl VisitMut for Blocks {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// The one name a `let` binds, when its pattern is that name (`let p`, `let mut p: T`).
-fn declared(stmt: &Stmt) -> Option<Ident> {
-    let Stmt::Local(local) = stmt else {
-        return None;
-    };
-    let pat = match &local.pat {
-        Pat::Type(typed) => &*typed.pat,
-        pat => pat,
-    };
-    match pat {
-        Pat::Ident(ident) if ident.subpat.is_none() && ident.by_ref.is_none() => {
-            Some(ident.ident.clone())
+/// Clones the fields of each of `names` moved in `stmts`, where its binding is in scope, that
+/// `fields_to_clone` chooses.
+fn clone_in(stmts: &mut [Stmt], names: &[Ident]) {
+    for name in names {
+        let cloned = fields_to_clone(stmts, name);
+        if cloned.iter().any(|clone| *clone) {
+            let mut rewrite = Rewrite {
+                name,
+                cloned,
+                site: 0,
+            };
+            for stmt in stmts.iter_mut() {
+                rewrite.visit_stmt_mut(stmt);
+            }
         }
-        _ => None,
+    }
+}
+
+/// The names patterns bind by value (`p`, `Some(p)`, `(a, b)`), not by `ref`.
+fn bound_by_value<'p>(patterns: impl IntoIterator<Item = &'p Pat>) -> Vec<Ident> {
+    patterns
+        .into_iter()
+        .flat_map(pattern_bindings)
+        .filter(|binding| !binding.by_ref)
+        .map(|binding| binding.ident)
+        .collect()
+}
+
+/// The patterns of the `let`s an `if` or `while` condition chains with `&&`.
+fn let_patterns(condition: &Expr) -> Vec<&Pat> {
+    match condition {
+        Expr::Let(bound) => vec![&*bound.pat],
+        Expr::Binary(both) if matches!(both.op, syn::BinOp::And(_)) => {
+            let mut patterns = let_patterns(&both.left);
+            patterns.extend(let_patterns(&both.right));
+            patterns
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -716,6 +754,42 @@ mod tests {
             });
             assert_eq!(cloned(&text), 1, "{text}");
         }
+    }
+
+    #[test]
+    fn bindings_of_loops_arms_and_if_lets_and_each_name_of_a_pattern_are_walked() {
+        let text = rewritten(quote! {
+            for item in items {
+                let name = item.name;
+                let ok = __mrtr_ask_1(q());
+                use_it(item.id);
+            }
+            match found {
+                Some(hit) => {
+                    consume(hit.name);
+                    let ok = __mrtr_ask_2(q());
+                    use_it(hit.id);
+                }
+                Some(ref held) => {
+                    consume(held.name);
+                    let ok = __mrtr_ask_3(q());
+                    use_it(held.id);
+                }
+                None => {}
+            }
+            if let Some(hit) = found && hit.id > 2 {
+                consume(hit.name);
+                let ok = __mrtr_ask_4(q());
+                use_it(hit.id);
+            }
+            let (a, b) = pair();
+            consume(a.name);
+            consume(b.name);
+            let ok = __mrtr_ask_5(q());
+            use_it(a.id, b.id);
+        });
+        assert_eq!(cloned(&text), 5, "{text}");
+        assert!(!text.contains("moved_field (& held . name)"), "{text}");
     }
 
     #[test]
