@@ -63,7 +63,7 @@ macro_rules! programs {
 
         mod straight {
             use super::{
-                Args, Num, Record, Word, check, list_len_with, list_with, note, refuse, text_len_with,
+                Args, Num, Record, Word, check, records_of, list_len_with, list_with, note, refuse, text_len_with,
                 text_with, twice,
             };
             use mrtr::{Elicited, elicit};
@@ -88,6 +88,17 @@ pub struct Record {
     pub text: String,
     pub list: Vec<i64>,
     pub n: i64,
+}
+
+/// Records to loop over or match: `n` of them, at most 3.
+pub fn records_of(n: i64) -> Vec<Record> {
+    (0..n.clamp(0, 3))
+        .map(|i| Record {
+            text: format!("i{i}"),
+            list: vec![i, n],
+            n: i.wrapping_mul(n),
+        })
+        .collect()
 }
 
 /// A question for a word.

@@ -6,8 +6,8 @@
 //! borrowed into calls that ask, moved and then given a new value by an ask (or by each
 //! branch of an `if`), or moved in a loop before an ask and a `break`. Some rounds ask two or
 //! three questions at once (`let (a, b) = ask!(..)`, or matched together with bindings in the
-//! arms). Records' fields are read, changed and moved one by one, the others read after
-//! later asks. Some patterns
+//! arms). Records' fields (of a `let`, a loop's item or a `match` arm's binding) are read,
+//! changed, moved and given new values one by one, the others read after later asks. Some patterns
 //! take the name of an outer integer, which they hide in their arm or body. Most questions
 //! ask for a number (`Num`), some for a word (`Word`, held as a `String`), among them the
 //! word that fills in an optional text unwrapped under its own name (`let o = match o { .. }`).
@@ -172,6 +172,18 @@ impl Generator {
             assignable,
             pinned,
         });
+    }
+
+    /// A `Record` and its fields, movable `loops_inside` loops deeper than here (a loop's
+    /// item is made anew on each pass).
+    fn declare_record(&mut self, name: &str, loops_inside: usize) {
+        self.declare(name, Kind::Record, false, true);
+        self.declare(&format!("{name}.text"), Kind::Text, true, true);
+        self.declare(&format!("{name}.list"), Kind::List, true, true);
+        self.declare(&format!("{name}.n"), Kind::Int, true, true);
+        for var in self.scopes.last_mut().unwrap().iter_mut().rev().take(4) {
+            var.loop_depth += loops_inside;
+        }
     }
 
     /// Visible bindings, the innermost of each name only.
@@ -425,7 +437,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..36);
+        let choice = self.rng.u8(0..37);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -874,10 +886,41 @@ impl Generator {
                 self.line(&format!(
                     "let mut {name} = Record {{ text: format!(\"r{{}}\", {text}), list: vec![{a}, {b}], n: {n} }};"
                 ));
-                self.declare(&name, Kind::Record, false, true);
-                self.declare(&format!("{name}.text"), Kind::Text, true, true);
-                self.declare(&format!("{name}.list"), Kind::List, true, true);
-                self.declare(&format!("{name}.n"), Kind::Int, true, true);
+                self.declare_record(&name, 0);
+            }
+            // Records as a loop's items, or as the binding of a `match` arm: their fields
+            // are moved in the body that binds them.
+            36 if nested => {
+                let name = self.fresh("r");
+                let count = self.int(1);
+                if self.chance(50) {
+                    let label = self.fresh("'l");
+                    let bound = 2;
+                    self.line(&format!(
+                        "{label}: for mut {name} in records_of({count}).into_iter().take({bound}) {{"
+                    ));
+                    self.scopes.push(Vec::new());
+                    self.declare_record(&name, 1);
+                    self.in_loop(bound, &label, false, depth);
+                    self.scopes.pop();
+                    self.line("}");
+                } else {
+                    self.line(&format!("match records_of({count}).pop() {{"));
+                    self.line(&format!("    Some(mut {name}) => {{"));
+                    self.indent += 1;
+                    self.scopes.push(Vec::new());
+                    self.declare_record(&name, 0);
+                    self.block(depth);
+                    self.scopes.pop();
+                    self.indent -= 1;
+                    self.line("    }");
+                    self.line("    None => {");
+                    self.indent += 1;
+                    self.block(depth);
+                    self.indent -= 1;
+                    self.line("    }");
+                    self.line("}");
+                }
             }
             // Where the task starts, for a client of the tasks extension: once per body, in
             // a branch or loop as it comes.
