@@ -6038,7 +6038,7 @@ corpus! {
     }
 
     // A field moved out, then given a new value by a statement of the block, by an answer or
-    // after an ask: the local is whole again after, and read whole.
+    // after an ask, or by each branch of an `if`: the local is whole again after, and read whole.
     a_field_moved_then_given_a_new_value(args) => {
         let mut memo = Memo { title: format!("t{}", args.n), note: None };
         let old = memo.title;
@@ -6048,7 +6048,15 @@ corpus! {
         let was = consume(person.name);
         let more = ask!(more = elicit::<Num>(format!("More after {}?", person.age))).accepted().map_err(refuse)?.num;
         person.name = format!("{was}+{more}");
-        Ok(format!("{memo:?} {person:?} {old}"))
+        let mut pair = (format!("x{}", args.n), args.n);
+        let gone = consume(pair.0);
+        if args.n > 1 {
+            pair.0 = ask!(again = elicit::<Text>("Again?")).ok().map_or("-".to_owned(), |t| t.text);
+            note!(args, "again {}", pair.0);
+        } else {
+            pair.0 = format!("g{gone}");
+        }
+        Ok(format!("{memo:?} {person:?} {old} {pair:?}"))
     }
 
     // A field moved out, then the local written only by the statement that asks, which goes on
@@ -7321,7 +7329,8 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![decline.clone(), decline.clone(), decline.clone()]),
         ],
         "a_field_moved_then_given_a_new_value" => vec![
-            run(2, vec![text("new"), num(4)]),
+            run(2, vec![text("new"), num(4), text("again")]),
+            run(3, vec![text("new"), num(4), decline.clone()]),
             run(1, vec![decline.clone(), decline.clone()]),
         ],
         "fields_taken_apart_by_patterns_before_an_ask" => {

@@ -1052,7 +1052,7 @@ impl Generator {
             if self.chance(50) {
                 self.note();
             }
-            if self.chance(30) && !name.contains('.') {
+            if self.chance(30) {
                 // Each branch gives it a value, one of them not the answer.
                 let condition = self.condition(false);
                 let other = if text {

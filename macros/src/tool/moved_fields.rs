@@ -18,7 +18,7 @@
 //! as written. The local is a `let`'s binding, or one of a `for` loop's pattern, a `match`
 //! arm's or an `if let`'s or `while let`'s, walked over the statements where it is in scope.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use proc_macro2::{Spacing, TokenStream, TokenTree};
 use syn::{
@@ -31,7 +31,7 @@ use syn::{
 use super::{
     deferred_init::mentions,
     macro_reads::format_captures,
-    syntax::{ask_marker, is_assign_op, is_comparison, pattern_bindings},
+    syntax::{ask_marker, is_assign_op, is_comparison, leaves, pattern_bindings, stmt_leaves},
 };
 
 pub(crate) fn clone_moved_fields(body: &mut Block) {
@@ -232,32 +232,95 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
             .enumerate()
             .find(|(offset, event)| {
                 matches!(event, Event::Restored(restored) if restored == path)
-                    && follows_in_its_block(&places[at], &places[at + 1 + offset])
+                    && follows_in_its_block(&places[at], &places[at + 1 + offset]) == Some(true)
             })
             .map_or(later.len(), |(offset, _)| offset);
-        let only_other_fields = later[..restored].iter().all(|event| match event {
-            Event::Ask | Event::Restored(_) => true,
-            Event::Whole => false,
-            Event::Field {
-                path: other,
-                assigned,
-                ..
-            } => !overlaps(path, other) || (*assigned && other == path),
-        });
+        // A mention after a statement that gave the field its new value, in a block both are
+        // in (`if c { p.a = ..; read(p.a) }`), reads the new value.
+        let given_before = |offset: usize| {
+            later[..offset].iter().enumerate().any(|(earlier, event)| {
+                matches!(event, Event::Restored(restored) if restored == path)
+                    && follows_in_its_block(&places[at + 1 + offset], &places[at + 1 + earlier])
+                        == Some(false)
+            })
+        };
+        let only_other_fields =
+            later[..restored]
+                .iter()
+                .enumerate()
+                .all(|(offset, event)| match event {
+                    Event::Ask | Event::Restored(_) => true,
+                    _ if given_before(offset) => true,
+                    Event::Whole => false,
+                    Event::Field {
+                        path: other,
+                        assigned,
+                        ..
+                    } => !overlaps(path, other) || (*assigned && other == path),
+                });
         cloned[*site] = named_after_ask && only_other_fields;
     }
     cloned
 }
 
-/// Whether `statement` is a later statement of a block that `event` is in.
-fn follows_in_its_block(event: &Place, statement: &Place) -> bool {
-    let Some(((block, index), outer)) = statement.split_last() else {
-        return false;
+/// Whether `statement` is a later (`true`) or an earlier (`false`) statement of a block that
+/// `event` is in, or neither.
+fn follows_in_its_block(event: &Place, statement: &Place) -> Option<bool> {
+    let ((block, index), outer) = statement.split_last()?;
+    if event.get(..outer.len()) != Some(outer) {
+        return None;
+    }
+    match event.get(outer.len()) {
+        Some((event_block, event_index)) if event_block == block && event_index != index => {
+            Some(event_index < index)
+        }
+        _ => None,
+    }
+}
+
+/// The fields of `name` a statement gives a new value on every path that goes on past it:
+/// `p.a = ..;`, or an `if .. else` or `match` each of whose branches does so in a statement of
+/// its own, or leaves. `None` when it always leaves.
+fn given_by_stmt(stmt: &Stmt, name: &Ident) -> Option<BTreeSet<Vec<String>>> {
+    match stmt {
+        Stmt::Expr(expr, _) => given_by(expr, name),
+        _ if stmt_leaves(stmt) => None,
+        _ => Some(BTreeSet::new()),
+    }
+}
+
+fn given_by(expr: &Expr, name: &Ident) -> Option<BTreeSet<Vec<String>>> {
+    let both = |a: Option<BTreeSet<_>>, b: Option<BTreeSet<_>>| match (a, b) {
+        (Some(a), Some(b)) => Some(a.intersection(&b).cloned().collect()),
+        (a, b) => a.or(b),
     };
-    event.get(..outer.len()) == Some(outer)
-        && event
-            .get(outer.len())
-            .is_some_and(|(event_block, event_index)| event_block == block && event_index < index)
+    match expr {
+        _ if leaves(expr) => None,
+        Expr::Assign(assign) => Some(field_path(&assign.left, name).into_iter().collect()),
+        Expr::Block(block) if block.label.is_none() => given_in_block(&block.block, name),
+        Expr::If(branch) => match &branch.else_branch {
+            Some((_, otherwise)) => both(
+                given_in_block(&branch.then_branch, name),
+                given_by(otherwise, name),
+            ),
+            None => Some(BTreeSet::new()),
+        },
+        Expr::Match(matched) => matched
+            .arms
+            .iter()
+            .map(|arm| given_by(&arm.body, name))
+            .reduce(both)
+            .unwrap_or(None),
+        _ => Some(BTreeSet::new()),
+    }
+}
+
+fn given_in_block(block: &Block, name: &Ident) -> Option<BTreeSet<Vec<String>>> {
+    let mut given = BTreeSet::new();
+    for stmt in &block.stmts {
+        given.extend(given_by_stmt(stmt, name)?);
+    }
+    Some(given)
 }
 
 /// Whether one field path holds the other (`a` and `a.b`), or they are the same.
@@ -297,9 +360,7 @@ impl Walk<'_> {
         for (index, stmt) in stmts.iter().enumerate() {
             self.place.push((block, index));
             self.visit_stmt(stmt);
-            if let Stmt::Expr(Expr::Assign(assign), _) = stmt
-                && let Some(path) = field_path(&assign.left, self.name)
-            {
+            for path in given_by_stmt(stmt, self.name).unwrap_or_default() {
                 self.push(Event::Restored(path));
             }
             self.place.pop();
@@ -723,7 +784,42 @@ mod tests {
             println!("{}", p.title);
         });
         assert_eq!(cloned(&text), 1, "{text}");
-        // Given its new value in a branch only, or from itself: it may be read moved.
+        // Given its new value by each branch, or in a branch and read there after.
+        for restoring in [
+            quote!(if c {
+                p.title = String::new();
+            } else {
+                let t = __mrtr_ask_1(q());
+                p.title = t;
+            }),
+            quote!(match c {
+                0 => p.title = __mrtr_ask_1(q()),
+                1 => return,
+                _ => {
+                    p.title = String::new();
+                }
+            }),
+        ] {
+            let text = rewritten(quote! {
+                let mut p = make();
+                let old = p.title;
+                #restoring;
+                println!("{}", p.title);
+            });
+            assert_eq!(cloned(&text), 1, "{text}");
+        }
+        let text = rewritten(quote! {
+            let mut p = make();
+            let old = p.title;
+            if c {
+                p.title = __mrtr_ask_1(q());
+                println!("{}", p.title);
+            }
+            println!("{}", p.age);
+        });
+        assert_eq!(cloned(&text), 1, "{text}");
+        // Given its new value in a branch only and read after it, or from itself: it may be
+        // read moved.
         for restoring in [
             quote!(if c {
                 p.title = __mrtr_ask_1(q());
