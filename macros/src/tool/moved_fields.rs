@@ -7,16 +7,16 @@
 //! use(name, p.age);                  use(name, p.age);
 //! ```
 //!
-//! The ask saves `p` whole, which rustc refuses for a partly moved value. A field is cloned
-//! only where an ask follows its move and the local is named after that ask, and only when
-//! nothing after the move names the local but through its other fields, as rustc requires of
-//! a partly moved value, until a later statement of a block the move is in gives the field a
-//! new value (`let old = p.a; p.a = ask!(..)..;`). So a body that reads a moved field again
-//! is still refused. A move in a loop that the `let` is outside of is left as written: it
-//! would move again on the next pass. A `match`, `if let` or `let .. else` whose patterns
-//! bind by value matches a clone; a field moved in a macro's arguments (`vec![p.a]`) is left
-//! as written. The local is a `let`'s binding, or one of a `for` loop's pattern, a `match`
-//! arm's or an `if let`'s or `while let`'s, walked over the statements where it is in scope.
+//! The ask saves `p` whole, which rustc refuses for a partly moved value. A moved field is
+//! cloned when an ask follows the move and names the local after it (or before it, in the
+//! statement that holds it), and nothing after the move names the local but through its
+//! other fields until a later statement of a block the move is in gives the field a new value
+//! (`p.a = ..;`, or an `if .. else` or `match` each of whose branches does, or leaves). So a
+//! body that reads a moved field again is still refused. A `match`, `if let` or `let .. else`
+//! whose patterns bind by value matches a clone. Left as written: a move in a loop that the
+//! binding is outside of (it would move again on the next pass), and one in a macro's
+//! arguments (`vec![p.a]`). The local is a `let`'s binding, or one of a `for` loop's pattern,
+//! a `match` arm's, or an `if let`'s or `while let`'s, walked over the statements in its scope.
 
 use std::collections::{BTreeSet, HashSet};
 
