@@ -172,7 +172,8 @@ enum Event {
     },
     /// The local itself, or a name in a closure or a macro that may be it.
     Whole,
-    /// The end of a statement `p.a = ..;`: the field has its new value.
+    /// The end of a statement that gives the field a new value on every path that goes on
+    /// past it (`given_by_stmt`).
     Restored(Vec<String>),
 }
 
