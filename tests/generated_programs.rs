@@ -63,8 +63,8 @@ macro_rules! programs {
 
         mod straight {
             use super::{
-                Args, Num, Record, Word, check, records_of, list_len_with, list_with, note, refuse, text_len_with,
-                text_with, twice,
+                Args, Num, Record, Word, check, list_len_with, list_with, note, records_of, refuse,
+                text_len_with, text_with, twice,
             };
             use mrtr::{Elicited, elicit};
             use mrtr_tests::straight_ask as ask;
@@ -82,7 +82,7 @@ macro_rules! programs {
     };
 }
 
-/// A struct whose fields bodies move one by one.
+/// A struct whose fields the bodies move one by one.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Record {
     pub text: String,
