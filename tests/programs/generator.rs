@@ -7,10 +7,11 @@
 //! branch of an `if`), or moved in a loop before an ask and a `break`. Some rounds ask two or
 //! three questions at once (`let (a, b) = ask!(..)`, or matched together with bindings in the
 //! arms). Records' fields (of a `let`, a loop's item or a `match` arm's binding) are read,
-//! changed, moved and given new values one by one, the others read after later asks. Some patterns
-//! take the name of an outer integer, which they hide in their arm or body. Most questions
-//! ask for a number (`Num`), some for a word (`Word`, held as a `String`), among them the
-//! word that fills in an optional text unwrapped under its own name (`let o = match o { .. }`).
+//! changed, moved and given new values one by one, the others read after later asks. Some
+//! patterns take the name of an outer integer, which they hide in their arm or body. Most
+//! questions ask for a number (`Num`), some for a word (`Word`, held as a `String`), among
+//! them the word that fills in an optional text unwrapped under its own name (`let o = match
+//! o { .. }`).
 //!
 //! Every body is deterministic and bounded: its loops run at most a few times, arithmetic
 //! wraps, and it asks at most `MOST_ASKS` questions, so a script of that many answers always
@@ -863,9 +864,9 @@ impl Generator {
                 }
             }
             // A text or list moved, then given a new value by an ask, in the statement after
-            // or the one after that: dead at the ask, though it may belong to an outer loop.
-            // A record's field only where the record was made: moved in a loop around it, it
-            // is refused (README, "What does not work yet").
+            // or the one after that: dead at the ask, though it may belong to an outer loop (a
+            // record's field only where the record was made: moved in a loop around it, it is
+            // refused, README, "What does not work yet").
             34 => {
                 let depth = self.loops.len();
                 let picked = self.pick(|var| {
