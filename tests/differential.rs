@@ -6008,6 +6008,21 @@ corpus! {
         Ok(format!("{name} {} {} {note} {more} {text:?}", person.age, memo.title))
     }
 
+    // A field moved out before a loop that reads the local before its ask: the next pass reads
+    // it after the ask (seed 210).
+    a_field_moved_before_a_loop_that_reads_the_local_before_asking(args) => {
+        let tally = Tagged { tag: format!("t{}", args.n), value: vec![i64::from(args.n)] };
+        let tag = tally.tag;
+        let mut i = 0;
+        while i < args.n {
+            note!(args, "pass {i} {:?}", tally.value);
+            let more = ask!(more = elicit::<Num>(format!("More for {tag}?"))).ok().map_or(0, |n| n.num);
+            note!(args, "more {more}");
+            i += 1;
+        }
+        Ok(format!("{tag} {i}"))
+    }
+
     // A field moved out of a `for` loop's item, a `match` arm's binding or an `if let`'s,
     // before an ask in the body, whose other fields are read after it.
     fields_moved_out_of_loop_items_and_arm_bindings(args) => {
@@ -7319,6 +7334,11 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![num(4), text("x")]),
             run(0, vec![num(1), decline.clone()]),
             run(1, vec![decline.clone()]),
+        ],
+        "a_field_moved_before_a_loop_that_reads_the_local_before_asking" => vec![
+            run(2, vec![num(1), num(2)]),
+            run(1, vec![decline.clone()]),
+            run(0, vec![]),
         ],
         "fields_moved_out_of_loop_items_and_arm_bindings" => vec![
             run(2, vec![yes(true), yes(false), num(3), text("x")]),

@@ -18,7 +18,7 @@
 //! arguments (`vec![p.a]`). The local is a `let`'s binding, or one of a `for` loop's pattern,
 //! a `match` arm's, or an `if let`'s or `while let`'s, walked over the statements in its scope.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use proc_macro2::{Spacing, TokenStream, TokenTree};
 use syn::{
@@ -192,9 +192,10 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         sites: 0,
         kept_in_place: HashSet::new(),
         assigned: HashSet::new(),
-        loop_bodies: HashSet::new(),
-        loop_conditions: HashSet::new(),
-        loop_depth: 0,
+        loop_bodies: HashMap::new(),
+        loop_conditions: HashMap::new(),
+        loops: Vec::new(),
+        loop_stacks: Vec::new(),
         shadowed: false,
     };
     walk.visit_stmts(tail);
@@ -219,12 +220,18 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         let Some(ask) = later.iter().position(|event| matches!(event, Event::Ask)) else {
             continue;
         };
-        // Named after the ask, or before it in a statement that holds it (`p.n += ask!(..)`,
-        // `p.items.push(ask!(..))`), which goes on after the answer comes.
-        let ask_place = &places[at + 1 + ask];
+        // Named after the ask, before it in a statement that holds it (`p.n += ask!(..)`,
+        // `p.items.push(ask!(..))`), which goes on after the answer comes, or in a loop around
+        // it, which comes round again.
+        let (ask_place, ask_loops) = (&places[at + 1 + ask], &walk.loop_stacks[at + 1 + ask]);
         let named_after_ask = later.iter().enumerate().any(|(offset, event)| {
+            let index = at + 1 + offset;
             matches!(event, Event::Field { .. } | Event::Whole)
-                && (offset > ask || ask_place.starts_with(&places[at + 1 + offset]))
+                && (offset > ask
+                    || ask_place.starts_with(&places[index])
+                    || walk.loop_stacks[index]
+                        .iter()
+                        .any(|looped| ask_loops.contains(looped)))
         });
         // After a later statement of a block the move is in that gives the field a new value,
         // the local is whole again.
@@ -342,9 +349,12 @@ struct Walk<'n> {
     /// Fields given a new value.
     assigned: HashSet<*const Expr>,
     /// The bodies of loops and the conditions of `while`s, which run again on each pass.
-    loop_bodies: HashSet<*const Block>,
-    loop_conditions: HashSet<*const Expr>,
-    loop_depth: usize,
+    /// Each with its loop's number.
+    loop_bodies: HashMap<*const Block, usize>,
+    loop_conditions: HashMap<*const Expr, usize>,
+    /// The loops around the walk, and around each event.
+    loops: Vec<usize>,
+    loop_stacks: Vec<Vec<usize>>,
     shadowed: bool,
 }
 
@@ -352,6 +362,7 @@ impl Walk<'_> {
     fn push(&mut self, event: Event) {
         self.events.push(event);
         self.places.push(self.place.clone());
+        self.loop_stacks.push(self.loops.clone());
     }
 
     /// The statements of a block, numbered, each followed by the field it gives a new value.
@@ -372,22 +383,33 @@ impl Walk<'_> {
         self.kept_in_place.insert(expr as *const Expr);
     }
 
-    /// Runs `inner` one loop deeper when `looped`.
-    fn nested(&mut self, looped: bool, inner: impl FnOnce(&mut Self)) {
-        self.loop_depth += usize::from(looped);
+    /// Runs `inner` inside the loop `looped`, if any.
+    fn nested(&mut self, looped: Option<usize>, inner: impl FnOnce(&mut Self)) {
+        self.loops.extend(looped);
         inner(self);
-        self.loop_depth -= usize::from(looped);
+        if looped.is_some() {
+            self.loops.pop();
+        }
+    }
+
+    /// A number for the loop whose body and condition run again on each pass.
+    fn looped(&mut self, body: &Block, condition: Option<&Expr>) {
+        let number = self.loop_bodies.len();
+        self.loop_bodies.insert(body, number);
+        if let Some(condition) = condition {
+            self.loop_conditions.insert(condition, number);
+        }
     }
 }
 
 impl<'ast> Visit<'ast> for Walk<'_> {
     fn visit_block(&mut self, block: &'ast Block) {
-        let looped = self.loop_bodies.contains(&(block as *const Block));
+        let looped = self.loop_bodies.get(&(block as *const Block)).copied();
         self.nested(looped, |walk| walk.visit_stmts(&block.stmts));
     }
 
     fn visit_expr(&mut self, expr: &'ast Expr) {
-        let looped = self.loop_conditions.contains(&(expr as *const Expr));
+        let looped = self.loop_conditions.get(&(expr as *const Expr)).copied();
         self.nested(looped, |walk| walk.visit_expr_here(expr));
     }
 
@@ -429,7 +451,7 @@ impl Walk<'_> {
                 path,
                 moves: !assigned && !self.kept_in_place.contains(&key),
                 assigned,
-                in_loop: self.loop_depth > 0,
+                in_loop: !self.loops.is_empty(),
             });
             self.sites += 1;
             return;
@@ -478,16 +500,9 @@ impl Walk<'_> {
                     self.in_place(&call.receiver);
                 }
             }
-            Expr::Loop(looped) => {
-                self.loop_bodies.insert(&looped.body);
-            }
-            Expr::ForLoop(looped) => {
-                self.loop_bodies.insert(&looped.body);
-            }
-            Expr::While(looped) => {
-                self.loop_conditions.insert(&*looped.cond);
-                self.loop_bodies.insert(&looped.body);
-            }
+            Expr::Loop(looped) => self.looped(&looped.body, None),
+            Expr::ForLoop(looped) => self.looped(&looped.body, None),
+            Expr::While(looped) => self.looped(&looped.body, Some(&looped.cond)),
             _ => {}
         }
         visit::visit_expr(self, expr);
@@ -887,6 +902,19 @@ mod tests {
         });
         assert_eq!(cloned(&text), 5, "{text}");
         assert!(!text.contains("moved_field (& held . name)"), "{text}");
+    }
+
+    #[test]
+    fn a_local_named_in_a_loop_around_a_later_ask_is_named_after_it() {
+        let text = rewritten(quote! {
+            let mut p = make();
+            let old = p.title;
+            while go() {
+                println!("{}", p.n);
+                let more = __mrtr_ask_1(q());
+            }
+        });
+        assert_eq!(cloned(&text), 1, "{text}");
     }
 
     #[test]
