@@ -423,6 +423,32 @@ impl Generator {
         self.scopes.pop();
     }
 
+    /// `match scrutinee { Some(pattern) => { .. } None => { .. } }`, where `declare` makes the
+    /// pattern's bindings for the first arm.
+    fn match_some(
+        &mut self,
+        scrutinee: &str,
+        pattern: &str,
+        declare: impl FnOnce(&mut Self),
+        depth: usize,
+    ) {
+        self.line(&format!("match {scrutinee} {{"));
+        self.line(&format!("    Some({pattern}) => {{"));
+        self.indent += 1;
+        self.scopes.push(Vec::new());
+        declare(self);
+        self.block(depth);
+        self.scopes.pop();
+        self.indent -= 1;
+        self.line("    }");
+        self.line("    None => {");
+        self.indent += 1;
+        self.block(depth);
+        self.indent -= 1;
+        self.line("    }");
+        self.line("}");
+    }
+
     /// Runs `inner` as a loop's body: `bound` more times at most.
     fn in_loop(&mut self, bound: u32, label: &str, breaks_with_value: bool, depth: usize) {
         let weight = self.weight;
@@ -671,21 +697,13 @@ impl Generator {
             27 if nested => match self.pick_kind(Kind::List) {
                 Some(list) => {
                     let item = self.pattern_name();
-                    self.line(&format!("match {list}.first() {{"));
-                    self.line(&format!("    Some(&{item}) => {{"));
-                    self.indent += 1;
-                    self.scopes.push(Vec::new());
-                    self.declare(&item, Kind::Int, false, false);
-                    self.block(depth);
-                    self.scopes.pop();
-                    self.indent -= 1;
-                    self.line("    }");
-                    self.line("    None => {");
-                    self.indent += 1;
-                    self.block(depth);
-                    self.indent -= 1;
-                    self.line("    }");
-                    self.line("}");
+                    let declare = |this: &mut Self| this.declare(&item, Kind::Int, false, false);
+                    self.match_some(
+                        &format!("{list}.first()"),
+                        &format!("&{item}"),
+                        declare,
+                        depth,
+                    );
                 }
                 None => self.note(),
             },
@@ -906,21 +924,9 @@ impl Generator {
                     self.scopes.pop();
                     self.line("}");
                 } else {
-                    self.line(&format!("match records_of({count}).pop() {{"));
-                    self.line(&format!("    Some(mut {name}) => {{"));
-                    self.indent += 1;
-                    self.scopes.push(Vec::new());
-                    self.declare_record(&name, 0);
-                    self.block(depth);
-                    self.scopes.pop();
-                    self.indent -= 1;
-                    self.line("    }");
-                    self.line("    None => {");
-                    self.indent += 1;
-                    self.block(depth);
-                    self.indent -= 1;
-                    self.line("    }");
-                    self.line("}");
+                    let scrutinee = format!("records_of({count}).pop()");
+                    let declare = |this: &mut Self| this.declare_record(&name, 0);
+                    self.match_some(&scrutinee, &format!("mut {name}"), declare, depth);
                 }
             }
             // Where the task starts, for a client of the tasks extension: once per body, in
