@@ -21,7 +21,7 @@ use super::desugar::strip_mut_where;
 use super::syntax::{Binding, assigned_place, bindings_tuple, names_in_expr, pattern_bindings};
 
 /// The conditions of a `&&` chain, left to right.
-fn conjuncts(cond: &Expr) -> Vec<&Expr> {
+pub(crate) fn conjuncts(cond: &Expr) -> Vec<&Expr> {
     match cond {
         Expr::Binary(binary) if matches!(binary.op, BinOp::And(_)) => {
             let mut out = conjuncts(&binary.left);

@@ -30,6 +30,7 @@ use syn::{
 
 use super::{
     deferred_init::mentions,
+    let_chains::conjuncts,
     macro_reads::format_captures,
     syntax::{ask_marker, is_assign_op, is_comparison, leaves, pattern_bindings, stmt_leaves},
 };
@@ -127,15 +128,13 @@ fn bound_by_value<'p>(patterns: impl IntoIterator<Item = &'p Pat>) -> Vec<Ident>
 
 /// The patterns of the `let`s an `if` or `while` condition chains with `&&`.
 fn let_patterns(condition: &Expr) -> Vec<&Pat> {
-    match condition {
-        Expr::Let(bound) => vec![&*bound.pat],
-        Expr::Binary(both) if matches!(both.op, syn::BinOp::And(_)) => {
-            let mut patterns = let_patterns(&both.left);
-            patterns.extend(let_patterns(&both.right));
-            patterns
-        }
-        _ => Vec::new(),
-    }
+    conjuncts(condition)
+        .into_iter()
+        .filter_map(|part| match part {
+            Expr::Let(bound) => Some(&*bound.pat),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `p.a.b` for the local `p`: its fields, outermost last.
