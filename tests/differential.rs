@@ -6023,6 +6023,18 @@ corpus! {
         Ok(format!("{tag} {i}"))
     }
 
+    // A field moved into a `vec!`, as its element or as each of `vec![x; n]`'s, before an ask
+    // that saves the local: cloned there, as in a call's arguments.
+    a_field_moved_into_a_vec_before_an_ask(args) => {
+        let person = Person { name: format!("p{}", args.n), age: args.n };
+        let memo = Memo { title: format!("t{}", args.n), note: Some("n".to_owned()) };
+        let names = vec![person.name, memo.title.clone()];
+        let notes = vec![memo.note; 2];
+        note!(args, "{names:?} {notes:?}");
+        let more = ask!(more = elicit::<Num>(format!("More for {}?", memo.title))).accepted().map_err(refuse)?.num;
+        Ok(format!("{names:?} {notes:?} {} {more}", person.age))
+    }
+
     // A field moved out of a `for` loop's item, a `match` arm's binding or an `if let`'s,
     // before an ask in the body, whose other fields are read after it.
     fields_moved_out_of_loop_items_and_arm_bindings(args) => {
@@ -7340,6 +7352,9 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![decline.clone()]),
             run(0, vec![]),
         ],
+        "a_field_moved_into_a_vec_before_an_ask" => {
+            vec![run(2, vec![num(4)]), run(1, vec![decline.clone()])]
+        }
         "fields_moved_out_of_loop_items_and_arm_bindings" => vec![
             run(2, vec![yes(true), yes(false), num(3), text("x")]),
             run(0, vec![decline.clone(), yes(true), decline.clone()]),

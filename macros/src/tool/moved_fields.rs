@@ -14,15 +14,19 @@
 //! (`p.a = ..;`, or an `if .. else` or `match` each of whose branches does, or leaves). So a
 //! body that reads a moved field again is still refused. A `match`, `if let` or `let .. else`
 //! whose patterns bind by value matches a clone. Left as written: a move in a loop that the
-//! binding is outside of (it would move again on the next pass), and one in a macro's
-//! arguments (`vec![p.a]`). The local is a `let`'s binding, or one of a `for` loop's pattern,
+//! binding is outside of (it would move again on the next pass), and one in the arguments of
+//! a macro other than `vec!` (`dbg!(p.a)`), whose tokens are not known to be expressions that
+//! move. The local is a `let`'s binding, or one of a `for` loop's pattern,
 //! a `match` arm's, or an `if let`'s or `while let`'s, walked over the statements in its scope.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use proc_macro2::{Spacing, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::{
-    Block, Expr, Ident, Member, Pat, Stmt,
+    Block, Expr, Ident, Member, Pat, Stmt, Token,
+    parse::{ParseStream, Parser},
+    punctuated::Punctuated,
     spanned::Spanned,
     visit::{self, Visit},
     visit_mut::{self, VisitMut},
@@ -196,6 +200,7 @@ fn fields_to_clone(tail: &[Stmt], name: &Ident) -> Vec<bool> {
         loops: Vec::new(),
         loop_stacks: Vec::new(),
         shadowed: false,
+        parsed: Vec::new(),
     };
     walk.visit_stmts(tail);
     let mut cloned = vec![false; walk.sites];
@@ -355,6 +360,8 @@ struct Walk<'n> {
     loops: Vec<usize>,
     loop_stacks: Vec<Vec<usize>>,
     shadowed: bool,
+    /// The elements of `vec!`s walked, parsed from the macros' tokens.
+    parsed: Vec<VecElements>,
 }
 
 impl Walk<'_> {
@@ -430,6 +437,14 @@ impl<'ast> Visit<'ast> for Walk<'_> {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if let Some(elements) = VecElements::of(mac) {
+            for element in elements.iter() {
+                <Self as Visit<'_>>::visit_expr(self, element);
+            }
+            // Kept, so that no later parse takes the addresses `kept_in_place` holds.
+            self.parsed.push(elements);
+            return;
+        }
         let mut events = Vec::new();
         macro_mentions(mac.tokens.clone(), self.name, &mut events);
         for event in events {
@@ -567,6 +582,56 @@ fn macro_mentions(tokens: TokenStream, name: &Ident, events: &mut Vec<Event>) {
     }
 }
 
+/// The elements of a `vec![a, b]` or `vec![a; n]`, which it moves, unlike the arguments of
+/// `format!` and its kin.
+enum VecElements {
+    List(Punctuated<Expr, Token![,]>),
+    Repeat(Box<(Expr, Token![;], Expr)>),
+}
+
+impl VecElements {
+    fn of(mac: &syn::Macro) -> Option<Self> {
+        if mac.path.segments.last()?.ident != "vec" {
+            return None;
+        }
+        let list = |input: ParseStream| Punctuated::parse_terminated(input).map(Self::List);
+        let repeat = |input: ParseStream| {
+            let element = (input.parse()?, input.parse()?, input.parse()?);
+            Ok(Self::Repeat(Box::new(element)))
+        };
+        list.parse2(mac.tokens.clone())
+            .or_else(|_| repeat.parse2(mac.tokens.clone()))
+            .ok()
+    }
+
+    fn iter(&self) -> Box<dyn Iterator<Item = &Expr> + '_> {
+        match self {
+            Self::List(list) => Box::new(list.iter()),
+            Self::Repeat(repeat) => Box::new([&repeat.0, &repeat.2].into_iter()),
+        }
+    }
+
+    fn iter_mut(&mut self) -> Box<dyn Iterator<Item = &mut Expr> + '_> {
+        match self {
+            Self::List(list) => Box::new(list.iter_mut()),
+            Self::Repeat(repeat) => {
+                let (element, _, count) = &mut **repeat;
+                Box::new([element, count].into_iter())
+            }
+        }
+    }
+
+    fn into_token_stream(self) -> TokenStream {
+        match self {
+            Self::List(list) => list.into_token_stream(),
+            Self::Repeat(repeat) => {
+                let (element, semi, count) = *repeat;
+                quote::quote!(#element #semi #count)
+            }
+        }
+    }
+}
+
 /// Whether patterns take what they match by value: they bind a name, none by `ref`.
 fn moves_into<'p>(patterns: impl IntoIterator<Item = &'p Pat>) -> bool {
     let bindings: Vec<_> = patterns.into_iter().flat_map(pattern_bindings).collect();
@@ -596,6 +661,15 @@ impl VisitMut for Rewrite<'_> {
             return;
         }
         visit_mut::visit_expr_mut(self, expr);
+    }
+
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        if let Some(mut elements) = VecElements::of(mac) {
+            for element in elements.iter_mut() {
+                self.visit_expr_mut(element);
+            }
+            mac.tokens = elements.into_token_stream();
+        }
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
@@ -924,5 +998,30 @@ mod tests {
             p.age
         });
         assert_eq!(cloned(&text), 1, "{text}");
+    }
+
+    #[test]
+    fn a_field_moved_into_a_vec_is_cloned_and_one_formatted_stays_in_place() {
+        let text = rewritten(quote! {
+            let p = make();
+            let names = vec![p.name, p.nick.clone()];
+            let copies = vec![p.tag; 2];
+            let ok = __mrtr_ask_1(q());
+            println!("{}", p.note);
+            let notes = ::std::vec![p.note];
+            let ok = __mrtr_ask_2(q());
+            p.age
+        });
+        assert!(
+            text.contains(
+                "vec ! [:: mrtr :: __private :: moved_field (& p . name) , p . nick . clone ()]"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("vec ! [:: mrtr :: __private :: moved_field (& p . tag) ; 2]"),
+            "{text}"
+        );
+        assert_eq!(cloned(&text), 3, "{text}");
     }
 }
