@@ -6035,6 +6035,20 @@ corpus! {
         Ok(format!("{names:?} {notes:?} {} {more}", person.age))
     }
 
+    // A field moved by a method of `Option`, `Result` or an iterator that takes it by value,
+    // before an ask that saves the local: cloned there.
+    fields_moved_by_methods_that_take_them_by_value(args) => {
+        let memo = Memo { title: format!("t{}", args.n), note: (args.n > 1).then(|| format!("n{}", args.n)) };
+        let long = memo.note.is_some_and(|n| n.len() > 1);
+        let held = (Some(format!("s{}", args.n)), 0..args.n, Ok::<String, String>("r".to_owned()), format!("h{}", args.n));
+        let kept = held.0.filter(|s| s.ends_with('2')).map_or(0, |s| s.len());
+        let total: u32 = held.1.rev().sum();
+        let fine = held.2.is_ok_and(|r| !r.is_empty());
+        note!(args, "{long} {kept} {total} {fine}");
+        let more = ask!(more = elicit::<Num>(format!("More for {}?", memo.title))).accepted().map_err(refuse)?.num;
+        Ok(format!("{} {long} {kept} {total} {fine} {more} {}", memo.title, held.3))
+    }
+
     // A field moved out of a `for` loop's item, a `match` arm's binding or an `if let`'s,
     // before an ask in the body, whose other fields are read after it.
     fields_moved_out_of_loop_items_and_arm_bindings(args) => {
@@ -7354,6 +7368,9 @@ fn cases(name: &str) -> Vec<Run> {
         ],
         "a_field_moved_into_a_vec_before_an_ask" => {
             vec![run(2, vec![num(4)]), run(1, vec![decline.clone()])]
+        }
+        "fields_moved_by_methods_that_take_them_by_value" => {
+            vec![run(2, vec![num(4)]), run(3, vec![decline.clone()])]
         }
         "fields_moved_out_of_loop_items_and_arm_bindings" => vec![
             run(2, vec![yes(true), yes(false), num(3), text("x")]),

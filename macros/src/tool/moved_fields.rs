@@ -43,20 +43,56 @@ pub(crate) fn clone_moved_fields(body: &mut Block) {
     Blocks.visit_block_mut(body);
 }
 
-/// Methods that take their receiver by value: `p.items.into_iter()` moves `p.items`.
+/// Methods of std that take their receiver by value, besides `into_*`: `Option`'s and
+/// `Result`'s (`p.note.is_some_and(..)` moves `p.note`), an iterator's (a `Range` field), and
+/// `Ord`'s `max`, `min` and `clamp`. None of them is also a method of std that borrows.
 const CONSUMING_METHODS: &[&str] = &[
+    "and",
     "and_then",
+    "chain",
+    "clamp",
+    "collect",
+    "enumerate",
     "err",
     "expect",
+    "expect_err",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "flatten",
+    "fold",
+    "for_each",
+    "inspect",
+    "inspect_err",
+    "is_err_and",
+    "is_none_or",
+    "is_ok_and",
+    "is_some_and",
     "map",
     "map_err",
+    "map_or",
+    "map_or_else",
+    "max",
+    "min",
     "ok",
     "ok_or",
     "ok_or_else",
+    "or",
+    "or_else",
+    "product",
+    "rev",
+    "skip",
+    "step_by",
+    "sum",
+    "transpose",
     "unwrap",
+    "unwrap_err",
     "unwrap_or",
     "unwrap_or_default",
     "unwrap_or_else",
+    "unzip",
+    "xor",
+    "zip",
 ];
 
 struct Blocks;
@@ -775,11 +811,14 @@ mod tests {
             consume(p.inner.name);
             let bytes = p.tag.into_bytes();
             let both = (p.0, p.1.unwrap());
+            let long = p.note.is_some_and(|n| n.len() > 3);
+            let total: u32 = p.range.sum();
+            let first = p.list.first();
             let ok = __mrtr_ask_1(q());
             p.tag = fresh();
             println!("{}", p.inner.age);
         });
-        assert_eq!(cloned(&text), 4, "{text}");
+        assert_eq!(cloned(&text), 6, "{text}");
         assert!(text.contains("moved_field (& p . inner . name)"), "{text}");
         assert!(
             text.contains("moved_field (& p . tag) . into_bytes ()"),
