@@ -807,7 +807,13 @@ impl Generator {
             24 => match self.take_to_move(Kind::Text) {
                 Some(text) => {
                     let name = self.fresh("s");
-                    self.line(&format!("let mut {name} = {text};"));
+                    // Moved by a `let`, into a `vec!`, or by a method that takes it by value.
+                    let moved = match self.rng.usize(0..4) {
+                        0 => format!("vec![{text}].concat()"),
+                        1 => format!("String::from_utf8({text}.into_bytes()).unwrap_or_default()"),
+                        _ => text,
+                    };
+                    self.line(&format!("let mut {name} = {moved};"));
                     self.line(&format!("{name}.push('+');"));
                     self.declare(&name, Kind::Text, true, true);
                 }
