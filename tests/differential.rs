@@ -6023,16 +6023,18 @@ corpus! {
         Ok(format!("{tag} {i}"))
     }
 
-    // A field moved into a `vec!`, as its element or as each of `vec![x; n]`'s, before an ask
-    // that saves the local: cloned there, as in a call's arguments.
+    // A field moved into a `vec!`, as its element or as each of `vec![x; n]`'s, or into a
+    // `dbg!`, before an ask that saves the local: cloned there, as in a call's arguments.
     a_field_moved_into_a_vec_before_an_ask(args) => {
         let person = Person { name: format!("p{}", args.n), age: args.n };
         let memo = Memo { title: format!("t{}", args.n), note: Some("n".to_owned()) };
         let names = vec![person.name, memo.title.clone()];
         let notes = vec![memo.note; 2];
-        note!(args, "{names:?} {notes:?}");
+        let tally = Tagged { tag: format!("g{}", args.n), value: vec![i64::from(args.n)] };
+        let tag = dbg!(tally.tag);
+        note!(args, "{names:?} {notes:?} {tag}");
         let more = ask!(more = elicit::<Num>(format!("More for {}?", memo.title))).accepted().map_err(refuse)?.num;
-        Ok(format!("{names:?} {notes:?} {} {more}", person.age))
+        Ok(format!("{names:?} {notes:?} {} {more} {tag} {:?}", person.age, tally.value))
     }
 
     // A field moved by a method of `Option`, `Result` or an iterator that takes it by value,

@@ -15,7 +15,7 @@
 //! body that reads a moved field again is still refused. A `match`, `if let` or `let .. else`
 //! whose patterns bind by value matches a clone. Left as written: a move in a loop that the
 //! binding is outside of (it would move again on the next pass), and one in the arguments of
-//! a macro other than `vec!` (`dbg!(p.a)`), whose tokens are not known to be expressions that
+//! a macro other than `vec!` and `dbg!`, whose tokens are not known to be expressions that
 //! move. The local is a `let`'s binding, or one of a `for` loop's pattern,
 //! a `match` arm's, or an `if let`'s or `while let`'s, walked over the statements in its scope.
 
@@ -618,8 +618,8 @@ fn macro_mentions(tokens: TokenStream, name: &Ident, events: &mut Vec<Event>) {
     }
 }
 
-/// The elements of a `vec![a, b]` or `vec![a; n]`, which it moves, unlike the arguments of
-/// `format!` and its kin.
+/// The elements of a `vec![a, b]` or `vec![a; n]`, or the arguments of a `dbg!(a, b)`, which
+/// these macros move, unlike the arguments of `format!` and its kin.
 enum VecElements {
     List(Punctuated<Expr, Token![,]>),
     Repeat(Box<(Expr, Token![;], Expr)>),
@@ -627,7 +627,8 @@ enum VecElements {
 
 impl VecElements {
     fn of(mac: &syn::Macro) -> Option<Self> {
-        if mac.path.segments.last()?.ident != "vec" {
+        let name = &mac.path.segments.last()?.ident;
+        if name != "vec" && name != "dbg" {
             return None;
         }
         let list = |input: ParseStream| Punctuated::parse_terminated(input).map(Self::List);
@@ -1040,7 +1041,7 @@ mod tests {
     }
 
     #[test]
-    fn a_field_moved_into_a_vec_is_cloned_and_one_formatted_stays_in_place() {
+    fn a_field_moved_into_a_vec_or_dbg_is_cloned_and_one_formatted_stays_in_place() {
         let text = rewritten(quote! {
             let p = make();
             let names = vec![p.name, p.nick.clone()];
@@ -1048,6 +1049,7 @@ mod tests {
             let ok = __mrtr_ask_1(q());
             println!("{}", p.note);
             let notes = ::std::vec![p.note];
+            let seen = dbg!(p.seen, 1);
             let ok = __mrtr_ask_2(q());
             p.age
         });
@@ -1061,6 +1063,6 @@ mod tests {
             text.contains("vec ! [:: mrtr :: __private :: moved_field (& p . tag) ; 2]"),
             "{text}"
         );
-        assert_eq!(cloned(&text), 3, "{text}");
+        assert_eq!(cloned(&text), 4, "{text}");
     }
 }
