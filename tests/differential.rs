@@ -264,10 +264,10 @@ macro_rules! corpus {
 /// What corpus bodies may use, besides `ask!`.
 pub mod prelude {
     pub use super::{
-        Args, Color, Entry, FormError, Memo, Num, Person, Phase, Pick, Point, Shape, Step, Tagged,
-        Text, Tree, Verdict, Yes, add, consume, count_long, describe, double, join_async, len_with,
-        noted_prompt, parse_limit, parse_num, push_doubled, record, refuse, shout, sum_with,
-        validate,
+        Args, Color, Entry, FormError, Handle, Memo, Num, Person, Phase, Pick, Point, Shape, Step,
+        Tagged, Text, Tree, Verdict, Yes, add, consume, count_long, describe, double, join_async,
+        len_with, noted_prompt, parse_limit, parse_num, push_doubled, record, refuse, shout,
+        sum_with, validate,
     };
     pub use mrtr::{Elicited, elicit, start_task};
     pub use mrtr_tests::note;
@@ -305,6 +305,23 @@ pub fn add(a: i64, b: i64) -> i64 {
 /// Takes ownership, so a body can move a local before an ask.
 pub fn consume(s: String) -> usize {
     s.len()
+}
+
+/// A handle that cannot be saved: neither `Serialize` nor `Send`.
+pub struct Handle {
+    base: std::rc::Rc<i64>,
+}
+
+impl Handle {
+    pub fn open(base: i64) -> Self {
+        Handle {
+            base: std::rc::Rc::new(base),
+        }
+    }
+
+    pub fn find(&self, n: i64) -> Option<&i64> {
+        (n % 2 == 0).then_some(&*self.base)
+    }
 }
 
 pub fn parse_num(s: &str) -> Result<i64, String> {
@@ -6037,6 +6054,47 @@ corpus! {
         Ok(format!("{names:?} {notes:?} {} {more} {tag} {:?}", person.age, tally.value))
     }
 
+    // Statements before a local that an `if let` or `match` whose branch asks takes apart: what
+    // they declare ends with them, before the ask, when nothing after reads it. So a handle
+    // that cannot be saved may be read there, and a field moved and given back there (seed
+    // 403) is whole where the local is saved.
+    statements_before_a_matched_local_end_before_its_ask(args) => {
+        let n = i64::from(args.n);
+        let handle = Handle::open(10);
+        let found = handle.find(n).copied();
+        let got = if let Some(found) = found { found + n } else { ask!(got = elicit::<Num>("Got?")).accepted().map_err(refuse)?.num };
+        note!(args, "got {got}");
+        let mut sum = 0;
+        let handle = Handle::open(i64::from(args.n));
+        for i in 0..i64::from(args.n) {
+            sum += handle.find(i).copied().unwrap_or(0);
+        }
+        let both = handle.find(sum).cloned();
+        match both {
+            Some(both) => note!(args, "both {both}"),
+            None => {
+                let last = ask!(last = elicit::<Num>("Last?")).ok().map_or(0, |n| n.num);
+                note!(args, "last {last}");
+            }
+        }
+        Ok(format!("{got} {sum}"))
+    }
+
+    // A field of a loop's item moved and given back by the statements before a local that an
+    // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
+    a_field_moved_and_given_back_before_a_matched_local(args) => {
+        let mut out = Vec::new();
+        for mut memo in vec![Memo { title: format!("t{}", args.n), note: None }, Memo { title: "u".to_owned(), note: None }] {
+            let kept = ask!(keep = elicit::<Yes>("Keep?")).ok().is_some_and(|y| y.yes);
+            let _ = consume(memo.title);
+            memo.title = "fresh".to_owned();
+            let long = kept.then(|| memo.title.clone());
+            let title = if let Some(title) = long { title } else { ask!(title = elicit::<Text>("Title?")).accepted().map_err(refuse)?.text };
+            out.push(format!("{title} {kept}"));
+        }
+        Ok(format!("{out:?}"))
+    }
+
     // A field moved by a method of `Option`, `Result` or an iterator that takes it by value,
     // before an ask that saves the local: cloned there.
     fields_moved_by_methods_that_take_them_by_value(args) => {
@@ -7371,6 +7429,16 @@ fn cases(name: &str) -> Vec<Run> {
         "a_field_moved_into_a_vec_before_an_ask" => {
             vec![run(2, vec![num(4)]), run(1, vec![decline.clone()])]
         }
+        "statements_before_a_matched_local_end_before_its_ask" => vec![
+            run(2, vec![]),
+            run(1, vec![num(7), num(3)]),
+            run(3, vec![decline.clone()]),
+        ],
+        "a_field_moved_and_given_back_before_a_matched_local" => vec![
+            run(2, vec![yes(true), yes(false), text("x")]),
+            run(1, vec![yes(false), text("a"), yes(true)]),
+            run(1, vec![yes(false), decline.clone()]),
+        ],
         "fields_moved_by_methods_that_take_them_by_value" => {
             vec![run(2, vec![num(4)]), run(3, vec![decline.clone()])]
         }

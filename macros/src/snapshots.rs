@@ -190,6 +190,30 @@ fn a_local_matched_right_after_it_is_made_is_not_saved() {
 }
 
 #[test]
+fn statements_before_a_matched_local_move_into_the_scrutinee_with_it() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn lookup(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let count = args.count;
+                let client = Client::connect();
+                let mut entry = client.entry(count);
+                let old = consume(entry.name);
+                entry.name = format!("{old}+");
+                let found = client.find(&entry.name).cloned();
+                let name = if let Some(name) = found {
+                    name
+                } else {
+                    ask!(name = elicit::<Name>("Name?")).accepted().map_err(refuse)?.name
+                };
+                Ok(format!("{name} {count}"))
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

@@ -17,6 +17,8 @@
 //!   visited are saved with the state, and pops one per iteration into a `let` of `p`.
 //! - `loop` needs nothing: a resumed round enters its body and skips to the resume point.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::{
@@ -29,7 +31,8 @@ use super::{
     idents,
     let_chains::Chain,
     syntax::{
-        ask_marker_id, asks_in_expr, assigned_place, bindings_tuple, is_assign_op, pattern_bindings,
+        ask_marker_id, asks_in_expr, assigned_place, bindings_tuple, is_assign_op, kept_for_drop,
+        pattern_bindings,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -340,11 +343,13 @@ fn scrutinees_in_place(stmts: Vec<Stmt>) -> Vec<Stmt> {
     let mut index = 0;
     while index < stmts.len() {
         if let Some(matched) = matched_later(&stmts, index) {
-            let mut moved: Vec<Stmt> = stmts.drain(index..matched).collect();
-            let name = match moved.first() {
-                Some(Stmt::Local(local)) => plain_name(&local.pat),
+            let name = match &stmts[index] {
+                Stmt::Local(local) => plain_name(&local.pat),
                 _ => None,
             };
+            let from = pulled_before(&stmts, index, matched);
+            let mut moved: Vec<Stmt> = stmts.drain(from..matched).collect();
+            index = from;
             if let (Some(name), Some(slot)) = (name, scrutinee_slot(&mut stmts[index])) {
                 moved.push(Stmt::Expr(syn::parse_quote!(#name), None));
                 let scrutinee: Expr = syn::parse_quote!({ #(#moved)* });
@@ -400,6 +405,141 @@ fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
     let read_later = reads_leaving(&without_scrutinee(&stmts[matched]))
         || stmts[matched + 1..].iter().any(reads_leaving);
     (!read_later).then_some(matched)
+}
+
+/// Where the statements that move into the scrutinee begin: at `let x` (`start`), or before
+/// it, over the statements that precede it, so that what they declare ends before the ask as
+/// `x` does and is not saved there (`let client = connect(); let kind = client.kind(); match
+/// kind {..}`), and a field they move and give back stays in one place (`let n =
+/// consume(p.a); p.a = fresh(); let x = p.a.len(); match x {..}`). Not over an item, an ask,
+/// a `_guard` (kept for its `Drop`), a statement that declares what the `match` or a later
+/// statement reads, or one that gives a binding a value (`d = ..`, which a `let d;` needs as
+/// a statement of its own block); nor over one that reads a binding declared earlier in the
+/// block that nothing from `let x` on reads, which would be alive at the ask only for it.
+fn pulled_before(stmts: &[Stmt], start: usize, matched: usize) -> usize {
+    let from_match_on: Vec<Stmt> = std::iter::once(without_scrutinee(&stmts[matched]))
+        .chain(stmts[matched + 1..].iter().cloned())
+        .collect();
+    let read_from_match_on = |name: &str| read_before_declared_again(&from_match_on, name);
+    // The local's value may borrow from what its `let` reads, unless it is plainly owned.
+    let (borrowed_from, owned) = match &stmts[start] {
+        Stmt::Local(syn::Local {
+            init: Some(init), ..
+        }) => (
+            super::syntax::names_in_expr(&init.expr),
+            owned_value(&init.expr),
+        ),
+        _ => (BTreeSet::new(), false),
+    };
+    let mut from = start;
+    while let Some(stmt) = from.checked_sub(1).map(|before| &stmts[before]) {
+        // A statement macro may declare any name it is given (`bump!(x)`).
+        let macro_declares = matches!(stmt, Stmt::Macro(_) | Stmt::Expr(Expr::Macro(_), _))
+            && super::syntax::names_in_stmt(stmt)
+                .iter()
+                .any(|name| read_from_match_on(name));
+        let stays = matches!(stmt, Stmt::Item(_))
+            || has_ask(stmt)
+            || gives_a_binding(stmt)
+            || macro_declares
+            || declared(stmt).iter().any(|binding| {
+                kept_for_drop(&binding.ident)
+                    || read_from_match_on(&binding.ident.to_string())
+                    || (!owned && borrowed_from.contains(&binding.ident.to_string()))
+            });
+        if stays {
+            break;
+        }
+        from -= 1;
+    }
+    while from < start {
+        let earlier: Vec<String> = stmts[..from]
+            .iter()
+            .flat_map(declared)
+            .map(|binding| binding.ident.to_string())
+            .collect();
+        let kept_alive = earlier.iter().any(|name| {
+            read_before_declared_again(&stmts[from..start], name)
+                && !read_before_declared_again(&stmts[start..], name)
+        });
+        if !kept_alive {
+            break;
+        }
+        from += 1;
+    }
+    from
+}
+
+/// Whether `stmts` read `name` before a `let` among them declares it again.
+fn read_before_declared_again(stmts: &[Stmt], name: &str) -> bool {
+    for stmt in stmts {
+        if super::syntax::names_in_stmt(stmt).contains(name) {
+            return true;
+        }
+        if declared(stmt).iter().any(|binding| binding.ident == name) {
+            return false;
+        }
+    }
+    false
+}
+
+/// What a `let` declares.
+fn declared(stmt: &Stmt) -> Vec<super::syntax::Binding> {
+    match stmt {
+        Stmt::Local(local) => pattern_bindings(&local.pat),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a value is plainly owned, so that it cannot borrow from the locals it is made from:
+/// a copy or conversion by one of std's methods that return one (`cfg.get(k).cloned()`,
+/// `name.to_owned()`, `items.len()`), a `format!`, a literal, an operator or a cast.
+fn owned_value(expr: &Expr) -> bool {
+    const OWNING: &[&str] = &[
+        "clone",
+        "cloned",
+        "contains",
+        "contains_key",
+        "copied",
+        "count",
+        "ends_with",
+        "into_owned",
+        "is_empty",
+        "is_err",
+        "is_none",
+        "is_ok",
+        "is_some",
+        "len",
+        "starts_with",
+        "to_lowercase",
+        "to_owned",
+        "to_string",
+        "to_uppercase",
+        "to_vec",
+    ];
+    match expr {
+        Expr::MethodCall(call) => OWNING.contains(&call.method.to_string().as_str()),
+        Expr::Macro(mac) => mac.mac.path.is_ident("format"),
+        Expr::Lit(_) | Expr::Cast(_) => true,
+        Expr::Binary(binary) => !is_assign_op(&binary.op),
+        Expr::Unary(unary) => !matches!(unary.op, syn::UnOp::Deref(_)),
+        Expr::Paren(inner) => owned_value(&inner.expr),
+        _ => false,
+    }
+}
+
+/// Whether a statement assigns a whole binding (`d = ..`) anywhere in it.
+fn gives_a_binding(stmt: &Stmt) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+            self.0 |= matches!(&*assign.left, Expr::Path(path) if path.path.get_ident().is_some());
+            syn::visit::visit_expr_assign(self, assign);
+        }
+    }
+    let mut finder = Finder(false);
+    syn::visit::Visit::visit_stmt(&mut finder, stmt);
+    finder.0
 }
 
 /// The statement with its `match` or `if let` scrutinee left out, to see what else it reads.
@@ -822,4 +962,76 @@ pub(crate) fn strip_mut_where(pat: &mut Pat, strip: impl Fn(&Ident) -> bool) {
         }
     }
     Strip(strip).visit_pat_mut(pat);
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::{ToTokens, quote};
+
+    use super::scrutinees_in_place;
+
+    /// The statements that stay before the `match`, after moving what may into its scrutinee.
+    fn kept_before_the_match(body: proc_macro2::TokenStream) -> Vec<String> {
+        let block: syn::Block = syn::parse2(quote!({ #body })).unwrap();
+        let stmts = scrutinees_in_place(block.stmts);
+        let matched = stmts
+            .iter()
+            .position(|stmt| stmt.to_token_stream().to_string().contains("__mrtr_ask_1"))
+            .unwrap();
+        stmts[..matched]
+            .iter()
+            .map(|stmt| stmt.to_token_stream().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn statements_whose_bindings_end_at_the_match_move_into_its_scrutinee() {
+        let kept = kept_before_the_match(quote! {
+            let n = args.n;
+            let client = connect();
+            let _ = consume(item.name);
+            item.name = fresh();
+            let found = client.find(&item.name).cloned();
+            let got = if let Some(got) = found { got } else { __mrtr_ask_1(q()) };
+            use_it(n, got);
+        });
+        assert_eq!(kept, ["let n = args . n ;"]);
+    }
+
+    #[test]
+    fn statements_stay_that_the_local_may_borrow_from_or_that_later_code_needs() {
+        // The local may borrow from `client`: only its own `let` moves.
+        let kept = kept_before_the_match(quote! {
+            let client = connect();
+            let found = client.find(1);
+            match found { Some(v) => v, None => __mrtr_ask_1(q()) }
+        });
+        assert_eq!(kept, ["let client = connect () ;"]);
+        // A `_guard` lives to the end of its block, a binding read after the `match` and one
+        // a statement macro may declare are needed there, `d = ..` gives a `let d;` its value.
+        for stays in [
+            quote!(let _guard = lock();),
+            quote!(let later = 1;),
+            quote!(bump!(later);),
+            quote!(d = 2;),
+        ] {
+            let kept = kept_before_the_match(quote! {
+                #stays
+                let found = make();
+                match found { Some(v) => v, None => __mrtr_ask_1(q()) };
+                use_it(later);
+            });
+            assert_eq!(kept.len(), 1, "{kept:?}");
+        }
+        // `early` would be read at the ask only for the statement that reads it.
+        let kept = kept_before_the_match(quote! {
+            let early = make();
+            let mut sum = 0;
+            sum += early.len();
+            let found = other();
+            match found { Some(v) => v, None => __mrtr_ask_1(q()) };
+            use_it(sum);
+        });
+        assert_eq!(kept.len(), 3, "{kept:?}");
+    }
 }
