@@ -409,13 +409,16 @@ fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
 
 /// Where the statements that move into the scrutinee begin: at `let x` (`start`), or before
 /// it, over the statements that precede it, so that what they declare ends before the ask as
-/// `x` does and is not saved there (`let client = connect(); let kind = client.kind(); match
-/// kind {..}`), and a field they move and give back stays in one place (`let n =
-/// consume(p.a); p.a = fresh(); let x = p.a.len(); match x {..}`). Not over an item, an ask,
-/// a `_guard` (kept for its `Drop`), a statement that declares what the `match` or a later
-/// statement reads, or one that gives a binding a value (`d = ..`, which a `let d;` needs as
-/// a statement of its own block); nor over one that reads a binding declared earlier in the
-/// block that nothing from `let x` on reads, which would be alive at the ask only for it.
+/// `x` does and is not saved there (`let client = connect(); let kind =
+/// client.kind().to_owned(); match kind {..}`), and a field they move and give back stays in
+/// one place (`let n = consume(p.a); p.a = fresh(); let x = p.a.len(); match x {..}`).
+///
+/// Not over an item, an ask, a `_guard` (kept for its `Drop`), a statement that declares what
+/// the `match` or a later statement reads, or one that gives a binding a value (`d = ..`,
+/// which a `let d;` needs as a statement of its own block). Not over a `let` that `let x`
+/// reads unless `x`'s value is plainly owned: it may borrow from it (`client.name()`). Nor
+/// over one that reads a binding declared earlier in the block that nothing from `let x` on
+/// reads, which would then be alive at the ask only for it.
 fn pulled_before(stmts: &[Stmt], start: usize, matched: usize) -> usize {
     let from_match_on: Vec<Stmt> = std::iter::once(without_scrutinee(&stmts[matched]))
         .chain(stmts[matched + 1..].iter().cloned())
