@@ -16,8 +16,8 @@
 //! whose patterns bind by value matches a clone. Left as written: a move in a loop that the
 //! binding is outside of (it would move again on the next pass), and one in the arguments of
 //! a macro other than `vec!` and `dbg!`, whose tokens are not known to be expressions that
-//! move. The local is a `let`'s binding, or one of a `for` loop's pattern,
-//! a `match` arm's, or an `if let`'s or `while let`'s, walked over the statements in its scope.
+//! move. The local is a `let`'s binding, or one of a `for` loop's pattern, a `match` arm's, or
+//! an `if let`'s or `while let`'s, walked over the statements in its scope.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
