@@ -6077,7 +6077,12 @@ corpus! {
                 note!(args, "last {last}");
             }
         }
-        Ok(format!("{got} {sum}"))
+        let other = Handle::open(i64::from(args.n) + 1);
+        let more = match other.find(i64::from(args.n)).copied() {
+            Some(more) => more,
+            None => ask!(more = elicit::<Num>("More?")).ok().map_or(0, |n| n.num),
+        };
+        Ok(format!("{got} {sum} {more}"))
     }
 
     // A field of a loop's item moved and given back by the statements before a local that an
@@ -7431,7 +7436,7 @@ fn cases(name: &str) -> Vec<Run> {
         }
         "statements_before_a_matched_local_end_before_its_ask" => vec![
             run(2, vec![]),
-            run(1, vec![num(7), num(3)]),
+            run(1, vec![num(7), num(3), num(5)]),
             run(3, vec![decline.clone()]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![

@@ -337,7 +337,9 @@ fn let_else_as_match(stmt: &Stmt) -> Option<Stmt> {
 /// made, `match { let x = init; ..; x } { .. }`, with the statements between (which must not
 /// ask, nor declare what is read from the `match` on). Only the arms' bindings are alive at
 /// their asks, so only they are saved, and `x` need not be `Serialize`. Otherwise `x` stays a
-/// local of the block and is saved like one.
+/// local of the block and is saved like one. Statements before the `let` may join them
+/// (`pulled_before`), and likewise before a `match` on a plainly owned value, which then
+/// takes it from a `let` at the end of its scrutinee.
 fn scrutinees_in_place(stmts: Vec<Stmt>) -> Vec<Stmt> {
     let mut stmts = stmts;
     let mut index = 0;
@@ -347,13 +349,28 @@ fn scrutinees_in_place(stmts: Vec<Stmt>) -> Vec<Stmt> {
                 Stmt::Local(local) => plain_name(&local.pat),
                 _ => None,
             };
-            let from = pulled_before(&stmts, index, matched);
+            let value = match &stmts[index] {
+                Stmt::Local(local) => local.init.as_ref().map(|init| (*init.expr).clone()),
+                _ => None,
+            };
+            let from = pulled_before(&stmts, index, matched, value.as_ref());
             let mut moved: Vec<Stmt> = stmts.drain(from..matched).collect();
             index = from;
             if let (Some(name), Some(slot)) = (name, scrutinee_slot(&mut stmts[index])) {
                 moved.push(Stmt::Expr(syn::parse_quote!(#name), None));
                 let scrutinee: Expr = syn::parse_quote!({ #(#moved)* });
                 *slot = scrutinee;
+            }
+        } else if let Some(scrutinee) = owned_scrutinee(&stmts[index]) {
+            // `match cfg.get(&k).cloned() {..}`: as for a local, with the value as the `let`'s.
+            let from = pulled_before(&stmts, index, index, Some(&scrutinee));
+            if from < index {
+                let moved: Vec<Stmt> = stmts.drain(from..index).collect();
+                index = from;
+                let value = idents::scrutinee();
+                if let Some(slot) = scrutinee_slot(&mut stmts[index]) {
+                    *slot = syn::parse_quote!({ #(#moved)* let #value = #scrutinee; #value });
+                }
             }
         }
         index += 1;
@@ -419,20 +436,15 @@ fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
 /// reads unless `x`'s value is plainly owned: it may borrow from it (`client.name()`). Nor
 /// over one that reads a binding declared earlier in the block that nothing from `let x` on
 /// reads, which would then be alive at the ask only for it.
-fn pulled_before(stmts: &[Stmt], start: usize, matched: usize) -> usize {
+fn pulled_before(stmts: &[Stmt], start: usize, matched: usize, value: Option<&Expr>) -> usize {
     let from_match_on: Vec<Stmt> = std::iter::once(without_scrutinee(&stmts[matched]))
         .chain(stmts[matched + 1..].iter().cloned())
         .collect();
     let read_from_match_on = |name: &str| read_before_declared_again(&from_match_on, name);
     // The local's value may borrow from what its `let` reads, unless it is plainly owned.
-    let (borrowed_from, owned) = match &stmts[start] {
-        Stmt::Local(syn::Local {
-            init: Some(init), ..
-        }) => (
-            super::syntax::names_in_expr(&init.expr),
-            owned_value(&init.expr),
-        ),
-        _ => (BTreeSet::new(), false),
+    let (borrowed_from, owned) = match value {
+        Some(value) => (super::syntax::names_in_expr(value), owned_value(value)),
+        None => (BTreeSet::new(), false),
     };
     let mut from = start;
     while let Some(stmt) = from.checked_sub(1).map(|before| &stmts[before]) {
@@ -471,6 +483,18 @@ fn pulled_before(stmts: &[Stmt], start: usize, matched: usize) -> usize {
         from += 1;
     }
     from
+}
+
+/// The scrutinee of a `match` or `if let` with an ask in a branch, when it is a plainly owned
+/// value that asks nothing itself and no pattern binds by `ref`.
+fn owned_scrutinee(stmt: &Stmt) -> Option<Expr> {
+    let (scrutinee, patterns) = matched_by(stmt)?;
+    let by_ref = patterns
+        .into_iter()
+        .flat_map(pattern_bindings)
+        .any(|binding| binding.by_ref);
+    (!by_ref && asks_in_expr(scrutinee).is_empty() && owned_value(scrutinee))
+        .then(|| scrutinee.clone())
 }
 
 /// Whether `stmts` read `name` before a `let` among them declares it again.
@@ -999,6 +1023,27 @@ mod tests {
             use_it(n, got);
         });
         assert_eq!(kept, ["let n = args . n ;"]);
+    }
+
+    #[test]
+    fn statements_move_into_a_plainly_owned_scrutinee_too() {
+        let kept = kept_before_the_match(quote! {
+            let n = args.n;
+            let cfg = lock();
+            match cfg.get(&n).cloned() { Some(v) => v, None => __mrtr_ask_1(q()) };
+            use_it(n);
+        });
+        assert_eq!(kept, ["let n = args . n ;"]);
+        // The value may borrow from `cfg`, or is asked for.
+        for scrutinee in [quote!(cfg.get(&n)), quote!(__mrtr_ask_2(q()).is_ok())] {
+            let kept = kept_before_the_match(quote! {
+                let n = args.n;
+                let cfg = lock();
+                match #scrutinee { Some(v) => v, None => __mrtr_ask_1(q()) };
+                use_it(n);
+            });
+            assert_eq!(kept.len(), 2, "{kept:?}");
+        }
     }
 
     #[test]

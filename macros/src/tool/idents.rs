@@ -85,6 +85,11 @@ pub(crate) fn given() -> Ident {
     local("__mrtr_given")
 }
 
+/// The value a `match` takes apart, made after the statements moved into its scrutinee.
+pub(crate) fn scrutinee() -> Ident {
+    local("__mrtr_scrutinee")
+}
+
 /// The value of an arm that does not ask.
 pub(crate) fn value() -> Ident {
     local("__value")
