@@ -6054,10 +6054,10 @@ corpus! {
         Ok(format!("{names:?} {notes:?} {} {more} {tag} {:?}", person.age, tally.value))
     }
 
-    // Statements before a local that an `if let` or `match` whose branch asks takes apart: what
-    // they declare ends with them, before the ask, when nothing after reads it. So a handle
-    // that cannot be saved may be read there, and a field moved and given back there (seed
-    // 403) is whole where the local is saved.
+    // Statements before a local that an `if let` or `match` whose branch asks takes apart, or
+    // before a `match` on an owned value or an `if` whose branch asks: what they declare ends
+    // with them, before the ask, when nothing after reads it. So a handle that cannot be
+    // saved may be read there.
     statements_before_a_matched_local_end_before_its_ask(args) => {
         let n = i64::from(args.n);
         let handle = Handle::open(10);
@@ -6076,6 +6076,11 @@ corpus! {
                 let last = ask!(last = elicit::<Num>("Last?")).ok().map_or(0, |n| n.num);
                 note!(args, "last {last}");
             }
+        }
+        let probe = Handle::open(i64::from(args.n));
+        if probe.find(i64::from(args.n) + 1).is_none() {
+            let extra = ask!(extra = elicit::<Num>("Extra?")).ok().map_or(0, |n| n.num);
+            note!(args, "extra {extra}");
         }
         let other = Handle::open(i64::from(args.n) + 1);
         let more = match other.find(i64::from(args.n)).copied() {
@@ -7435,7 +7440,7 @@ fn cases(name: &str) -> Vec<Run> {
             vec![run(2, vec![num(4)]), run(1, vec![decline.clone()])]
         }
         "statements_before_a_matched_local_end_before_its_ask" => vec![
-            run(2, vec![]),
+            run(2, vec![num(9)]),
             run(1, vec![num(7), num(3), num(5)]),
             run(3, vec![decline.clone()]),
         ],

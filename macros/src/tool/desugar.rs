@@ -338,8 +338,8 @@ fn let_else_as_match(stmt: &Stmt) -> Option<Stmt> {
 /// ask, nor declare what is read from the `match` on). Only the arms' bindings are alive at
 /// their asks, so only they are saved, and `x` need not be `Serialize`. Otherwise `x` stays a
 /// local of the block and is saved like one. Statements before the `let` may join them
-/// (`pulled_before`), and likewise before a `match` on a plainly owned value, which then
-/// takes it from a `let` at the end of its scrutinee.
+/// (`pulled_before`), and likewise before a `match` on a plainly owned value or an `if` whose
+/// branch asks, which then take the value or the condition from a `let` at the end.
 fn scrutinees_in_place(stmts: Vec<Stmt>) -> Vec<Stmt> {
     let mut stmts = stmts;
     let mut index = 0;
@@ -362,7 +362,8 @@ fn scrutinees_in_place(stmts: Vec<Stmt>) -> Vec<Stmt> {
                 *slot = scrutinee;
             }
         } else if let Some(scrutinee) = owned_scrutinee(&stmts[index]) {
-            // `match cfg.get(&k).cloned() {..}`: as for a local, with the value as the `let`'s.
+            // `match cfg.get(&k).cloned() {..}`, `if !cfg.contains_key(&k) {..}`: as for a
+            // local, with the value as the `let`'s.
             let from = pulled_before(&stmts, index, index, Some(&scrutinee));
             if from < index {
                 let moved: Vec<Stmt> = stmts.drain(from..index).collect();
@@ -486,8 +487,21 @@ fn pulled_before(stmts: &[Stmt], start: usize, matched: usize, value: Option<&Ex
 }
 
 /// The scrutinee of a `match` or `if let` with an ask in a branch, when it is a plainly owned
-/// value that asks nothing itself and no pattern binds by `ref`.
+/// value that asks nothing itself and no pattern binds by `ref`; or the condition of such an
+/// `if`, a `bool`.
 fn owned_scrutinee(stmt: &Stmt) -> Option<Expr> {
+    let expr = match stmt {
+        Stmt::Expr(expr, _) => Some(expr),
+        Stmt::Local(local) => local.init.as_ref().map(|init| &*init.expr),
+        _ => None,
+    };
+    if let Some(Expr::If(branch)) = expr
+        && !contains_let(&branch.cond)
+    {
+        let asks_in_a_branch = expr.and_then(ask_range).is_some();
+        return (asks_in_a_branch && asks_in_expr(&branch.cond).is_empty())
+            .then(|| (*branch.cond).clone());
+    }
     let (scrutinee, patterns) = matched_by(stmt)?;
     let by_ref = patterns
         .into_iter()
@@ -629,6 +643,7 @@ fn scrutinee_slot(stmt: &mut Stmt) -> Option<&mut Expr> {
         Expr::Match(m) => Some(&mut *m.expr),
         Expr::If(e) => match &mut *e.cond {
             Expr::Let(let_expr) => Some(&mut *let_expr.expr),
+            cond if !contains_let(cond) => Some(cond),
             _ => None,
         },
         _ => None,
@@ -1034,6 +1049,12 @@ mod tests {
             use_it(n);
         });
         assert_eq!(kept, ["let n = args . n ;"]);
+        // An `if`'s condition is a `bool`.
+        let kept = kept_before_the_match(quote! {
+            let cfg = lock();
+            if !cfg.contains_key(&k) { __mrtr_ask_1(q()); }
+        });
+        assert!(kept.is_empty(), "{kept:?}");
         // The value may borrow from `cfg`, or is asked for.
         for scrutinee in [quote!(cfg.get(&n)), quote!(__mrtr_ask_2(q()).is_ok())] {
             let kept = kept_before_the_match(quote! {
