@@ -6090,6 +6090,28 @@ corpus! {
         Ok(format!("{got} {sum} {more}"))
     }
 
+    // Statements before an `if` whose branch rebuilds a local from itself with an answer, or
+    // consumes it in a `return` that asks: they run in the condition, and the local is saved
+    // with what they did.
+    statements_before_an_asking_if_that_rebuilds_or_returns_a_local(args) => {
+        let mut line = format!("l{}", args.n);
+        let mut nums: Vec<u32> = Vec::new();
+        let mut passes = 0;
+        loop {
+            passes += 1;
+            line.push('.');
+            nums.push(args.n + passes);
+            if passes % 2 == 0 {
+                line = line + &ask!(part = elicit::<Text>(format!("Part after {passes}?"))).ok().map_or("-".to_owned(), |t| t.text);
+            }
+            note!(args, "pass {passes} {line}");
+            nums.push(passes);
+            if passes >= args.n {
+                return Ok(sum_with(nums, ask!(k = elicit::<Num>(format!("K for {line}?"))).accepted().map_err(refuse)?.num));
+            }
+        }
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7443,6 +7465,11 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![num(9)]),
             run(1, vec![num(7), num(3), num(5)]),
             run(3, vec![decline.clone()]),
+        ],
+        "statements_before_an_asking_if_that_rebuilds_or_returns_a_local" => vec![
+            run(1, vec![num(5)]),
+            run(3, vec![text("a"), num(2)]),
+            run(4, vec![decline.clone(), text("b"), decline.clone()]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),
