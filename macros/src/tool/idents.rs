@@ -85,7 +85,8 @@ pub(crate) fn given() -> Ident {
     local("__mrtr_given")
 }
 
-/// The value a `match` takes apart, made after the statements moved into its scrutinee.
+/// The value a `match` takes apart, or an `if` tests, made after the statements moved before
+/// it in its scrutinee or condition.
 pub(crate) fn scrutinee() -> Ident {
     local("__mrtr_scrutinee")
 }
