@@ -490,11 +490,7 @@ fn pulled_before(stmts: &[Stmt], start: usize, matched: usize, value: Option<&Ex
 /// value that asks nothing itself and no pattern binds by `ref`; or the condition of such an
 /// `if`, a `bool`.
 fn owned_scrutinee(stmt: &Stmt) -> Option<Expr> {
-    let expr = match stmt {
-        Stmt::Expr(expr, _) => Some(expr),
-        Stmt::Local(local) => local.init.as_ref().map(|init| &*init.expr),
-        _ => None,
-    };
+    let expr = stmt_value(stmt);
     if let Some(Expr::If(branch)) = expr
         && !contains_let(&branch.cond)
     {
@@ -509,6 +505,15 @@ fn owned_scrutinee(stmt: &Stmt) -> Option<Expr> {
         .any(|binding| binding.by_ref);
     (!by_ref && asks_in_expr(scrutinee).is_empty() && owned_value(scrutinee))
         .then(|| scrutinee.clone())
+}
+
+/// An expression statement's expression, or a `let`'s value.
+fn stmt_value(stmt: &Stmt) -> Option<&Expr> {
+    match stmt {
+        Stmt::Expr(expr, _) => Some(expr),
+        Stmt::Local(local) => local.init.as_ref().map(|init| &*init.expr),
+        _ => None,
+    }
 }
 
 /// Whether `stmts` read `name` before a `let` among them declares it again.
@@ -616,11 +621,7 @@ impl PathIs for Expr {
 /// The scrutinee and the patterns of a `match` or `if let` with an ask in a branch, as a
 /// statement or as the value of a `let`.
 fn matched_by(stmt: &Stmt) -> Option<(&Expr, Vec<&Pat>)> {
-    let expr = match stmt {
-        Stmt::Expr(expr, _) => expr,
-        Stmt::Local(local) => &local.init.as_ref()?.expr,
-        _ => return None,
-    };
+    let expr = stmt_value(stmt)?;
     match expr {
         Expr::Match(m) if m.arms.iter().any(|arm| ask_range(&arm.body).is_some()) => {
             Some((&m.expr, m.arms.iter().map(|arm| &arm.pat).collect()))
