@@ -30,9 +30,10 @@ use syn::{
 use super::{
     idents,
     let_chains::Chain,
+    scopes::{StmtFacts, facts},
     syntax::{
-        ask_marker_id, asks_in_expr, assigned_place, bindings_tuple, is_assign_op, kept_for_drop,
-        pattern_bindings,
+        Captures, ask_marker_id, asks_in_expr, assigned_place, bindings_tuple, is_assign_op,
+        kept_for_drop, pattern_bindings,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -438,46 +439,50 @@ fn matched_later(stmts: &[Stmt], start: usize) -> Option<usize> {
 /// over one that reads a binding declared earlier in the block that nothing from `let x` on
 /// reads, which would then be alive at the ask only for it.
 fn pulled_before(stmts: &[Stmt], start: usize, matched: usize, value: Option<&Expr>) -> usize {
-    let from_match_on: Vec<Stmt> = std::iter::once(without_scrutinee(&stmts[matched]))
-        .chain(stmts[matched + 1..].iter().cloned())
-        .collect();
-    let read_from_match_on = |name: &str| read_before_declared_again(&from_match_on, name);
+    let no_captures = Captures::new();
+    let matched_alone = facts(&without_scrutinee(&stmts[matched]), &no_captures);
+    let facts: Vec<StmtFacts> = stmts.iter().map(|s| facts(s, &no_captures)).collect();
+    let read_from_match_on = |name: &str| {
+        read_before_declared_again(
+            std::iter::once(&matched_alone).chain(&facts[matched + 1..]),
+            name,
+        )
+    };
     // The local's value may borrow from what its `let` reads, unless it is plainly owned.
     let (borrowed_from, owned) = match value {
         Some(value) => (super::syntax::names_in_expr(value), owned_value(value)),
         None => (BTreeSet::new(), false),
     };
     let mut from = start;
-    while let Some(stmt) = from.checked_sub(1).map(|before| &stmts[before]) {
+    while let Some(before) = from.checked_sub(1) {
+        let (stmt, fact) = (&stmts[before], &facts[before]);
         // A statement macro may declare any name it is given (`bump!(x)`).
         let macro_declares = matches!(stmt, Stmt::Macro(_) | Stmt::Expr(Expr::Macro(_), _))
-            && super::syntax::names_in_stmt(stmt)
-                .iter()
-                .any(|name| read_from_match_on(name));
+            && fact.uses.iter().any(|name| read_from_match_on(name));
         let stays = matches!(stmt, Stmt::Item(_))
-            || has_ask(stmt)
+            || fact.asks
             || gives_a_binding(stmt)
             || macro_declares
-            || declared(stmt).iter().any(|binding| {
+            || fact.declares.iter().any(|binding| {
+                let name = binding.ident.to_string();
                 kept_for_drop(&binding.ident)
-                    || read_from_match_on(&binding.ident.to_string())
-                    || (!owned && borrowed_from.contains(&binding.ident.to_string()))
+                    || read_from_match_on(&name)
+                    || (!owned && borrowed_from.contains(&name))
             });
         if stays {
             break;
         }
-        from -= 1;
+        from = before;
     }
     while from < start {
-        let earlier: Vec<String> = stmts[..from]
+        let kept_alive = facts[..from]
             .iter()
-            .flat_map(declared)
+            .flat_map(|fact| &fact.declares)
             .map(|binding| binding.ident.to_string())
-            .collect();
-        let kept_alive = earlier.iter().any(|name| {
-            read_before_declared_again(&stmts[from..start], name)
-                && !read_before_declared_again(&stmts[start..], name)
-        });
+            .any(|name| {
+                read_before_declared_again(&facts[from..start], &name)
+                    && !read_before_declared_again(&facts[start..], &name)
+            });
         if !kept_alive {
             break;
         }
@@ -516,25 +521,20 @@ fn stmt_value(stmt: &Stmt) -> Option<&Expr> {
     }
 }
 
-/// Whether `stmts` read `name` before a `let` among them declares it again.
-fn read_before_declared_again(stmts: &[Stmt], name: &str) -> bool {
-    for stmt in stmts {
-        if super::syntax::names_in_stmt(stmt).contains(name) {
+/// Whether statements read `name` before one of them declares it again.
+fn read_before_declared_again<'f>(
+    facts: impl IntoIterator<Item = &'f StmtFacts>,
+    name: &str,
+) -> bool {
+    for fact in facts {
+        if fact.uses.contains(name) {
             return true;
         }
-        if declared(stmt).iter().any(|binding| binding.ident == name) {
+        if fact.declares.iter().any(|binding| binding.ident == name) {
             return false;
         }
     }
     false
-}
-
-/// What a `let` declares.
-fn declared(stmt: &Stmt) -> Vec<super::syntax::Binding> {
-    match stmt {
-        Stmt::Local(local) => pattern_bindings(&local.pat),
-        _ => Vec::new(),
-    }
 }
 
 /// Whether a value is plainly owned, so that it cannot borrow from the locals it is made from:

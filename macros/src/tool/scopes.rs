@@ -57,13 +57,14 @@ impl VisitMut for Nested<'_> {
     }
 }
 
-struct StmtFacts {
-    declares: Vec<Binding>,
-    uses: BTreeSet<String>,
-    asks: bool,
+/// What a statement declares and reads, and whether it asks.
+pub(crate) struct StmtFacts {
+    pub(crate) declares: Vec<Binding>,
+    pub(crate) uses: BTreeSet<String>,
+    pub(crate) asks: bool,
 }
 
-fn facts(stmt: &Stmt, captures: &Captures) -> StmtFacts {
+pub(crate) fn facts(stmt: &Stmt, captures: &Captures) -> StmtFacts {
     let (declares, uses) = match stmt {
         Stmt::Local(local) => {
             let mut uses = BTreeSet::new();
