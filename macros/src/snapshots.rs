@@ -214,6 +214,24 @@ fn statements_before_a_matched_local_move_into_the_scrutinee_with_it() {
 }
 
 #[test]
+fn operands_computed_before_an_ask_are_bound_first_and_saved() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn tally(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let mut answers = BTreeMap::new();
+                for key in args.keys {
+                    answers.insert(key.to_uppercase(), ask!(value = elicit::<Num>(format!("{key}?"))).accepted().map_err(refuse)?.num);
+                }
+                let item = Item { id: next_id(), title: ask!(title = elicit::<Title>("Title?")).accepted().map_err(refuse)?.title };
+                Ok(format!("{answers:?} {item:?}"))
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

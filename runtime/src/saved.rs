@@ -29,7 +29,9 @@ use zeroize::Zeroizing;
             of a `RefCell`) is not `Send`: hold the value itself",
     note = "for a handle shared with the server, read it from `self` again after the ask; end a \
             guard's block (or `drop` it) before the ask; collect an iterator into a `Vec`; \
-            `.await` a task's `JoinHandle` before the ask"
+            `.await` a task's `JoinHandle` before the ask; an argument that its statement \
+            computes before the ask (`f(make(), ask!(..))`) is saved too: ask first, in a \
+            statement of its own"
 )]
 pub trait Persist: Serialize + DeserializeOwned + Send {}
 

@@ -1,4 +1,5 @@
-// An `ask!` evaluated after other code of its statement (`f(g(), ask!(..))`).
+// An `ask!` evaluated after a method's receiver that runs code (`make().with(ask!(..))`): the
+// receiver cannot be computed first on its own, as an argument is.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -9,12 +10,16 @@ struct Name {
     name: String,
 }
 
-fn prefix() -> String {
-    "Hello".to_owned()
+struct Greeting(String);
+
+impl Greeting {
+    fn with(self, name: Option<String>) -> String {
+        format!("{} {name:?}", self.0)
+    }
 }
 
-fn join(prefix: String, name: Option<String>) -> String {
-    format!("{prefix} {name:?}")
+fn greeting() -> Greeting {
+    Greeting("Hello".to_owned())
 }
 
 #[derive(Clone)]
@@ -27,11 +32,8 @@ impl Server {
     #[mrtr_tool]
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
-        let greeting = join(
-            prefix(),
-            ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name),
-        );
-        greeting
+        let text = greeting().with(ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name));
+        text
     }
 }
 

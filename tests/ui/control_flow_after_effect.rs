@@ -1,4 +1,4 @@
-// A `match` holding an `ask!`, evaluated after other code of its statement.
+// A `match` holding an `ask!`, evaluated after a method's receiver that runs code.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -9,12 +9,16 @@ struct Name {
     name: String,
 }
 
-fn prefix() -> String {
-    "Hello".to_owned()
+struct Greeting(String);
+
+impl Greeting {
+    fn with(self, name: Option<String>) -> String {
+        format!("{} {name:?}", self.0)
+    }
 }
 
-fn join(prefix: String, name: Option<String>) -> String {
-    format!("{prefix} {name:?}")
+fn greeting() -> Greeting {
+    Greeting("Hello".to_owned())
 }
 
 #[derive(Clone)]
@@ -28,14 +32,11 @@ impl Server {
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
         let mood = 1;
-        let greeting = join(
-            prefix(),
-            match mood {
-                0 => None,
-                _ => ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name),
-            },
-        );
-        greeting
+        let text = greeting().with(match mood {
+            0 => None,
+            _ => ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name),
+        });
+        text
     }
 }
 

@@ -1,5 +1,6 @@
 //! Stage 2: find the ask points, number them in source order, and check that each stands where
-//! the function can resume. Each `ask!(..)` is replaced by a marker path for `lower`.
+//! the function can resume, once `bound_first` has bound what runs before an ask in its
+//! statement. Each `ask!(..)` is replaced by a marker path for `lower`.
 
 use std::collections::BTreeSet;
 
@@ -61,6 +62,7 @@ pub(crate) fn analyze(body: &Block, diagnostics: &mut Diagnostics) -> Analysis {
     numbering.visit_block_mut(&mut body);
     let (mut asks, task_starts) = (numbering.asks, numbering.task_starts);
     name_keys_after_lets(&body, &mut asks);
+    super::bound_first::bind_operands_first(&mut body);
     check_block_order(&body, diagnostics);
     Analysis {
         body,
@@ -554,9 +556,10 @@ impl Order {
         if self.effect && !asks_in_expr(expr).is_empty() {
             diagnostics.error(
                 expr,
-                "this holds an `ask!`, but other code in the same statement runs before it, and \
-                 would run again when the call resumes. Make it its own statement, or bind what \
-                 comes first with `let`",
+                "this holds an `ask!`, but code of its statement that `#[mrtr_tool]` cannot \
+                 compute first on its own, as it does an argument, runs before it (a method's \
+                 receiver, a place), and would run again when the call resumes. Make it its own \
+                 statement, or bind what comes first with `let`",
             );
         }
     }
@@ -586,10 +589,13 @@ impl Order {
             } else if self.effect {
                 diagnostics.error(
                     expr,
-                    "this `ask!` runs after other code in the same statement, and that code would \
-                     run again when the call resumes. Ask first, in its own statement: \
-                     `let answer = ask!(..);`, then use `answer`; to ask only when a condition \
-                     holds (`a && ask!(..)`), nest it: `if a { if ask!(..).. { .. } }`",
+                    "this `ask!` runs after code of its statement that `#[mrtr_tool]` cannot \
+                     compute first on its own, as it does an argument: a method's receiver \
+                     (`make().push(ask!(..))`), a place (`v[i()]`), a `let` of a chain, a \
+                     loop's condition, or code that may change a local that an earlier part \
+                     reads (`log.push(log.len(), ask!(..))`). That code would run again when \
+                     the call resumes. Ask first, in its own statement: \
+                     `let answer = ask!(..);`, then use `answer`",
                 );
             }
             self.asked = true;

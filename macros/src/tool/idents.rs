@@ -65,6 +65,23 @@ pub(crate) fn fresh(stem: &str, index: u32, located: Span) -> Ident {
     )
 }
 
+/// An operand evaluated before an ask of its statement, bound first (`bound_first`), located
+/// at the operand for error messages.
+pub(crate) fn bound_first(index: u32, located: Span) -> Ident {
+    fresh(BOUND_FIRST, index, located)
+}
+
+const BOUND_FIRST: &str = "operand";
+
+/// Whether `ident` is a [`bound_first`] operand's, which errors describe rather than name.
+pub(crate) fn is_bound_first(ident: &Ident) -> bool {
+    ident
+        .to_string()
+        .strip_prefix("__mrtr_")
+        .and_then(|rest| rest.strip_prefix(BOUND_FIRST))
+        .is_some_and(|index| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// The enum that names the arm a desugared `match` enters.
 pub(crate) fn arm_enum(located: Span) -> Ident {
     Ident::new("__MrtrArm", Span::mixed_site().located_at(located))

@@ -686,6 +686,26 @@ impl<'a> Lowering<'a> {
                 .init
                 .as_ref()
                 .and_then(|init| declaring_init(&init.expr, &binding.ident));
+            if idents::is_bound_first(&binding.ident) {
+                let unsaved = init.filter(|init| {
+                    str_literals_inside(init)
+                        || borrowed_from_item(init, &self.borrowing_items).is_some()
+                        || iterates(init)
+                        || picks_borrow(init).is_some()
+                        || borrows(init)
+                });
+                if let Some(operand) = unsaved {
+                    self.diagnostics.error(
+                        operand,
+                        "this value is computed before the `ask!` of its statement, so it is \
+                         saved at the ask, and it borrows (or holds a string literal), which \
+                         cannot be saved into `requestState`. Pass an owned value \
+                         (`.to_owned()`, `.cloned()`, `.to_string()`), or ask first in a \
+                         statement of its own: `let answer = ask!(..);`, then use `answer`",
+                    );
+                }
+                continue;
+            }
             if init.is_some_and(str_literal) {
                 self.diagnostics.error(
                     &binding.ident,

@@ -8,6 +8,7 @@ use crate::diagnostics::Diagnostics;
 mod analyze;
 mod ask_args;
 mod borrowed;
+mod bound_first;
 mod closures;
 mod dead_after;
 mod deferred_init;

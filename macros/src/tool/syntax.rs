@@ -126,12 +126,15 @@ pub(crate) fn operands_in_order(expr: &Expr) -> Option<Vec<&Expr>> {
 }
 
 /// Whether evaluating a plain expression, past its operands, may do something: call code,
-/// return, or branch with `?`. Reading a place, taking a reference or building a value does not.
+/// return, or branch with `?`. Reading a place, taking a reference or building a value (a tuple
+/// struct or variant too: `Some(x)`) does not.
 pub(crate) fn has_effect(expr: &Expr) -> bool {
+    if let Expr::Call(call) = expr {
+        return !constructor(&call.func);
+    }
     matches!(
         expr,
         Expr::MethodCall(_)
-            | Expr::Call(_)
             | Expr::Try(_)
             | Expr::Await(_)
             | Expr::Unary(_)
@@ -141,6 +144,17 @@ pub(crate) fn has_effect(expr: &Expr) -> bool {
             | Expr::Return(_)
             | Expr::Break(_)
     )
+}
+
+/// `Some`, `Ok`, `Point`, `Shape::Circle`: a path whose last segment is capitalized, which
+/// Rust's naming makes a tuple struct or variant, not a function.
+fn constructor(func: &Expr) -> bool {
+    let Expr::Path(path) = func else { return false };
+    path.path.segments.last().is_some_and(|last| {
+        last.ident
+            .to_string()
+            .starts_with(|c: char| c.is_uppercase())
+    })
 }
 
 /// The ask evaluated first in `expr`, if it is the first thing evaluated.
@@ -871,10 +885,10 @@ pub(crate) fn is_assign_op(op: &syn::BinOp) -> bool {
 }
 
 /// `_guard`: a binding named to be kept for its `Drop`, which Rust keeps to the end of its block
-/// even when it is never read.
+/// even when it is never read. Not the generated code's `__mrtr` locals.
 pub(crate) fn kept_for_drop(name: &Ident) -> bool {
     let text = name.to_string();
-    text.len() > 1 && text.starts_with('_')
+    text.len() > 1 && text.starts_with('_') && !text.starts_with("__mrtr")
 }
 
 /// Whether a token stream spells `ask!` anywhere, as in another macro's arguments.
