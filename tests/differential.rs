@@ -6112,6 +6112,38 @@ corpus! {
         }
     }
 
+    // Arguments, elements, fields and left operands that compute something before the ask of
+    // their statement: computed first, once, in Rust's order, and saved at the ask; a `?`
+    // there returns before asking. In a loop, a match arm's body and an `else if` too.
+    operands_that_compute_before_an_ask_run_once(args) => {
+        let mut answers = BTreeMap::new();
+        let mut calls = 0u32;
+        for key in ["a", "b"].map(String::from) {
+            answers.insert({ calls += 1; note!(args, "key {key} {calls}"); key.to_uppercase() }, ask!(value = elicit::<Num>(format!("{key}?"))).accepted().map_or(-1, |n| n.num));
+        }
+        let person = Person { name: { note!(args, "name"); format!("p{}", args.n) }, age: u32::try_from(ask!(age = elicit::<Num>("Age?")).accepted().map_err(refuse)?.num).map_err(|e| e.to_string())? };
+        let pair = (answers.len() + calls as usize, ask!(pair = elicit::<Text>("Pair?")).ok().map_or("-".to_owned(), |t| t.text));
+        let tagged = Tagged { tag: validate(&pair.1)?, value: ask!(tag = elicit::<Num>(format!("Value for {}?", pair.1))).accepted().map_or(0, |n| n.num) };
+        let same = person.name.to_uppercase() == ask!(same = elicit::<Text>("Same?")).ok().map_or(String::new(), |t| t.text);
+        let found = answers.contains_key(&tagged.tag.to_uppercase()) || ask!(found = elicit::<Yes>("Found?")).ok().is_some_and(|y| y.yes);
+        let _ = match same {
+            true => None,
+            false => answers.insert(format!("X{calls}"), ask!(extra = elicit::<Num>("Extra?")).accepted().map_or(0, |n| n.num)),
+        };
+        if calls > 5 {
+            note!(args, "many");
+        } else if answers.len() + 1 > calls as usize && ask!(more = elicit::<Yes>("More?")).ok().is_some_and(|y| y.yes) {
+            note!(args, "more");
+        }
+        let mut log: Vec<i64> = Vec::new();
+        for i in (calls as i64 * 2)..ask!(upto = elicit::<Num>("Up to?")).accepted().map_or(0, |n| n.num.min(6)) {
+            log.push(i);
+        }
+        let joined = join_async(&person.name.to_uppercase(), &ask!(last = elicit::<Text>("Last?")).ok().map_or("-".to_owned(), |t| t.text)).await;
+        note!(args, "{answers:?} {pair:?} {same} {found} {log:?}");
+        Ok(format!("{} {} {} {joined}", person.age, tagged.tag, tagged.value))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7470,6 +7502,40 @@ fn cases(name: &str) -> Vec<Run> {
             run(1, vec![num(5)]),
             run(3, vec![text("a"), num(2)]),
             run(4, vec![decline.clone(), text("b"), decline.clone()]),
+        ],
+        "operands_that_compute_before_an_ask_run_once" => vec![
+            run(
+                2,
+                vec![
+                    num(1),
+                    num(2),
+                    num(30),
+                    text("ab"),
+                    num(7),
+                    text("P2"),
+                    yes(true),
+                    yes(true),
+                    num(5),
+                    text("z"),
+                ],
+            ),
+            run(
+                1,
+                vec![
+                    num(1),
+                    num(2),
+                    num(30),
+                    text("a"),
+                    num(7),
+                    text("x"),
+                    num(3),
+                    yes(false),
+                    num(5),
+                    text("z"),
+                ],
+            ),
+            run(3, vec![num(1), decline.clone(), num(4), text("")]),
+            run(3, vec![num(1), num(2), decline.clone()]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),
