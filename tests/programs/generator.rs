@@ -6,7 +6,8 @@
 //! borrowed into calls that ask, moved and then given a new value by an ask (or by each
 //! branch of an `if`), or moved in a loop before an ask and a `break`. Some rounds ask two or
 //! three questions at once (`let (a, b) = ask!(..)`, or matched together with bindings in the
-//! arms). Records' fields (of a `let`, a loop's item or a `match` arm's binding) are read,
+//! arms). Some asks come after an argument or an array's element that computes first
+//! (`i64::wrapping_add(x.len() as i64, ask!(..)..)`, a block that notes that it ran). Records' fields (of a `let`, a loop's item or a `match` arm's binding) are read,
 //! changed, moved and given new values one by one, the others read after later asks. Some
 //! patterns take the name of an outer integer, which they hide in their arm or body. Most
 //! questions ask for a number (`Num`), some for a word (`Word`, held as a `String`), among
@@ -395,6 +396,33 @@ impl Generator {
         }
     }
 
+    /// An integer that asks after computing something first in the same expression: an
+    /// argument, an array's element, or a block that notes that it ran.
+    fn computed_before_ask(&mut self) -> String {
+        if !self.take_ask() {
+            return self.int(2);
+        }
+        let ask = self.ask();
+        match self.rng.u8(0..4) {
+            0 => format!("i64::wrapping_add({}, {ask})", self.int(2)),
+            1 => {
+                let site = self.site();
+                let (shown, value) = (self.int(1), self.int(1));
+                format!(
+                    "i64::wrapping_sub({{ note!(args, \"b{site} {{}}\", {shown}); {value} }}, {ask})"
+                )
+            }
+            2 => format!(
+                "[{}, {ask}].iter().fold(0i64, |acc, x| acc.wrapping_add(*x))",
+                self.int(1)
+            ),
+            _ => match self.pick_kind(Kind::Text) {
+                Some(text) => format!("text_len_with(&{text}.to_uppercase(), {ask})"),
+                None => format!("i64::wrapping_mul(twice({}).await, {ask})", self.int(1)),
+            },
+        }
+    }
+
     fn condition(&mut self, may_ask: bool) -> String {
         match self.rng.u8(0..5) {
             0 if may_ask => format!("{} > {}", self.int_or_ask(1), self.rng.i64(-1..=8)),
@@ -468,7 +496,11 @@ impl Generator {
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
-                let value = self.int_or_ask(2);
+                let value = if self.chance(30) {
+                    self.computed_before_ask()
+                } else {
+                    self.int_or_ask(2)
+                };
                 let assignable = self.chance(50);
                 let mutability = if assignable { "mut " } else { "" };
                 self.line(&format!("let {mutability}{name} = {value};"));
