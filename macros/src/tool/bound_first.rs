@@ -137,6 +137,10 @@ fn plan(expr: &Expr, parts: &mut Vec<Part>, read: &mut BTreeSet<String>) -> bool
     };
     for (index, operand) in operands.into_iter().enumerate() {
         if !asks_in_expr(operand).is_empty() {
+            // `a && f(b(), ask!(..))` runs `b()` only when `a` holds: nothing inside moves.
+            if index > 0 && lazy(expr) {
+                return !runs_code_before_ask(operand);
+            }
             return plan(operand, parts, read);
         }
         if !runs_code(operand) {
@@ -226,6 +230,17 @@ fn root_name(place: &Expr) -> Option<String> {
         Expr::Unary(unary) => root_name(&unary.expr),
         _ => None,
     }
+}
+
+/// `&&` or `||`, whose right side runs only on some paths.
+fn lazy(expr: &Expr) -> bool {
+    matches!(expr, Expr::Binary(binary) if matches!(binary.op, syn::BinOp::And(_) | syn::BinOp::Or(_)))
+}
+
+/// Whether `expr` runs code before its first ask.
+fn runs_code_before_ask(expr: &Expr) -> bool {
+    let mut parts = Vec::new();
+    !plan(expr, &mut parts, &mut BTreeSet::new()) || !parts.is_empty()
 }
 
 /// Whether evaluating `expr` runs any code: a call, an operator, `?`, `.await`, control flow or
@@ -355,6 +370,19 @@ mod tests {
             f(x, format!("{x}"), y.len(), self.next(), __mrtr_ask_1(q()));
         });
         assert_eq!(text.matches("let __mrtr_operand").count(), 3, "{text}");
+    }
+
+    #[test]
+    fn nothing_moves_out_of_the_right_side_of_and_or_or() {
+        let body = quote! {
+            if ready && consume(take(), __mrtr_ask_1(q())) {}
+            let ok = done || check(&name.to_lowercase(), __mrtr_ask_2(q()));
+        };
+        assert_eq!(rewritten(body.clone()), quote!({ #body }).to_string());
+        let text = rewritten(quote! {
+            let ok = ready() && __mrtr_ask_1(q());
+        });
+        assert!(text.contains("let __mrtr_operand0 = ready () ;"), "{text}");
     }
 
     #[test]
