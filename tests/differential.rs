@@ -6114,13 +6114,15 @@ corpus! {
 
     // Arguments, elements, fields and left operands that compute something before the ask of
     // their statement: computed first, once, in Rust's order, and saved at the ask; a `?`
-    // there returns before asking. In a loop, a match arm's body and an `else if` too.
+    // there returns before asking. In a loop, a match arm's body and an `else if` too, and
+    // after a receiver that the operand only reads (`answers.len()`).
     operands_that_compute_before_an_ask_run_once(args) => {
         let mut answers = BTreeMap::new();
         let mut calls = 0u32;
         for key in ["a", "b"].map(String::from) {
             answers.insert({ calls += 1; note!(args, "key {key} {calls}"); key.to_uppercase() }, ask!(value = elicit::<Num>(format!("{key}?"))).accepted().map_or(-1, |n| n.num));
         }
+        answers.insert(answers.len().to_string(), ask!(count = elicit::<Num>("Count?")).accepted().map_or(0, |n| n.num));
         let person = Person { name: { note!(args, "name"); format!("p{}", args.n) }, age: u32::try_from(ask!(age = elicit::<Num>("Age?")).accepted().map_err(refuse)?.num).map_err(|e| e.to_string())? };
         let pair = (answers.len() + calls as usize, ask!(pair = elicit::<Text>("Pair?")).ok().map_or("-".to_owned(), |t| t.text));
         let tagged = Tagged { tag: validate(&pair.1)?, value: ask!(tag = elicit::<Num>(format!("Value for {}?", pair.1))).accepted().map_or(0, |n| n.num) };
@@ -7509,6 +7511,7 @@ fn cases(name: &str) -> Vec<Run> {
                 vec![
                     num(1),
                     num(2),
+                    num(8),
                     num(30),
                     text("ab"),
                     num(7),
@@ -7524,6 +7527,7 @@ fn cases(name: &str) -> Vec<Run> {
                 vec![
                     num(1),
                     num(2),
+                    num(8),
                     num(30),
                     text("a"),
                     num(7),
@@ -7534,8 +7538,8 @@ fn cases(name: &str) -> Vec<Run> {
                     text("z"),
                 ],
             ),
-            run(3, vec![num(1), decline.clone(), num(4), text("")]),
-            run(3, vec![num(1), num(2), decline.clone()]),
+            run(3, vec![num(1), decline.clone(), num(8), num(4), text("")]),
+            run(3, vec![num(1), num(2), num(8), decline.clone()]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),

@@ -593,7 +593,7 @@ impl Order {
                      compute first on its own, as it does an argument: a method's receiver \
                      (`make().push(ask!(..))`), a place (`v[i()]`), a `let` of a chain, a \
                      loop's condition, or code that may change a local that an earlier part \
-                     reads (`log.push(log.len(), ask!(..))`). That code would run again when \
+                     reads (`f(n, bump(&mut n), ask!(..))`). That code would run again when \
                      the call resumes. Ask first, in its own statement: \
                      `let answer = ask!(..);`, then use `answer`",
                 );

@@ -21,8 +21,8 @@ use syn::{
 use super::idents;
 use super::macro_reads::macro_names;
 use super::syntax::{
-    PRINTING_MACROS, ask_marker_id, asks_in_expr, has_effect, is_assign_op, is_comparison,
-    names_in_expr, operands_in_order,
+    OWNING_METHODS, PRINTING_MACROS, ask_marker_id, asks_in_expr, has_effect, is_assign_op,
+    is_comparison, names_in_expr, operands_in_order,
 };
 
 /// Binds first what each statement of `body` evaluates before its ask, where it may.
@@ -181,8 +181,9 @@ fn bound_part<'e>(parent: &Expr, index: usize, operand: &'e Expr) -> Option<(&'e
 }
 
 /// The locals that `expr` may change: assigned, borrowed `&mut`, called a method on (which may
-/// take `&mut self`), or named in a macro that does not only print or format. Not `self`, which
-/// a tool borrows shared.
+/// take `&mut self`) but one of std's that only make an owned value (`len`, `to_string`), or
+/// named in a macro that does not only print or format. Not `self`, which a tool borrows
+/// shared.
 fn changed_names(expr: &Expr) -> BTreeSet<String> {
     struct Changed(BTreeSet<String>);
     impl<'ast> Visit<'ast> for Changed {
@@ -193,7 +194,11 @@ fn changed_names(expr: &Expr) -> BTreeSet<String> {
                 Expr::Reference(reference) if reference.mutability.is_some() => {
                     Some(&*reference.expr)
                 }
-                Expr::MethodCall(call) => Some(&*call.receiver),
+                Expr::MethodCall(call)
+                    if !OWNING_METHODS.contains(&call.method.to_string().as_str()) =>
+                {
+                    Some(&*call.receiver)
+                }
                 _ => None,
             };
             if let Some(root) = place.and_then(root_name) {
@@ -361,15 +366,15 @@ mod tests {
     fn an_operand_that_may_change_what_an_earlier_one_reads_in_place_stays() {
         let body = quote! {
             v.push((x, { x += 1; x }, __mrtr_ask_1(q())));
-            log.push(log.len(), __mrtr_ask_2(q()));
+            log.push(log.pop(), __mrtr_ask_2(q()));
             f(p.name, take(&mut p), __mrtr_ask_3(q()));
             g(n, bump!(n), __mrtr_ask_4(q()));
         };
         assert_eq!(rewritten(body.clone()), quote!({ #body }).to_string());
         let text = rewritten(quote! {
-            f(x, format!("{x}"), y.len(), self.next(), __mrtr_ask_1(q()));
+            f(x, format!("{x}"), x.len(), y.push(1), self.next(), __mrtr_ask_1(q()));
         });
-        assert_eq!(text.matches("let __mrtr_operand").count(), 3, "{text}");
+        assert_eq!(text.matches("let __mrtr_operand").count(), 4, "{text}");
     }
 
     #[test]

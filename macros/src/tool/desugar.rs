@@ -32,8 +32,8 @@ use super::{
     let_chains::Chain,
     scopes::{StmtFacts, facts},
     syntax::{
-        Captures, ask_marker_id, asks_in_expr, assigned_place, bindings_tuple, is_assign_op,
-        kept_for_drop, pattern_bindings,
+        Captures, OWNING_METHODS, ask_marker_id, asks_in_expr, assigned_place, bindings_tuple,
+        is_assign_op, kept_for_drop, pattern_bindings,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -541,30 +541,8 @@ fn read_before_declared_again<'f>(
 /// a copy or conversion by one of std's methods that return one (`cfg.get(k).cloned()`,
 /// `name.to_owned()`, `items.len()`), a `format!`, a literal, an operator or a cast.
 fn owned_value(expr: &Expr) -> bool {
-    const OWNING: &[&str] = &[
-        "clone",
-        "cloned",
-        "contains",
-        "contains_key",
-        "copied",
-        "count",
-        "ends_with",
-        "into_owned",
-        "is_empty",
-        "is_err",
-        "is_none",
-        "is_ok",
-        "is_some",
-        "len",
-        "starts_with",
-        "to_lowercase",
-        "to_owned",
-        "to_string",
-        "to_uppercase",
-        "to_vec",
-    ];
     match expr {
-        Expr::MethodCall(call) => OWNING.contains(&call.method.to_string().as_str()),
+        Expr::MethodCall(call) => OWNING_METHODS.contains(&call.method.to_string().as_str()),
         Expr::Macro(mac) => mac.mac.path.is_ident("format"),
         Expr::Lit(_) | Expr::Cast(_) => true,
         Expr::Binary(binary) => !is_assign_op(&binary.op),

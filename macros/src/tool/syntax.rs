@@ -942,6 +942,31 @@ pub(crate) fn bindings_tuple(bindings: &[Binding], with_mut: bool) -> TokenStrea
     }
 }
 
+/// Methods of std that return an owned value made from what they are called on, and change
+/// nothing: `items.len()`, `cfg.get(k).cloned()`, `name.to_owned()`.
+pub(crate) const OWNING_METHODS: &[&str] = &[
+    "clone",
+    "cloned",
+    "contains",
+    "contains_key",
+    "copied",
+    "count",
+    "ends_with",
+    "into_owned",
+    "is_empty",
+    "is_err",
+    "is_none",
+    "is_ok",
+    "is_some",
+    "len",
+    "starts_with",
+    "to_lowercase",
+    "to_owned",
+    "to_string",
+    "to_uppercase",
+    "to_vec",
+];
+
 /// The macros of std, `tracing` and `log` that print, check or log: they only borrow their
 /// arguments.
 pub(crate) const PRINTING_MACROS: &[&str] = &[
