@@ -232,6 +232,19 @@ fn operands_computed_before_an_ask_are_bound_first_and_saved() {
 }
 
 #[test]
+fn a_format_whose_arguments_ask_takes_them_from_a_match() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                Ok(format!("{} {}", args.team.to_uppercase(), ask!(name = elicit::<Name>("Name?")).accepted().map_err(refuse)?.name))
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

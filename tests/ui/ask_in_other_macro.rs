@@ -1,4 +1,4 @@
-// `ask!` inside another macro's arguments.
+// `ask!` inside another macro's arguments (`vec!`); `format!` and the printing macros unfold.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -19,11 +19,8 @@ impl Server {
     #[mrtr_tool]
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
-        println!(
-            "Hello {:?}",
-            ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name)
-        );
-        "done".to_owned()
+        let names = vec![ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name)];
+        format!("{names:?}")
     }
 }
 

@@ -51,6 +51,7 @@ pub(crate) struct Analysis {
 
 pub(crate) fn analyze(body: &Block, diagnostics: &mut Diagnostics) -> Analysis {
     let mut body = body.clone();
+    super::format_asks::unfold(&mut body);
     let mut numbering = Numbering {
         asks: Vec::new(),
         task_starts: Vec::new(),
@@ -515,8 +516,9 @@ fn other_macro_message(mac: &syn::Macro) -> String {
         .unwrap_or_default();
     format!(
         "`ask!` inside `{name}!(..)` is invisible to `#[mrtr_tool]`: another macro's arguments are \
-         opaque to it. Bind the answer first with `let answer = ask!(..);` and pass `answer` to \
-         `{name}!`"
+         opaque to it (but for `format!`, `print!`, `println!`, `eprint!`, `eprintln!`, `write!` \
+         and `writeln!`). Bind the answer first with `let answer = ask!(..);` and pass `answer` \
+         to `{name}!`"
     )
 }
 

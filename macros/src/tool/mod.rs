@@ -17,6 +17,7 @@ mod diagram;
 mod emit;
 mod fallback;
 mod fingerprint;
+mod format_asks;
 mod given_anew;
 mod idents;
 mod let_chains;
