@@ -6146,6 +6146,20 @@ corpus! {
         Ok(format!("{} {} {} {joined}", person.age, tagged.tag, tagged.value))
     }
 
+    // `format!`, `println!` and `write!` whose arguments ask: the arguments are evaluated in
+    // order, one that computes only once, and the macro borrows them.
+    asks_inside_format_and_print_arguments(args) => {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let mut calls = 0;
+        let name = format!("p{}", args.n);
+        let greeting = format!("{name} {} {}", { calls += 1; note!(args, "first {calls}"); calls }, ask!(a = elicit::<Num>("A?")).accepted().map_or(-1, |n| n.num));
+        write!(out, "{greeting}|{x}", x = name.len() as i64 + ask!(b = elicit::<Num>("B?")).accepted().map_err(refuse)?.num).map_err(|e| e.to_string())?;
+        println!("{} {}", out, ask!(c = elicit::<Text>("C?")).ok().map_or("-".to_owned(), |t| t.text));
+        note!(args, "{out} {calls}");
+        Ok(format!("{out} {}", format!("[{}]", ask!(d = elicit::<Text>(format!("D after {calls}?"))).ok().map_or("-".to_owned(), |t| t.text))))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7540,6 +7554,10 @@ fn cases(name: &str) -> Vec<Run> {
             ),
             run(3, vec![num(1), decline.clone(), num(8), num(4), text("")]),
             run(3, vec![num(1), num(2), num(8), decline.clone()]),
+        ],
+        "asks_inside_format_and_print_arguments" => vec![
+            run(2, vec![num(3), num(4), text("c"), text("d")]),
+            run(1, vec![decline.clone(), decline.clone()]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),
