@@ -7,7 +7,8 @@
 //! branch of an `if`), or moved in a loop before an ask and a `break`. Some rounds ask two or
 //! three questions at once (`let (a, b) = ask!(..)`, or matched together with bindings in the
 //! arms). Some asks come after an argument or an array's element that computes first
-//! (`i64::wrapping_add(x.len() as i64, ask!(..)..)`, a block that notes that it ran). Records' fields (of a `let`, a loop's item or a `match` arm's binding) are read,
+//! (`i64::wrapping_add(x.len() as i64, ask!(..)..)`, a block that notes that it ran), or stand
+//! in a `format!`'s arguments. Records' fields (of a `let`, a loop's item or a `match` arm's binding) are read,
 //! changed, moved and given new values one by one, the others read after later asks. Some
 //! patterns take the name of an outer integer, which they hide in their arm or body. Most
 //! questions ask for a number (`Num`), some for a word (`Word`, held as a `String`), among
@@ -530,7 +531,13 @@ impl Generator {
                 let name = self.fresh("s");
                 if self.chance(25) && self.take_ask() {
                     let word = self.word_ask();
-                    self.line(&format!("let mut {name} = {word};"));
+                    let value = if self.chance(40) {
+                        let shown = self.int(1);
+                        format!("format!(\"{{}}-{{}}\", {shown}, {word})")
+                    } else {
+                        word
+                    };
+                    self.line(&format!("let mut {name} = {value};"));
                 } else if self.chance(50) {
                     self.line(&format!("let mut {name} = String::new();"));
                 } else {
