@@ -21,8 +21,8 @@ use syn::{
 use super::idents;
 use super::macro_reads::macro_names;
 use super::syntax::{
-    OWNING_METHODS, PRINTING_MACROS, ask_marker_id, asks_in_expr, has_effect, is_assign_op,
-    is_comparison, names_in_expr, operands_in_order,
+    OWNING_METHODS, PRINTING_MACROS, ask_marker_id, asks_in_expr, contains_let, has_effect,
+    is_assign_op, is_comparison, names_in_expr, operands_in_order,
 };
 
 /// Binds first what each statement of `body` evaluates before its ask, where it may.
@@ -170,7 +170,7 @@ fn bound_part<'e>(parent: &Expr, index: usize, operand: &'e Expr) -> Option<(&'e
         Expr::Binary(_) => true,
         _ => false,
     };
-    if !value_position || holds_let(operand) {
+    if !value_position || contains_let(operand) {
         return None;
     }
     match operand {
@@ -264,17 +264,6 @@ fn is_place(expr: &Expr) -> bool {
         Expr::Unary(unary) => matches!(unary.op, syn::UnOp::Deref(_)),
         Expr::Paren(inner) => is_place(&inner.expr),
         Expr::Group(inner) => is_place(&inner.expr),
-        _ => false,
-    }
-}
-
-/// A `let` of a chain (`let Some(x) = a && ..`), which only a condition may hold.
-fn holds_let(expr: &Expr) -> bool {
-    match expr {
-        Expr::Let(_) => true,
-        Expr::Binary(binary) => holds_let(&binary.left) || holds_let(&binary.right),
-        Expr::Paren(inner) => holds_let(&inner.expr),
-        Expr::Group(inner) => holds_let(&inner.expr),
         _ => false,
     }
 }

@@ -33,7 +33,7 @@ use super::{
     scopes::{StmtFacts, facts},
     syntax::{
         Captures, OWNING_METHODS, ask_marker_id, asks_in_expr, assigned_place, bindings_tuple,
-        is_assign_op, kept_for_drop, pattern_bindings,
+        contains_let, is_assign_op, kept_for_drop, pattern_bindings,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -350,10 +350,7 @@ fn scrutinees_in_place(stmts: Vec<Stmt>) -> Vec<Stmt> {
                 Stmt::Local(local) => plain_name(&local.pat),
                 _ => None,
             };
-            let value = match &stmts[index] {
-                Stmt::Local(local) => local.init.as_ref().map(|init| (*init.expr).clone()),
-                _ => None,
-            };
+            let value = stmt_value(&stmts[index]).cloned();
             let from = pulled_before(&stmts, index, matched, value.as_ref());
             let mut moved: Vec<Stmt> = stmts.drain(from..matched).collect();
             index = from;
@@ -955,15 +952,6 @@ fn block_expr(block: &Block) -> Expr {
         label: None,
         block: block.clone(),
     })
-}
-
-fn contains_let(expr: &Expr) -> bool {
-    match expr {
-        Expr::Let(_) => true,
-        Expr::Binary(b) => contains_let(&b.left) || contains_let(&b.right),
-        Expr::Paren(p) => contains_let(&p.expr),
-        _ => false,
-    }
 }
 
 pub(crate) fn strip_mut(pat: &mut Pat) {

@@ -860,6 +860,18 @@ pub(crate) fn assigned_place(expr: &Expr) -> Option<&Expr> {
     }
 }
 
+/// Whether a condition chains a `let` (`let Some(x) = a && ..`), which only a condition may
+/// hold.
+pub(crate) fn contains_let(expr: &Expr) -> bool {
+    match expr {
+        Expr::Let(_) => true,
+        Expr::Binary(b) => contains_let(&b.left) || contains_let(&b.right),
+        Expr::Paren(p) => contains_let(&p.expr),
+        Expr::Group(g) => contains_let(&g.expr),
+        _ => false,
+    }
+}
+
 /// `==`, `<` and the other comparisons, which borrow their operands.
 pub(crate) fn is_comparison(op: &syn::BinOp) -> bool {
     use syn::BinOp::*;
