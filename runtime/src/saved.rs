@@ -13,30 +13,32 @@
 //! found by reading it back, but for the types that do by construction (`reads_back`).
 
 mod reads_back;
+mod statics;
 
-use serde::{Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize};
 use zeroize::Zeroizing;
 
-/// A value that may be held across an `ask!`: it is saved into the sealed state. `Send`, as
+/// A value that may be held across an `ask!`: it is saved into the sealed state, and read back
+/// through `'static` borrows, so that a `&'static str` in it comes back (`statics`). `Send`, as
 /// anything alive across an `.await` of an rmcp handler must be, so that a non-`Send` local (an
 /// `Rc`) is reported at its `let` rather than as a future that is not `Send` at `#[tool]`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be held across an `ask!`",
     label = "this binding is alive at an `ask!`, so it is saved into `requestState`",
-    note = "a value held across an ask must be `Serialize + DeserializeOwned + Send`: derive \
-            serde for your type, or hold an owned copy (`.to_owned()`, `.clone()`, \
-            `.to_string()`); references and handles cannot be saved, and an `Rc` (or an `Arc` \
-            of a `RefCell`) is not `Send`: hold the value itself",
+    note = "a value held across an ask must be `Serialize + DeserializeOwned + Send` (a \
+            `&'static str` in it is fine too): derive serde for your type, or hold an owned copy \
+            (`.to_owned()`, `.clone()`, `.to_string()`); other references and handles cannot be \
+            saved, and an `Rc` (or an `Arc` of a `RefCell`) is not `Send`: hold the value itself",
     note = "for a handle shared with the server, read it from `self` again after the ask; end a \
             guard's block (or `drop` it) before the ask; collect an iterator into a `Vec`; \
             `.await` a task's `JoinHandle` before the ask; an argument that its statement \
             computes before the ask (`f(make(), ask!(..))`) is saved too: ask first, in a \
             statement of its own"
 )]
-pub trait Persist: Serialize + DeserializeOwned + Send {}
+pub trait Persist: Serialize + Deserialize<'static> + Send + 'static {}
 
 #[diagnostic::do_not_recommend]
-impl<T: Serialize + DeserializeOwned + Send> Persist for T {}
+impl<T: Serialize + Deserialize<'static> + Send + 'static> Persist for T {}
 
 /// The items of a `for` loop whose body asks: they are saved with the loop.
 #[diagnostic::on_unimplemented(
@@ -231,7 +233,7 @@ impl Saver {
             .map_err(|error| error.to_string())
             .and_then(|()| match reads_back::by_construction::<T>() {
                 true => Ok(()),
-                false => postcard::from_bytes::<T>(&self.bytes.0[start..])
+                false => statics::from_postcard::<T>(&self.bytes.0[start..])
                     .map(drop)
                     .map_err(|error| error.to_string()),
             });
@@ -260,7 +262,7 @@ impl Saver {
         let redacted = |error: serde_json::Error| crate::log::redacted(&error);
         let mut json = ZeroizingBuffer::new();
         serde_json::to_writer(&mut json, value).map_err(redacted)?;
-        serde_json::from_slice::<T>(&json.0).map_err(redacted)?;
+        statics::from_json::<T>(&json.0).map_err(redacted)?;
         postcard::serialize_with_flavor(json.0.as_slice(), Appending(&mut self.bytes))
             .map_err(|error| error.to_string())
     }
@@ -382,11 +384,11 @@ impl SavedLocals {
         };
         let saved = &self.bytes[self.read..end];
         let (value, rest) = match self.is_json(self.restored) {
-            false => postcard::take_from_bytes::<T>(saved).map_err(|e| does_not_decode(&e))?,
+            false => statics::from_postcard::<T>(saved).map_err(|e| does_not_decode(&e))?,
             true => {
                 let (json, rest) =
                     postcard::take_from_bytes::<&[u8]>(saved).map_err(|e| does_not_decode(&e))?;
-                let value = serde_json::from_slice::<T>(json)
+                let value = statics::from_json::<T>(json)
                     .map_err(|e| does_not_decode(&crate::log::redacted(&e)))?;
                 (value, rest)
             }

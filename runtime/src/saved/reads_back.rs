@@ -2,7 +2,7 @@
 //! [`Saver::save`](super::Saver::save) need not read each of their values back to find out.
 
 /// Whether every value of `T` reads back from postcard: `T` is built only of primitives,
-/// `String`, and `Vec`, `VecDeque`, `Option`, `Box`, `BTreeMap`, `BTreeSet`, tuples and arrays
+/// `String`, `&str` (read back interned, see `statics`), and `Vec`, `VecDeque`, `Option`, `Box`, `BTreeMap`, `BTreeSet`, tuples and arrays
 /// of those, whose serde impls write what they read.
 ///
 /// Anything else is `false` and its values are read back as before: every type of the
@@ -49,6 +49,7 @@ fn after_known(name: &str) -> Option<&str> {
             None => ends_a_name(name.strip_prefix("char")?),
         },
         b'b' => ends_a_name(name.strip_prefix("bool")?),
+        b'&' => ends_a_name(name.strip_prefix("&str")?),
         b'u' | b'i' | b'f' => NUMBERS
             .iter()
             .find_map(|number| ends_a_name(name.strip_prefix(number)?)),
@@ -116,6 +117,7 @@ mod tests {
         >());
         assert!(by_construction::<BTreeSet<u128>>());
         assert!(by_construction::<VecDeque<f64>>());
+        assert!(by_construction::<(&str, Vec<&'static str>, Option<&str>)>());
         assert!(by_construction::<(usize, isize, f32, i8, i16, u16)>());
     }
 
@@ -130,7 +132,6 @@ mod tests {
         // Types postcard may not read back, or not known here.
         assert!(!by_construction::<serde_json::Value>());
         assert!(!by_construction::<HashMap<u8, u8>>());
-        assert!(!by_construction::<&str>());
         assert!(!by_construction::<Box<str>>());
     }
 
@@ -152,6 +153,9 @@ mod tests {
             "core::cell::Cell<u8>",
             "charlie::Thing",
             "boolean",
+            "&strs",
+            "&str::Thing",
+            "&[u8]",
             "f32x4",
             "i",
             "(",
