@@ -1,4 +1,5 @@
-// A `for` over string literals whose body asks: the `&str` items would be saved.
+// A `for` over references to string literals whose body asks: the `&&str` items would be
+// saved. The literals themselves (`for who in ["Ada", "Grace"]`) are saved.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -20,13 +21,28 @@ impl Server {
     #[tool(description = "Greets each")]
     async fn greet_each(&self) -> String {
         let mut greeted = Vec::new();
-        for who in ["Ada", "Grace"] {
+        for who in &["Ada", "Grace"] {
             let name = ask!(name = elicit::<Name>(format!("Name for {who}?"))).ok();
             greeted.push(name.map(|n| n.name));
         }
-        for who in vec!["Ada", "Grace"].into_iter().rev() {
+        for who in ["Ada", "Grace"].iter().rev() {
             let name = ask!(again = elicit::<Name>(format!("Again for {who}?"))).ok();
             greeted.push(name.map(|n| n.name));
+        }
+        format!("{greeted:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets each, by value")]
+    async fn by_value(&self) -> String {
+        let mut greeted = Vec::new();
+        for who in ["Ada", "Grace"].iter().copied() {
+            let name = ask!(name = elicit::<Name>(format!("Name for {who}?"))).ok();
+            greeted.push((who, name.map(|n| n.name)));
+        }
+        for who in vec!["Ada", "Grace"].into_iter().rev() {
+            let name = ask!(again = elicit::<Name>(format!("Again for {who}?"))).ok();
+            greeted.push((who, name.map(|n| n.name)));
         }
         format!("{greeted:?}")
     }

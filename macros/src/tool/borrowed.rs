@@ -48,13 +48,13 @@ impl<'ast> Visit<'ast> for Check<'_> {
                      `map.keys().cloned().collect::<Vec<_>>()`, through `map.get_mut(&key)`)"
                 ),
             );
-        } else if asks && literal_strs(&e.expr) {
+        } else if asks && literal_str_refs(&e.expr) {
             self.diagnostics.error(
                 &e.expr,
                 "this `for` loop's body asks, so the items it has yet to visit are saved into \
-                 `requestState`, but its items are string literals, `&str`, which borrow. \
-                 Iterate owned strings: `[\"a\", \"b\"].map(String::from)`, or \
-                 `.map(str::to_owned)` after `.into_iter()`",
+                 `requestState`, but its items are references to string literals, `&&str`, \
+                 which cannot be saved. Iterate the literals themselves: drop the `&`, call \
+                 `.into_iter()` rather than `.iter()`, or add `.copied()`",
             );
         }
         visit::visit_expr_for_loop(self, e);
@@ -231,27 +231,39 @@ fn mutable_items(iterable: &Expr) -> Option<String> {
     }
 }
 
-/// Whether `iterable` is an array or `vec!` of string literals, by value, borrowed, or
-/// through `iter`, `into_iter`, `copied` or an adapter that keeps the items.
-fn literal_strs(iterable: &Expr) -> bool {
-    fn has_str(elems: &syn::punctuated::Punctuated<Expr, syn::Token![,]>) -> bool {
-        elems.iter().any(|elem| {
-            matches!(
-                elem,
-                Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(_),
-                    ..
-                })
-            )
-        })
+/// Whether `iterable` hands out references to string literals (`&&str`): an array or `vec!`
+/// of them borrowed, or through `iter()`, with no `copied()` or `cloned()` after.
+fn literal_str_refs(iterable: &Expr) -> bool {
+    fn literals(expr: &Expr) -> bool {
+        let has_str = |elems: &syn::punctuated::Punctuated<Expr, syn::Token![,]>| {
+            elems.iter().any(|elem| {
+                matches!(
+                    elem,
+                    Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(_),
+                        ..
+                    })
+                )
+            })
+        };
+        match expr {
+            Expr::Array(array) => has_str(&array.elems),
+            Expr::Paren(inner) => literals(&inner.expr),
+            Expr::Macro(mac) if mac.mac.path.is_ident("vec") => mac
+                .mac
+                .parse_body_with(
+                    syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated,
+                )
+                .is_ok_and(|elems| has_str(&elems)),
+            _ => false,
+        }
     }
-    match unadapted(iterable, &["iter", "into_iter", "copied"]) {
-        Expr::Array(array) => has_str(&array.elems),
-        Expr::Reference(reference) => literal_strs(&reference.expr),
-        Expr::Macro(mac) if mac.mac.path.is_ident("vec") => mac
-            .mac
-            .parse_body_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)
-            .is_ok_and(|elems| has_str(&elems)),
+    match unadapted(iterable, &[]) {
+        Expr::Reference(reference) => literals(&reference.expr),
+        Expr::MethodCall(call) if call.method == "iter" => {
+            literals(&call.receiver) || literal_str_refs(&call.receiver)
+        }
+        Expr::MethodCall(call) if call.method == "into_iter" => literal_str_refs(&call.receiver),
         _ => false,
     }
 }

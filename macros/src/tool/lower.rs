@@ -33,8 +33,8 @@ use super::{
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
         assigned_place, bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop,
-        pattern_bindings, picks_borrow, recreated_closure, str_literal, str_literals_inside,
-        task_start_marker, with_captures,
+        pattern_bindings, picks_borrow, recreated_closure, static_str, str_type, task_start_marker,
+        with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -678,8 +678,17 @@ impl<'a> Lowering<'a> {
                 ),
             );
         }
-        let reference_type =
-            matches!(&local.pat, Pat::Type(t) if matches!(&*t.ty, syn::Type::Reference(_)));
+        // A `&'static str` reads back from a state; `&str` does when the value is a literal.
+        let reference = match &local.pat {
+            Pat::Type(t) => match &*t.ty {
+                syn::Type::Reference(reference) => Some(reference),
+                _ => None,
+            },
+            _ => None,
+        };
+        let init_expr = local.init.as_ref().map(|init| &*init.expr);
+        let reference_type = reference.is_some_and(|r| !static_str(r, init_expr));
+        let str_reference = reference.is_some_and(str_type);
         let single = bindings.len() == 1;
         for binding in bindings {
             let init = local
@@ -688,8 +697,7 @@ impl<'a> Lowering<'a> {
                 .and_then(|init| declaring_init(&init.expr, &binding.ident));
             if idents::is_bound_first(&binding.ident) {
                 let unsaved = init.filter(|init| {
-                    str_literals_inside(init)
-                        || borrowed_from_item(init, &self.borrowing_items).is_some()
+                    borrowed_from_item(init, &self.borrowing_items).is_some()
                         || iterates(init)
                         || picks_borrow(init).is_some()
                         || borrows(init)
@@ -698,43 +706,11 @@ impl<'a> Lowering<'a> {
                     self.diagnostics.error(
                         operand,
                         "this value is computed before the `ask!` of its statement, so it is \
-                         saved at the ask, and it borrows (or holds a string literal), which \
-                         cannot be saved into `requestState`. Pass an owned value \
+                         saved at the ask, and it borrows, which cannot be saved into `requestState`. Pass an owned value \
                          (`.to_owned()`, `.cloned()`, `.to_string()`), or ask first in a \
                          statement of its own: `let answer = ask!(..);`, then use `answer`",
                     );
                 }
-                continue;
-            }
-            if init.is_some_and(str_literal) {
-                self.diagnostics.error(
-                    &binding.ident,
-                    format!(
-                        "`{0}` holds a string literal, a `&'static str`, across an `ask!`: it \
-                         cannot be read back from `requestState`. Hold a `String` instead: \
-                         `\"..\".to_owned()` in each branch, or `let {0} = String::from(..);`",
-                        binding.ident
-                    ),
-                );
-                continue;
-            }
-            // A pattern of several bindings takes the items apart: each is checked on its own
-            // by its type, so only a single name is told about the literals inside its value.
-            if single && init.is_some_and(str_literals_inside) {
-                self.diagnostics.error(
-                    &binding.ident,
-                    format!(
-                        "`{0}` holds string literals, `&'static str`, across an `ask!`: they \
-                         cannot be read back from `requestState`. Hold owned strings instead, \
-                         `\"..\".to_owned()` for each literal (for an array, \
-                         `[..].map(String::from)`), or, if the value never changes, make it an \
-                         item of the body, which is not saved: `const {1}: Type = ..;`",
-                        binding.ident,
-                        syn::ext::IdentExt::unraw(&binding.ident)
-                            .to_string()
-                            .to_uppercase(),
-                    ),
-                );
                 continue;
             }
             if single
@@ -745,10 +721,9 @@ impl<'a> Lowering<'a> {
                     &binding.ident,
                     format!(
                         "`{0}` holds a reference from `{1}` across an `ask!` (`{1}`'s type \
-                         holds `&`, such as `&'static str`): it cannot be read back from \
-                         `requestState`. Hold owned values instead (a `String` for each \
-                         `&str`: `.to_owned()`, or `String::from(..)`), or name `{1}` again \
-                         after the ask instead of holding it",
+                         holds a `&` other than `&str`, such as `&[T]`): it cannot be read \
+                         back from `requestState`. Hold owned values instead (`.to_vec()`, \
+                         `.clone()`), or name `{1}` again after the ask instead of holding it",
                         binding.ident, item
                     ),
                 );
@@ -786,12 +761,20 @@ impl<'a> Lowering<'a> {
                 continue;
             }
             if reference_type || init.is_some_and(borrows) {
+                let or_static = match str_reference {
+                    true => format!(
+                        ", or, if it is a `&'static str` (a literal's, or a `const` item's), \
+                         say so: `let {}: &'static str = ..`",
+                        binding.ident
+                    ),
+                    false => String::new(),
+                };
                 self.diagnostics.error(
                     &binding.ident,
                     format!(
                         "`{0}` holds a borrow across an `ask!`, and a borrow cannot be saved into \
                          `requestState`. Hold an owned value: `.to_owned()`, `.clone()` or \
-                         `.to_string()`",
+                         `.to_string()`{or_static}",
                         binding.ident
                     ),
                 );

@@ -683,7 +683,7 @@ pub(crate) fn iterates(init: &Expr) -> bool {
 pub(crate) type BorrowingItems = BTreeMap<String, bool>;
 
 /// The `const` and `static` items declared in `body` (not in the functions inside it) whose
-/// type holds a reference.
+/// type holds a reference other than `&str`.
 pub(crate) fn borrowing_items(body: &Block) -> BorrowingItems {
     struct Items(BorrowingItems);
     impl<'ast> Visit<'ast> for Items {
@@ -714,12 +714,17 @@ pub(crate) fn borrowing_items(body: &Block) -> BorrowingItems {
     items.0
 }
 
-/// Whether `ty` names a reference anywhere in it.
+/// Whether `ty`, an item's type, names a reference anywhere in it other than `&str`, which
+/// is `&'static str` there and reads back from a state.
 fn holds_reference(ty: &syn::Type) -> bool {
     struct Reference(bool);
     impl<'ast> Visit<'ast> for Reference {
-        fn visit_type_reference(&mut self, _: &'ast syn::TypeReference) {
-            self.0 = true;
+        fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
+            let lifetime = reference.lifetime.as_ref();
+            let static_str = lifetime.is_none_or(|l| l.ident == "static") && str_type(reference);
+            if !static_str {
+                self.0 = true;
+            }
         }
     }
     let mut found = Reference(false);
@@ -744,51 +749,28 @@ pub(crate) fn borrowed_from_item<'e>(init: &'e Expr, items: &BorrowingItems) -> 
 }
 
 /// `"text"`, `concat!(..)`, or an `if` or `match` whose every branch gives one or leaves:
-/// a `&'static str`, which serde cannot read back from a state.
+/// a `&'static str`.
 pub(crate) fn str_literal(expr: &Expr) -> bool {
     literal_or_leaves(expr) == Some(true)
 }
 
-/// An array, tuple, `vec![..]`, or `Some`, `Ok` or `Err` with a string literal among its items,
-/// as deep as they nest (`[("a", 1), ("b", 2)]`), or an `if`, `match` or block one of whose
-/// branches gives one: a value whose type holds a `&'static str`.
-pub(crate) fn str_literals_inside(expr: &Expr) -> bool {
-    type Items = syn::punctuated::Punctuated<Expr, syn::Token![,]>;
-    let any = |items: &Items| {
-        items
-            .iter()
-            .any(|item| str_literal(item) || str_literals_inside(item))
-    };
-    let tail = |block: &Block| match block.stmts.last() {
-        Some(Stmt::Expr(tail, None)) => str_literals_inside(tail),
-        _ => false,
-    };
-    match expr {
-        Expr::Array(array) => any(&array.elems),
-        Expr::Tuple(tuple) => any(&tuple.elems),
-        Expr::Block(block) => tail(&block.block),
-        Expr::If(branch) => {
-            tail(&branch.then_branch)
-                || (branch.else_branch.as_ref())
-                    .is_some_and(|(_, otherwise)| str_literals_inside(otherwise))
+/// Whether a binding of type `reference` holds a `&'static str`, which a state reads back:
+/// it says `&'static str`, or it says `&str` and `init` is a string literal.
+pub(crate) fn static_str(reference: &syn::TypeReference, init: Option<&Expr>) -> bool {
+    let lifetime = reference.lifetime.as_ref().map(|l| l.ident.to_string());
+    str_type(reference)
+        && match lifetime.as_deref() {
+            Some("static") => true,
+            None => init.is_some_and(str_literal),
+            Some(_) => false,
         }
-        Expr::Match(matched) => matched
-            .arms
-            .iter()
-            .any(|arm| str_literals_inside(&arm.body)),
-        Expr::Paren(inner) => str_literals_inside(&inner.expr),
-        Expr::Repeat(repeat) => str_literal(&repeat.expr) || str_literals_inside(&repeat.expr),
-        Expr::Call(call) => {
-            let wraps = matches!(&*call.func, Expr::Path(path)
-                if path.path.get_ident().is_some_and(|f| f == "Some" || f == "Ok" || f == "Err"));
-            wraps && any(&call.args)
-        }
-        Expr::Macro(mac) if mac.mac.path.is_ident("vec") => mac
-            .mac
-            .parse_body_with(Items::parse_terminated)
-            .is_ok_and(|items| any(&items)),
-        _ => false,
-    }
+}
+
+/// `&str` with any lifetime, not `&mut`.
+pub(crate) fn str_type(reference: &syn::TypeReference) -> bool {
+    reference.mutability.is_none()
+        && matches!(&*reference.elem, syn::Type::Path(path)
+            if path.qself.is_none() && path.path.is_ident("str"))
 }
 
 /// `Some(true)` for a string literal, `Some(false)` for a branch that leaves (`return`,
