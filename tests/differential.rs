@@ -80,6 +80,21 @@ pub struct Memo {
     pub note: Option<String>,
 }
 
+/// Questions of a `const` outside the tools, iterated by a loop whose body asks.
+pub const QUESTIONS: [&str; 3] = ["Age?", "Height?", "Shoe size?"];
+
+/// A word for `n`: a `&'static str` from a call.
+pub fn word_for(n: u32) -> &'static str {
+    if n.is_multiple_of(2) { "even" } else { "odd" }
+}
+
+/// A user's struct with a `&'static str` field, held across asks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Labelled {
+    pub label: &'static str,
+    pub weight: u32,
+}
+
 /// A local enum without serde: matching on it may still ask in its arms.
 #[derive(Debug)]
 pub enum Step {
@@ -264,10 +279,10 @@ macro_rules! corpus {
 /// What corpus bodies may use, besides `ask!`.
 pub mod prelude {
     pub use super::{
-        Args, Color, Entry, FormError, Handle, Memo, Num, Person, Phase, Pick, Point, Shape, Step,
-        Tagged, Text, Tree, Verdict, Yes, add, consume, count_long, describe, double, join_async,
-        len_with, noted_prompt, parse_limit, parse_num, push_doubled, record, refuse, shout,
-        sum_with, validate,
+        Args, Color, Entry, FormError, Handle, Labelled, Memo, Num, Person, Phase, Pick, Point,
+        QUESTIONS, Shape, Step, Tagged, Text, Tree, Verdict, Yes, add, consume, count_long,
+        describe, double, join_async, len_with, noted_prompt, parse_limit, parse_num, push_doubled,
+        record, refuse, shout, sum_with, validate, word_for,
     };
     pub use mrtr::{Elicited, elicit, start_task};
     pub use mrtr_tests::note;
@@ -6160,6 +6175,40 @@ corpus! {
         Ok(format!("{out} {}", format!("[{}]", ask!(d = elicit::<Text>(format!("D after {calls}?"))).ok().map_or("-".to_owned(), |t| t.text))))
     }
 
+    // `&'static str`s held across asks: string literals chosen by branches (one of which
+    // returns), annotated, in arrays, tuples, `vec!`s and `Option`s, from a call, the items of
+    // a `const` outside the tool and of one in the body, a struct's field, a map's keys, a
+    // `for` loop's items, and a literal given a new value after the ask.
+    static_strs_held_across_asks(args) => {
+        const SIZES: [&str; 3] = ["small", "medium", "large"];
+        let label = if args.n > 2 { "many" } else if args.n == 0 { return Ok("none".to_owned()) } else { "few" };
+        let greeting: &str = "Hello";
+        let word: &'static str = word_for(args.n);
+        let options = ["red", "green", "blue"];
+        let pairs = vec![("one", 1), ("two", 2)];
+        let fallback = Some("none");
+        let size = SIZES[args.n as usize % 3];
+        let step = Labelled { label: "first", weight: args.n };
+        let mut seen: BTreeMap<&str, i64> = BTreeMap::new();
+        for question in QUESTIONS {
+            let n = ask!(q = elicit::<Num>(format!("{question} ({label})"))).accepted().map_or(-1, |n| n.num);
+            seen.insert(question, n);
+            note!(args, "{question} {n}");
+        }
+        let mut mood = "calm";
+        for place in ["home", "away"] {
+            let loud = ask!(loud = elicit::<Yes>(format!("Loud at {place}?"))).ok().is_some_and(|y| y.yes);
+            if loud {
+                mood = place;
+            }
+        }
+        let index = ask!(index = elicit::<Num>(format!("Which, {mood}?"))).accepted().map_or(9, |n| n.num) as usize;
+        let shown = mood.len();
+        mood = "done";
+        let picked = options.get(index).copied().or(fallback).unwrap_or_default();
+        Ok(format!("{greeting} {label} {word} {pairs:?} {size} {step:?} {seen:?} {mood} {shown} {picked}"))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7558,6 +7607,24 @@ fn cases(name: &str) -> Vec<Run> {
         "asks_inside_format_and_print_arguments" => vec![
             run(2, vec![num(3), num(4), text("c"), text("d")]),
             run(1, vec![decline.clone(), decline.clone()]),
+        ],
+        "static_strs_held_across_asks" => vec![
+            run(
+                2,
+                vec![num(30), num(170), num(42), yes(false), yes(true), num(1)],
+            ),
+            run(
+                3,
+                vec![
+                    decline.clone(),
+                    num(1),
+                    num(2),
+                    yes(true),
+                    yes(false),
+                    num(7),
+                ],
+            ),
+            run(0, vec![]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),
