@@ -69,6 +69,8 @@ enum Kind {
     /// A `Record` of a text, a list and an integer, whose fields are bindings of their own
     /// kinds named `r1.text`, `r1.list` and `r1.n`: moving a field hides the whole record.
     Record,
+    /// A `&'static str`: a string literal, or an item of the body's `const LABELS`.
+    Label,
 }
 
 struct Var {
@@ -103,6 +105,8 @@ struct Generator {
     indent: usize,
     /// Whether the body has its `ask!(start_task())` already.
     task_start_written: bool,
+    /// Whether a label is taken from the body's `const LABELS`, which is then declared.
+    labels_used: bool,
 }
 
 impl Generator {
@@ -118,6 +122,7 @@ impl Generator {
             out: String::new(),
             indent: 1,
             task_start_written: false,
+            labels_used: false,
         }
     }
 
@@ -142,6 +147,10 @@ impl Generator {
         let args: String = shown.iter().map(|name| format!(", {name}")).collect();
         self.line(&format!("Ok(format!(\"end {format}\"{args}))"));
         self.out.push_str("}\n");
+        if self.labels_used {
+            let labels = "    const LABELS: [&str; 3] = [\"red\", \"green\", \"blue\"];\n";
+            self.out.insert_str("{\n".len(), labels);
+        }
         self.out
     }
 
@@ -293,7 +302,7 @@ impl Generator {
                 self.int(depth - 1),
                 self.rng.i64(2..=7)
             ),
-            6 => match self.pick_kind(Kind::Text) {
+            6 => match self.pick(|var| matches!(var.kind, Kind::Text | Kind::Label)) {
                 Some(text) => format!("({text}.len() as i64)"),
                 None => fallback(self),
             },
@@ -322,6 +331,30 @@ impl Generator {
     }
 
     /// A variable or a literal, fit to take a method call.
+    /// A `&'static str`: a literal, one chosen by a branch, an item of `LABELS`, or a label's
+    /// copy.
+    fn label(&mut self) -> String {
+        let site = self.site();
+        match self.rng.u8(0..5) {
+            0 => format!("\"a{site}\""),
+            1 => {
+                let (a, b) = (self.int(1), self.int(1));
+                format!("if {a} > {b} {{ \"x{site}\" }} else {{ \"y{site}\" }}")
+            }
+            2 => {
+                self.labels_used = true;
+                format!("LABELS[({}).rem_euclid(3) as usize]", self.int(1))
+            }
+            3 => format!(
+                "match ({}).rem_euclid(2) {{ 0 => \"even\", _ => \"odd\" }}",
+                self.int(1)
+            ),
+            _ => self
+                .pick(|var| var.kind == Kind::Label)
+                .unwrap_or_else(|| format!("\"b{site}\"")),
+        }
+    }
+
     fn int_atom(&mut self) -> String {
         self.pick_kind(Kind::Int)
             .unwrap_or_else(|| format!("{}i64", self.rng.i64(0..=9)))
@@ -527,6 +560,14 @@ impl Generator {
                 }
                 None => self.note(),
             },
+            6 if self.chance(30) => {
+                let name = self.fresh("l");
+                let value = self.label();
+                let assignable = self.chance(50);
+                let mutability = if assignable { "mut " } else { "" };
+                self.line(&format!("let {mutability}{name} = {value};"));
+                self.declare(&name, Kind::Label, assignable, assignable);
+            }
             6 => {
                 let name = self.fresh("s");
                 if self.chance(25) && self.take_ask() {
@@ -546,6 +587,21 @@ impl Generator {
                 }
                 self.declare(&name, Kind::Text, true, true);
             }
+            7 if self.chance(30) => match self.pick(|var| var.kind == Kind::Label) {
+                Some(label) => match self.pick_kind(Kind::Text) {
+                    Some(text) if self.rng.bool() => {
+                        self.line(&format!("{text}.push_str({label});"))
+                    }
+                    _ => match self.pick(|var| var.kind == Kind::Label && var.assignable) {
+                        Some(assigned) => {
+                            let value = self.label();
+                            self.line(&format!("{assigned} = {value};"));
+                        }
+                        None => self.note(),
+                    },
+                },
+                None => self.note(),
+            },
             7 => match self.pick_kind(Kind::Text) {
                 Some(text) if self.chance(30) && self.take_ask() => {
                     let word = self.word_ask();
