@@ -101,6 +101,7 @@ pub fn resume_plaintext(plaintext: &[u8]) {
     }
     take!(
         String,
+        &'static str,
         Vec<u32>,
         Option<i64>,
         (bool, char),
@@ -108,6 +109,7 @@ pub fn resume_plaintext(plaintext: &[u8]) {
         std::collections::BTreeMap<String, u8>,
         crate::Elicited<Profile>,
         crate::UrlElicited,
+        Option<(&'static str, u8)>,
         f64
     );
     let _ = saved.finish();

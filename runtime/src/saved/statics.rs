@@ -23,8 +23,13 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 
-/// The most bytes of text interned before a state that would add more is refused.
+/// The most bytes interned texts may take, [`ENTRY_BYTES`] each besides their text, before a
+/// state that would add more is refused.
 pub(crate) const MOST_INTERNED_BYTES: usize = 16 << 20;
+
+/// What an interned text takes besides its bytes: its allocation's least size and its slot in
+/// the set, about.
+const ENTRY_BYTES: usize = 48;
 
 /// Postcard bytes read back as `T`, with what follows them.
 pub(crate) fn from_postcard<T: Deserialize<'static>>(bytes: &[u8]) -> postcard::Result<(T, &[u8])> {
@@ -41,40 +46,55 @@ pub(crate) fn from_json<T: Deserialize<'static>>(json: &[u8]) -> serde_json::Res
     Ok(value)
 }
 
-/// The texts interned so far, and their bytes.
+/// The texts interned so far, and the bytes they take.
 struct Interned {
     texts: HashSet<&'static str>,
     bytes: usize,
+    most: usize,
+}
+
+impl Interned {
+    fn new(most: usize) -> Self {
+        Self {
+            texts: HashSet::new(),
+            bytes: 0,
+            most,
+        }
+    }
+
+    /// `text` for the life of the process, the same `&'static str` each time; `None` when a
+    /// new text would take the interned past `most` bytes.
+    fn intern(&mut self, text: &str) -> Option<&'static str> {
+        if let Some(&known) = self.texts.get(text) {
+            return Some(known);
+        }
+        let size = text.len() + ENTRY_BYTES;
+        if self.bytes + size > self.most {
+            return None;
+        }
+        let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
+        self.bytes += size;
+        self.texts.insert(leaked);
+        Some(leaked)
+    }
 }
 
 fn interned() -> &'static Mutex<Interned> {
     static INTERNED: OnceLock<Mutex<Interned>> = OnceLock::new();
-    INTERNED.get_or_init(|| {
-        Mutex::new(Interned {
-            texts: HashSet::new(),
-            bytes: 0,
-        })
-    })
+    INTERNED.get_or_init(|| Mutex::new(Interned::new(MOST_INTERNED_BYTES)))
 }
 
-/// `text` for the life of the process: the same `&'static str` each time for the same text.
+/// `text` interned in the process's set.
 fn intern<E: de::Error>(text: &str) -> Result<&'static str, E> {
     let mut interned = interned()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(&known) = interned.texts.get(text) {
-        return Ok(known);
-    }
-    if interned.bytes + text.len() > MOST_INTERNED_BYTES {
-        return Err(E::custom(format_args!(
-            "more than {MOST_INTERNED_BYTES} bytes of distinct `&'static str` texts were read \
-             back from states; hold a `String` across the ask rather than a leaked one"
-        )));
-    }
-    let leaked: &'static str = Box::leak(text.to_owned().into_boxed_str());
-    interned.bytes += leaked.len();
-    interned.texts.insert(leaked);
-    Ok(leaked)
+    interned.intern(text).ok_or_else(|| {
+        E::custom(format_args!(
+            "distinct `&'static str` texts read back from states would take more than \
+             {MOST_INTERNED_BYTES} bytes; hold a `String` across the ask rather than a leaked one"
+        ))
+    })
 }
 
 /// What serde's `&str` says it expects, found once by asking it.
@@ -472,6 +492,18 @@ mod tests {
         let ((parsed, owned, _), _) = from_postcard::<(Parsed, String, Parsed)>(&bytes).unwrap();
         assert_eq!((parsed, owned.as_str()), (Parsed(text.len()), text));
         assert!(!interned().lock().unwrap().texts.contains(text));
+    }
+
+    #[test]
+    fn interning_stops_at_its_bound() {
+        let mut interned = Interned::new(2 * ENTRY_BYTES + 6);
+        let first = interned.intern("abc").unwrap();
+        assert!(std::ptr::eq(interned.intern("abc").unwrap(), first));
+        assert!(interned.intern("def").is_some());
+        // A known text is still found; a new one would pass the bound.
+        assert!(interned.intern("g").is_none());
+        assert!(interned.intern("def").is_some());
+        assert_eq!(interned.bytes, 2 * ENTRY_BYTES + 6);
     }
 
     #[test]
