@@ -6178,7 +6178,8 @@ corpus! {
     // `&'static str`s held across asks: string literals chosen by branches (one of which
     // returns), annotated, in arrays, tuples, `vec!`s and `Option`s, from a call, the items of
     // a `const` outside the tool and of one in the body, a struct's field, a map's keys, a
-    // `for` loop's items, and a literal given a new value after the ask.
+    // `for` loop's items (a literal's `split` too), and a literal given a new value after the
+    // ask.
     static_strs_held_across_asks(args) => {
         const SIZES: [&str; 3] = ["small", "medium", "large"];
         let label = if args.n > 2 { "many" } else if args.n == 0 { return Ok("none".to_owned()) } else { "few" };
@@ -6202,11 +6203,17 @@ corpus! {
                 mood = place;
             }
         }
+        let mut ways = Vec::new();
+        for way in "up down".split(' ') {
+            if ask!(way = elicit::<Yes>(format!("Go {way}?"))).ok().is_some_and(|y| y.yes) {
+                ways.push(way);
+            }
+        }
         let index = ask!(index = elicit::<Num>(format!("Which, {mood}?"))).accepted().map_or(9, |n| n.num) as usize;
         let shown = mood.len();
         mood = "done";
         let picked = options.get(index).copied().or(fallback).unwrap_or_default();
-        Ok(format!("{greeting} {label} {word} {pairs:?} {size} {step:?} {seen:?} {mood} {shown} {picked}"))
+        Ok(format!("{greeting} {label} {word} {pairs:?} {size} {step:?} {seen:?} {mood} {shown} {picked} {ways:?}"))
     }
 
     // A field of a loop's item moved and given back by the statements before a local that an
@@ -7611,7 +7618,16 @@ fn cases(name: &str) -> Vec<Run> {
         "static_strs_held_across_asks" => vec![
             run(
                 2,
-                vec![num(30), num(170), num(42), yes(false), yes(true), num(1)],
+                vec![
+                    num(30),
+                    num(170),
+                    num(42),
+                    yes(false),
+                    yes(true),
+                    yes(true),
+                    yes(false),
+                    num(1),
+                ],
             ),
             run(
                 3,
@@ -7621,6 +7637,8 @@ fn cases(name: &str) -> Vec<Run> {
                     num(2),
                     yes(true),
                     yes(false),
+                    decline.clone(),
+                    yes(true),
                     num(7),
                 ],
             ),

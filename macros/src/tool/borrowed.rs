@@ -13,6 +13,7 @@ use syn::{
 
 use super::syntax::{
     Captures, asks_in_block, asks_in_expr, asks_in_stmt, borrows, names_in_stmt, pattern_bindings,
+    str_literal,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -298,7 +299,8 @@ fn unadapted<'e>(iterable: &'e Expr, also: &[&str]) -> &'e Expr {
 }
 
 /// The method that makes an iterator of string slices, when `iterable` is one: `s.split(..)`,
-/// `s.lines()`, through adapters that keep the items (`enumerate`, `rev`, `skip`, ..).
+/// `s.lines()`, through adapters that keep the items (`enumerate`, `rev`, `skip`, ..), but not
+/// of a string literal.
 fn str_items(iterable: &Expr) -> Option<String> {
     const STR_SLICES: &[&str] = &[
         "split",
@@ -315,6 +317,8 @@ fn str_items(iterable: &Expr) -> Option<String> {
         "rmatches",
     ];
     match unadapted(iterable, &[]) {
+        // A literal's slices are `&'static str`s, which are saved.
+        Expr::MethodCall(call) if str_literal(&call.receiver) => None,
         Expr::MethodCall(call) => {
             let method = call.method.to_string();
             STR_SLICES.contains(&method.as_str()).then_some(method)
