@@ -198,8 +198,8 @@ fn shadow_in_branches(expr: &mut Expr, name: &Ident, witness: &Ident) -> bool {
 }
 
 /// In a branch: the first `name = value;` (as `rebound_at` takes it) when an ask follows it
-/// in the branch; else the last statement to name it, if that is an
-/// `if`, `match` or block.
+/// in the branch; else the last statement to name it, if that is an `if`, `match` or block,
+/// or a `let` whose value is one.
 fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
     let stmts = &mut block.stmts;
     let Some(last) = stmts.iter().rposition(|stmt| mentions(stmt, name)) else {
@@ -227,6 +227,14 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
     }
     match &mut stmts[last] {
         Stmt::Expr(branches, _) => shadow_in_branches(branches, name, witness),
+        // A `let` whose value branches, as `rebind_in_branches` takes one (`deferred_init`
+        // makes one of `let d; if c { d = a } else { d = b }`).
+        Stmt::Local(local) => match &mut local.init {
+            Some(init) if init.diverge.is_none() => {
+                shadow_in_branches(&mut init.expr, name, witness)
+            }
+            _ => false,
+        },
         _ => false,
     }
 }
