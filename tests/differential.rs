@@ -6216,6 +6216,28 @@ corpus! {
         Ok(format!("{greeting} {label} {word} {pairs:?} {size} {step:?} {seen:?} {mood} {shown} {picked} {ways:?}"))
     }
 
+    // A local of the body given a new value in a branch of a `let` that `deferred_init` makes
+    // of `let total; if .. { total = .. } else { .. total = .. }` inside another block, then
+    // moved by the statement of a later ask before it asks (seed 1101).
+    given_anew_in_a_deferred_let_then_moved_before_an_ask(args) => {
+        let mut list = vec![7u32, args.n];
+        if args.n < 5 {
+            let total;
+            if args.n > 3 {
+                total = ask!(a = elicit::<Num>(format!("A {list:?}?"))).accepted().map_err(refuse)?.num;
+            } else {
+                let first = sum_with(list, 1);
+                list = vec![5, args.n * 2];
+                let second = sum_with(list, ask!(b = elicit::<Num>(format!("B {first}?"))).accepted().map_err(refuse)?.num);
+                note!(args, "{second}");
+                total = second.len() as i64 + ask!(c = elicit::<Num>("C?")).accepted().map_err(refuse)?.num;
+            }
+            let more = ask!(d = elicit::<Num>("D?")).accepted().map_err(refuse)?.num;
+            note!(args, "{total} {more}");
+        }
+        Ok(format!("done {}", args.n))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7643,6 +7665,12 @@ fn cases(name: &str) -> Vec<Run> {
                 ],
             ),
             run(0, vec![]),
+        ],
+        "given_anew_in_a_deferred_let_then_moved_before_an_ask" => vec![
+            run(2, vec![num(3), num(4), num(5)]),
+            run(4, vec![num(1), num(2)]),
+            run(1, vec![num(3), decline.clone()]),
+            run(7, vec![]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),
