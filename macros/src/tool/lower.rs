@@ -706,9 +706,10 @@ impl<'a> Lowering<'a> {
                     self.diagnostics.error(
                         operand,
                         "this value is computed before the `ask!` of its statement, so it is \
-                         saved at the ask, and it borrows, which cannot be saved into `requestState`. Pass an owned value \
-                         (`.to_owned()`, `.cloned()`, `.to_string()`), or ask first in a \
-                         statement of its own: `let answer = ask!(..);`, then use `answer`",
+                         saved at the ask, and it borrows, which cannot be saved into \
+                         `requestState`. Pass an owned value (`.to_owned()`, `.cloned()`, \
+                         `.to_string()`), or ask first in a statement of its own: \
+                         `let answer = ask!(..);`, then use `answer`",
                     );
                 }
                 continue;
