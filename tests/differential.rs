@@ -6238,6 +6238,18 @@ corpus! {
         Ok(format!("done {}", args.n))
     }
 
+    // `vec![..]` whose item asks: an earlier item that computes runs once, and the items keep
+    // their order, in a loop too.
+    a_vec_whose_items_ask(args) => {
+        let mut calls = 0;
+        let first = vec![{ calls += 1; note!(args, "first {calls}"); format!("p{}", args.n) }, ask!(a = elicit::<Text>("A?")).ok().map_or("-".to_owned(), |t| t.text)];
+        let mut rows = Vec::new();
+        for i in 0..args.n.min(3) {
+            rows.push(vec![i64::from(i), ask!(row = elicit::<Num>(format!("Row {i} after {calls}?"))).accepted().map_or(-1, |n| n.num)]);
+        }
+        Ok(format!("{first:?} {rows:?} {calls}"))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7671,6 +7683,11 @@ fn cases(name: &str) -> Vec<Run> {
             run(4, vec![num(1), num(2)]),
             run(1, vec![num(3), decline.clone()]),
             run(7, vec![]),
+        ],
+        "a_vec_whose_items_ask" => vec![
+            run(2, vec![text("x"), num(1), num(2)]),
+            run(0, vec![decline.clone()]),
+            run(3, vec![text("y"), num(4), decline.clone(), num(6)]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),

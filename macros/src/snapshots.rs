@@ -245,6 +245,20 @@ fn a_format_whose_arguments_ask_takes_them_from_a_match() {
 }
 
 #[test]
+fn a_vec_whose_items_ask_is_made_from_an_array() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn tags(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let tags = vec![args.team.to_uppercase(), ask!(tag = elicit::<Tag>("Tag?")).accepted().map_err(refuse)?.tag];
+                Ok(tags.join(","))
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

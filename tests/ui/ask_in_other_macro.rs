@@ -1,4 +1,4 @@
-// `ask!` inside another macro's arguments (`vec!`); `format!` and the printing macros unfold.
+// `ask!` inside another macro's arguments (`dbg!`); `format!`, the printing macros and `vec!` unfold.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -19,7 +19,7 @@ impl Server {
     #[mrtr_tool]
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
-        let names = vec![ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name)];
+        let names = dbg!(ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name));
         format!("{names:?}")
     }
 }

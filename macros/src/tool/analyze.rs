@@ -516,8 +516,8 @@ fn other_macro_message(mac: &syn::Macro) -> String {
         .unwrap_or_default();
     format!(
         "`ask!` inside `{name}!(..)` is invisible to `#[mrtr_tool]`: another macro's arguments are \
-         opaque to it (but for `format!`, `print!`, `println!`, `eprint!`, `eprintln!`, `write!` \
-         and `writeln!`). Bind the answer first with `let answer = ask!(..);` and pass `answer` \
+         opaque to it (but for `format!`, `print!`, `println!`, `eprint!`, `eprintln!`, `write!`, \
+         `writeln!` and `vec![a, b]`). Bind the answer first with `let answer = ask!(..);` and pass `answer` \
          to `{name}!`"
     )
 }

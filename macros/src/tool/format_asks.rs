@@ -4,6 +4,9 @@
 //! `match (&ask!(..)..,) { (__mrtr_format0,) => format!("{who} {}", __mrtr_format0) }`. The
 //! arguments are then expressions of the body, evaluated in the same order, where an ask may
 //! stand; the macro only borrows them, as before.
+//!
+//! A `vec![a, b]` whose items ask becomes `::std::vec::Vec::from([a, b])`: the same items,
+//! moved in the same order, in an array the rest of the pipeline sees into.
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
@@ -66,6 +69,9 @@ struct Argument {
 impl Unfold {
     fn unfolded(&mut self, mac: &syn::Macro) -> Option<Expr> {
         let name = mac.path.segments.last()?.ident.to_string();
+        if name == "vec" {
+            return self.vec_unfolded(mac);
+        }
         let &(_, leading) = FORMATTING.iter().find(|(known, _)| *known == name)?;
         tokens_mention_ask(&mac.tokens)?;
         let (before, mut arguments) = (|input: ParseStream| parse(input, leading))
@@ -111,6 +117,25 @@ impl Unfold {
             }
         })
         .ok()
+    }
+}
+
+impl Unfold {
+    /// `vec![a, b]` whose items ask, as `::std::vec::Vec::from([a, b])`; not `vec![x; n]`.
+    fn vec_unfolded(&mut self, mac: &syn::Macro) -> Option<Expr> {
+        tokens_mention_ask(&mac.tokens)?;
+        let mut items = mac
+            .parse_body_with(syn::punctuated::Punctuated::<Expr, Token![,]>::parse_terminated)
+            .ok()?;
+        if items.is_empty() {
+            return None;
+        }
+        // `vec![format!("{}", ask!(..))]`
+        for item in &mut items {
+            self.visit_expr_mut(item);
+        }
+        let items = items.iter();
+        syn::parse2(quote!(::std::vec::Vec::from([#(#items),*]))).ok()
     }
 }
 
@@ -181,6 +206,20 @@ mod tests {
     }
 
     #[test]
+    fn a_vec_whose_items_ask_is_an_array_made_a_vec() {
+        let text = unfolded(quote! {
+            let v = vec![a.len(), ask!(n = q()).num, format!("{}", ask!(m = q())).len()];
+        });
+        assert!(
+            text.contains(
+                ":: std :: vec :: Vec :: from ([a . len () , ask ! (n = q ()) . num , match"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("(__mrtr_format0 ,) => format !"), "{text}");
+    }
+
+    #[test]
     fn nested_formats_unfold_and_other_macros_or_arguments_without_asks_stay() {
         let text = unfolded(quote! {
             let s = format!("{}", format!("[{}]", ask!(n = q())));
@@ -188,7 +227,8 @@ mod tests {
         assert_eq!(text.matches("match").count(), 2, "{text}");
         let body = quote! {
             let s = format!("{} {}", a, b);
-            let v = vec![ask!(n = q())];
+            let v = vec![a, b];
+            let w = vec![ask!(n = q()); 3];
             let t = format!(concat!("{}", "!"), ask!(n = q()));
         };
         assert_eq!(unfolded(body.clone()), quote!({ #body }).to_string());
