@@ -14,7 +14,7 @@ use syn::{
 
 use super::ask_args::AskArgs;
 use super::syntax::{
-    ask_marker_id, asks_in_expr, assigned_place, has_effect, head_ask, is_ask_macro,
+    ask_marker_id, asks_in_expr, assigned_place, has_effect, head_ask, is_ask_macro, macro_items,
     make_ask_marker, make_task_start_marker, operands_in_order, tokens_mention_ask,
 };
 use crate::diagnostics::Diagnostics;
@@ -107,8 +107,7 @@ fn check_question(question: &Expr, diagnostics: &mut Diagnostics) {
             if is_ask_macro(&mac.path) {
                 return;
             }
-            let parser = syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated;
-            if let Ok(args) = mac.parse_body_with(parser) {
+            if let Some(args) = macro_items(mac) {
                 args.iter().for_each(|arg| self.visit_expr(arg));
             }
         }

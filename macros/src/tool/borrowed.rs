@@ -12,8 +12,8 @@ use syn::{
 };
 
 use super::syntax::{
-    Captures, asks_in_block, asks_in_expr, asks_in_stmt, borrows, names_in_stmt, pattern_bindings,
-    str_literal,
+    Captures, asks_in_block, asks_in_expr, asks_in_stmt, borrows, macro_items, names_in_stmt,
+    pattern_bindings, str_literal,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -236,26 +236,12 @@ fn mutable_items(iterable: &Expr) -> Option<String> {
 /// of them borrowed, or through `iter()`, with no `copied()` or `cloned()` after.
 fn literal_str_refs(iterable: &Expr) -> bool {
     fn literals(expr: &Expr) -> bool {
-        let has_str = |elems: &syn::punctuated::Punctuated<Expr, syn::Token![,]>| {
-            elems.iter().any(|elem| {
-                matches!(
-                    elem,
-                    Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(_),
-                        ..
-                    })
-                )
-            })
-        };
         match expr {
-            Expr::Array(array) => has_str(&array.elems),
+            Expr::Array(array) => array.elems.iter().any(str_literal),
             Expr::Paren(inner) => literals(&inner.expr),
-            Expr::Macro(mac) if mac.mac.path.is_ident("vec") => mac
-                .mac
-                .parse_body_with(
-                    syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated,
-                )
-                .is_ok_and(|elems| has_str(&elems)),
+            Expr::Macro(mac) if mac.mac.path.is_ident("vec") => {
+                macro_items(&mac.mac).is_some_and(|items| items.iter().any(str_literal))
+            }
             _ => false,
         }
     }

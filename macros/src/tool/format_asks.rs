@@ -16,7 +16,7 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::syntax::tokens_mention_ask;
+use super::syntax::{macro_items, tokens_mention_ask};
 
 /// The macros that format their arguments, and how many arguments come before the format string.
 const FORMATTING: &[(&str, usize)] = &[
@@ -118,15 +118,11 @@ impl Unfold {
         })
         .ok()
     }
-}
 
-impl Unfold {
     /// `vec![a, b]` whose items ask, as `::std::vec::Vec::from([a, b])`; not `vec![x; n]`.
     fn vec_unfolded(&mut self, mac: &syn::Macro) -> Option<Expr> {
         tokens_mention_ask(&mac.tokens)?;
-        let mut items = mac
-            .parse_body_with(syn::punctuated::Punctuated::<Expr, Token![,]>::parse_terminated)
-            .ok()?;
+        let mut items = macro_items(mac)?;
         if items.is_empty() {
             return None;
         }

@@ -10,10 +10,9 @@ use proc_macro2::{Spacing, TokenStream, TokenTree};
 use syn::{
     Expr, Pat, Token,
     parse::{ParseStream, Parser},
-    punctuated::Punctuated,
 };
 
-use super::syntax::{names_in_expr, pattern_bindings};
+use super::syntax::{macro_items, names_in_expr, pattern_bindings};
 
 /// The names a macro call may read. A macro called by a bare name counts as a read of that
 /// name too: a `macro_rules!` of the body reads what its transcribers name, as a re-created
@@ -29,8 +28,8 @@ pub(crate) fn macro_names(mac: &syn::Macro) -> BTreeSet<String> {
         names.extend(read);
         return names;
     }
-    match mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated) {
-        Ok(args) => {
+    match macro_items(mac) {
+        Some(args) => {
             let mut captures = BTreeSet::new();
             let mut named = BTreeSet::new();
             for arg in &args {
@@ -53,7 +52,7 @@ pub(crate) fn macro_names(mac: &syn::Macro) -> BTreeSet<String> {
             // `{name}` in a format string is the argument `name = ..` when there is one.
             names.extend(captures.difference(&named).cloned());
         }
-        Err(_) => names_in_tokens(mac.tokens.clone(), &mut names),
+        None => names_in_tokens(mac.tokens.clone(), &mut names),
     }
     names
 }

@@ -7,6 +7,7 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::{
     Block, Expr, Ident, Pat, Stmt,
+    punctuated::Punctuated,
     visit::{self, Visit},
 };
 
@@ -840,6 +841,12 @@ pub(crate) fn assigned_place(expr: &Expr) -> Option<&Expr> {
         Expr::Binary(binary) if is_assign_op(&binary.op) => Some(&binary.left),
         _ => None,
     }
+}
+
+/// A macro's arguments as comma-separated expressions (`vec![a, b]`, `format!("{}", x)`), if
+/// they parse so.
+pub(crate) fn macro_items(mac: &syn::Macro) -> Option<Punctuated<Expr, syn::Token![,]>> {
+    mac.parse_body_with(Punctuated::parse_terminated).ok()
 }
 
 /// Whether a condition chains a `let` (`let Some(x) = a && ..`), which only a condition may
