@@ -259,6 +259,25 @@ fn a_vec_whose_items_ask_is_made_from_an_array() {
 }
 
 #[test]
+fn a_for_over_borrowed_items_saves_a_count() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn tags(&self) -> Result<String, String> {
+                let teams = vec!["red".to_owned(), "blue".to_owned()];
+                let mut tags = Vec::new();
+                for (i, team) in teams.iter().enumerate() {
+                    let tag = ask!(tag = elicit::<Tag>(format!("Tag {i} for {team}?"))).accepted().map_err(refuse)?.tag;
+                    tags.push(format!("{team}:{tag}"));
+                }
+                Ok(tags.join(","))
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

@@ -91,6 +91,7 @@ mod elicit;
 mod elicit_url;
 mod engine;
 mod envelope;
+mod for_borrowed;
 mod for_items;
 mod form;
 mod form_schema;

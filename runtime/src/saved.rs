@@ -45,7 +45,10 @@ impl<T: Serialize + Deserialize<'static> + Send + 'static> Persist for T {}
     message = "the items of this `for` loop cannot be saved across its `ask!`",
     label = "the loop's body asks, so the items it has yet to visit are saved into `requestState`",
     note = "iterate owned items that are `Serialize + DeserializeOwned`: `items.clone()`, \
-            `items.into_iter()` or `items.iter().cloned()` rather than `&items` or `items.iter()`"
+            `items.into_iter()` or `items.iter().cloned()`; a loop borrows its items only from \
+            a local or a parameter held across the ask (`&items`, `items.iter()`, \
+            `text.lines()`), with no adapter after but `enumerate`, `rev`, `skip`, `take` and \
+            `step_by`"
 )]
 pub trait SavedItem: Persist {}
 

@@ -1,4 +1,5 @@
-// A `for` over borrowed items with an `ask!` in its body: the items left are saved.
+// A `for` over borrowed items with an `ask!` in its body, where mrtr cannot read the items
+// again on resume: from the server's own field, or through an adapter that runs a closure.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -12,16 +13,41 @@ struct Name {
 #[derive(Clone)]
 struct Server {
     tool_router: ToolRouter<Self>,
+    teams: Vec<String>,
 }
 
 #[tool_router]
 impl Server {
+    // Compiles: the items are read again from the held `Vec` on resume.
     #[mrtr_tool]
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
         let teams = vec!["red".to_owned(), "blue".to_owned()];
         let mut names = Vec::new();
         for team in teams.iter() {
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            names.push((team.clone(), name));
+        }
+        format!("Hello {names:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets the server's teams")]
+    async fn greet_server_teams(&self) -> String {
+        let mut names = Vec::new();
+        for team in self.teams.iter() {
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            names.push((team.clone(), name));
+        }
+        format!("Hello {names:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets long names")]
+    async fn greet_long(&self) -> String {
+        let teams = vec!["red".to_owned(), "blue".to_owned()];
+        let mut names = Vec::new();
+        for team in teams.iter().filter(|team| team.len() > 3) {
             let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
             names.push((team.clone(), name));
         }

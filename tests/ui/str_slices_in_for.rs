@@ -1,4 +1,5 @@
-// A `for` over string slices whose body asks: the `&str` items would be saved.
+// A `for` over string slices whose body asks, through an adapter that runs a closure: the
+// `&str` items would be saved.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -16,12 +17,25 @@ struct Server {
 
 #[tool_router]
 impl Server {
+    // Compiles: the slices are read again from the held `String` on resume.
     #[mrtr_tool]
     #[tool(description = "Greets each")]
     async fn greet_each(&self) -> String {
         let line = "Ada,Grace".to_owned();
         let mut greeted = Vec::new();
         for (index, who) in line.split(',').enumerate() {
+            let name = ask!(name = elicit::<Name>(format!("{index}: name for {who}?"))).ok();
+            greeted.push(name.map(|n| n.name));
+        }
+        format!("{greeted:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets each named")]
+    async fn greet_named(&self) -> String {
+        let line = "Ada,,Grace".to_owned();
+        let mut greeted = Vec::new();
+        for (index, who) in line.split(',').filter(|who| !who.is_empty()).enumerate() {
             let name = ask!(name = elicit::<Name>(format!("{index}: name for {who}?"))).ok();
             greeted.push(name.map(|n| n.name));
         }

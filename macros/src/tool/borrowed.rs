@@ -11,6 +11,7 @@ use syn::{
     visit::{self, Visit},
 };
 
+use super::borrowed_items::borrowed_items;
 use super::syntax::{
     Captures, asks_in_block, asks_in_expr, asks_in_stmt, borrows, macro_items, names_in_stmt,
     pattern_bindings, str_literal,
@@ -27,7 +28,8 @@ struct Check<'d> {
 
 impl<'ast> Visit<'ast> for Check<'_> {
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
-        let asks = !asks_in_block(&e.body).is_empty();
+        // Items borrowed from a held collection are read again from it on resume.
+        let asks = !asks_in_block(&e.body).is_empty() && borrowed_items(&e.expr, &e.body).is_none();
         if asks && let Some(method) = str_items(&e.expr) {
             self.diagnostics.error(
                 &e.expr,
@@ -35,7 +37,9 @@ impl<'ast> Visit<'ast> for Check<'_> {
                     "this `for` loop's body asks, so the items it has yet to visit are saved into \
                      `requestState`, but `{method}` hands out `&str` slices, which borrow. \
                      Iterate owned strings: add `.map(str::to_owned)` right after \
-                     `{method}(..)`"
+                     `{method}(..)`; or borrow them from a `String` held across the ask, with \
+                     no adapter after `{method}(..)` but `enumerate`, `rev`, `skip`, `take` \
+                     and `step_by`"
                 ),
             );
         } else if asks && let Some(method) = mutable_items(&e.expr) {

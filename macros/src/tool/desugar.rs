@@ -28,6 +28,7 @@ use syn::{
 };
 
 use super::{
+    borrowed_items::borrowed_items,
     idents,
     let_chains::Chain,
     scopes::{StmtFacts, facts},
@@ -898,6 +899,9 @@ impl Desugar<'_> {
         let mut inner = (*e.pat).clone();
         strip_mut(&mut inner);
         let stmts = &e.body.stmts;
+        if let Some(iterable) = borrowed_items(&e.expr, &e.body) {
+            return self.desugar_borrowing_for(e, iterable, &inner, &bindings);
+        }
         let head = if bindings.is_empty() {
             quote! {
                 match #items.pop_front() {
@@ -935,6 +939,48 @@ impl Desugar<'_> {
         let loop_stmt = self.diagnostics.reparse(
             quote! { #label loop { #head #(#stmts)* } },
             &*e,
+            "`for` loop",
+        )?;
+        Some((items_stmt, loop_stmt))
+    }
+
+    /// A `for` whose items borrow from a held collection (`borrowed_items`): the state keeps a
+    /// count of the items taken, and the iterator and each item are made again on every
+    /// round, `let`s that lowering neither restores nor saves (`syntax::revisits_items`).
+    fn desugar_borrowing_for(
+        &mut self,
+        e: &syn::ExprForLoop,
+        iterable: TokenStream,
+        inner: &Pat,
+        bindings: &[super::syntax::Binding],
+    ) -> Option<(Stmt, Stmt)> {
+        let visited = self.fresh("visited", e.expr.span());
+        let walk = self.fresh("walk", e.expr.span());
+        let machine = &self.machine;
+        let label = &e.label;
+        let stmts = &e.body.stmts;
+        let carried = bindings_tuple(bindings, false);
+        let pattern = bindings_tuple(bindings, true);
+        let items_stmt = self.diagnostics.reparse(
+            quote! { let mut #visited = ::mrtr::__private::Visited::new(); },
+            e,
+            "`for` loop",
+        )?;
+        let loop_stmt = self.diagnostics.reparse(
+            quote! {{
+                let mut #walk = match ::mrtr::__private::Visited::resume(&mut #visited, #iterable) {
+                    ::core::option::Option::Some(#walk) => #walk,
+                    ::core::option::Option::None => #machine.lost().await,
+                };
+                #label loop {
+                    let #pattern = match ::mrtr::__private::Visited::next(&mut #visited, &mut #walk) {
+                        ::core::option::Option::Some(#inner) => #carried,
+                        ::core::option::Option::None => break,
+                    };
+                    #(#stmts)*
+                }
+            }},
+            e,
             "`for` loop",
         )?;
         Some((items_stmt, loop_stmt))

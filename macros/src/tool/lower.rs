@@ -33,8 +33,8 @@ use super::{
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
         assigned_place, bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop,
-        pattern_bindings, picks_borrow, recreated_closure, static_str, str_type, task_start_marker,
-        with_captures,
+        pattern_bindings, picks_borrow, recreated_closure, revisits_items, static_str, str_type,
+        task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -544,7 +544,7 @@ impl<'a> Lowering<'a> {
             }
         }
         // Made again on every round from what it captures, which is saved instead.
-        if !ask_follows || recreated_closure(&local).is_some() {
+        if !ask_follows || recreated_closure(&local).is_some() || revisits_items(&local) {
             return Stmt::Local(local);
         }
         let machine = self.machine.clone();

@@ -8,6 +8,7 @@ use crate::diagnostics::Diagnostics;
 mod analyze;
 mod ask_args;
 mod borrowed;
+mod borrowed_items;
 mod bound_first;
 mod closures;
 mod dead_after;

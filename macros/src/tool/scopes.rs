@@ -27,7 +27,7 @@ use super::idents;
 use super::overwritten::overwritten_by;
 use super::syntax::{
     Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
-    pattern_bindings, recreated_closure, with_captures,
+    pattern_bindings, recreated_closure, revisits_items, with_captures,
 };
 
 /// Folds every block of the body, innermost last. Reading a re-created closure reads what it
@@ -171,7 +171,9 @@ fn next_region(
     let facts: Vec<StmtFacts> = stmts.iter().map(|s| facts(s, captures)).collect();
     let mut best: Option<(usize, usize)> = None;
     for (start, fact) in facts.iter().enumerate() {
-        if skip.contains(&start) {
+        // A loop's item or iterator over borrowed items is made on every round, never saved.
+        let revisits = matches!(&stmts[start], Stmt::Local(local) if revisits_items(local));
+        if skip.contains(&start) || revisits {
             continue;
         }
         for binding in &fact.declares {

@@ -36,6 +36,35 @@ pub(crate) fn recreated_closure(local: &syn::Local) -> Option<&syn::ExprClosure>
     (named && closure.capture.is_none()).then_some(closure)
 }
 
+/// A `let` of a loop over borrowed items (`borrowed_items`), of its iterator or of an item:
+/// made again on every round from the saved collection and count rather than saved, as
+/// `desugar` writes it: `let walk = match ::mrtr::__private::Visited::resume(..) { .. }` and
+/// `let item = match ::mrtr::__private::Visited::next(..) { .. }`.
+pub(crate) fn revisits_items(local: &syn::Local) -> bool {
+    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+        return false;
+    };
+    let Expr::Match(matched) = &*init.expr else {
+        return false;
+    };
+    let Expr::Call(call) = &*matched.expr else {
+        return false;
+    };
+    let Expr::Path(path) = &*call.func else {
+        return false;
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    path.path.leading_colon.is_some()
+        && names.len() == 4
+        && names[..3] == ["mrtr", "__private", "Visited"]
+        && ["resume", "next"].contains(&names[3].as_str())
+}
+
 /// Every re-created closure of `block` and the names it reads; and every `macro_rules!` of it,
 /// with the names its transcribers read.
 pub(crate) fn captures_in(block: &syn::Block) -> Captures {
@@ -58,6 +87,14 @@ pub(crate) fn captures_in(block: &syn::Block) -> Captures {
                     binding.ident.to_string(),
                     names_in_expr(&Expr::Closure(closure.clone())),
                 );
+            }
+            if revisits_items(local)
+                && let Some(init) = &local.init
+            {
+                let reads = names_in_expr(&init.expr);
+                for binding in pattern_bindings(&local.pat) {
+                    self.0.insert(binding.ident.to_string(), reads.clone());
+                }
             }
             visit::visit_local(self, local);
         }

@@ -1,0 +1,53 @@
+// A `for` over items borrowed from a `HashMap`, with an `ask!` in its body: read back, the
+// map may yield its items in another order, so mrtr cannot find the item it was at.
+use std::collections::{BTreeMap, HashMap};
+
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    // Compiles: a `BTreeMap` keeps its order.
+    #[mrtr_tool]
+    #[tool(description = "Names each team, in order")]
+    async fn name_sorted(&self) -> String {
+        let sizes = BTreeMap::from([("red".to_owned(), 3), ("blue".to_owned(), 5)]);
+        let mut names = Vec::new();
+        for (team, size) in &sizes {
+            let name = ask!(name = elicit::<Name>(format!("Name for {team} ({size})?"))).ok();
+            names.push(name.map(|n| n.name));
+        }
+        format!("{names:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Names each team")]
+    async fn name_each(&self) -> String {
+        let sizes = HashMap::from([("red".to_owned(), 3), ("blue".to_owned(), 5)]);
+        let mut names = Vec::new();
+        for (team, size) in &sizes {
+            let name = ask!(name = elicit::<Name>(format!("Name for {team} ({size})?"))).ok();
+            names.push(name.map(|n| n.name));
+        }
+        format!("{names:?}")
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
