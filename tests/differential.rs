@@ -6250,6 +6250,78 @@ corpus! {
         Ok(format!("{first:?} {rows:?} {calls}"))
     }
 
+    // `for` loops whose items borrow from a collection held across their asks: the state keeps
+    // a count, and the items are read again from the saved collection on resume.
+    items_borrowed_from_held_collections(args) => {
+        let names = vec![format!("a{}", args.n), "b".to_owned(), "c".to_owned()];
+        let mut out = Vec::new();
+        for name in &names {
+            if name == "b" { note!(args, "skipped {name}"); continue; }
+            let tag = ask!(tag = elicit::<Text>(format!("Tag {name}?"))).accepted().map_err(refuse)?.text;
+            out.push(format!("{name}={tag}"));
+        }
+        let text = ask!(text = elicit::<Text>("Text?")).accepted().map_err(refuse)?.text;
+        'lines: for (i, line) in text.lines().enumerate() {
+            note!(args, "line {i}");
+            for word in line.split(' ') {
+                if word.is_empty() { continue; }
+                let keep = ask!(keep = elicit::<Yes>(format!("Keep {word} of line {i}?"))).ok().is_some_and(|y| y.yes);
+                if !keep { continue 'lines; }
+                out.push(format!("{i}:{word}:{}", line.len()));
+            }
+        }
+        let mut sizes = BTreeMap::new();
+        sizes.insert("x".to_owned(), args.n);
+        sizes.insert("y".to_owned(), 2);
+        for (key, size) in &sizes {
+            let more = ask!(more = elicit::<Num>(format!("{key}={size}?"))).ok().map_or(0, |n| n.num);
+            out.push(format!("{key}{}", i64::from(*size) + more));
+        }
+        for (i, question) in QUESTIONS.iter().enumerate().skip(1) {
+            let num = ask!(num = elicit::<Num>(*question)).ok().map_or(-1, |n| n.num);
+            out.push(format!("{i}{question}{num}"));
+        }
+        let numbers = [3, i64::from(args.n)];
+        for &n in &numbers {
+            let n = n + 1;
+            note!(args, "times {n}");
+            let num = ask!(times = elicit::<Num>(format!("{n} times?"))).ok().map_or(0, |m| m.num);
+            out.push(format!("{}", n * num));
+        }
+        for _ in names.iter().skip(1) {
+            let _ = ask!(each = elicit::<Yes>("Each?"));
+        }
+        Ok(out.join(","))
+    }
+
+    // Loops over borrowed items inside a loop over owned ones and a branch, shadowing a local
+    // read after them, left by labeled breaks, `return` and `?`.
+    borrowed_items_in_nested_loops_and_branches(args) => {
+        let groups = vec![vec![format!("p{}", args.n), "q".to_owned()], vec![], vec!["r".to_owned()]];
+        let name = format!("outer{}", args.n);
+        let mut seen = Vec::new();
+        'groups: for group in groups {
+            if group.is_empty() { note!(args, "empty"); continue; }
+            for (i, name) in group.iter().enumerate().rev() {
+                let pick = ask!(pick = elicit::<Num>(format!("{i} {name} of {}?", group.len()))).accepted().map_err(refuse)?.num;
+                match pick {
+                    0 => break 'groups,
+                    1 => continue 'groups,
+                    2 => return Ok(format!("returned at {name} {seen:?}")),
+                    _ => seen.push(format!("{name}{pick}")),
+                }
+            }
+        }
+        if args.n > 1 {
+            let chars = name.clone();
+            for part in chars.split('e') {
+                let yes = ask!(part = elicit::<Yes>(format!("Part {part}?"))).accepted().map_err(refuse)?.yes;
+                seen.push(format!("{part}{yes}"));
+            }
+        }
+        Ok(format!("{name} {seen:?}"))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7688,6 +7760,53 @@ fn cases(name: &str) -> Vec<Run> {
             run(2, vec![text("x"), num(1), num(2)]),
             run(0, vec![decline.clone()]),
             run(3, vec![text("y"), num(4), decline.clone(), num(6)]),
+        ],
+        "items_borrowed_from_held_collections" => vec![
+            run(
+                1,
+                vec![
+                    text("A"),
+                    text("C"),
+                    text("hello big world\n\nbye now"),
+                    yes(true),
+                    yes(false),
+                    yes(true),
+                    yes(true),
+                    num(1),
+                    num(2),
+                    num(5),
+                    num(2),
+                    num(3),
+                    num(4),
+                    yes(true),
+                    yes(false),
+                ],
+            ),
+            run(4, vec![text("A"), decline.clone()]),
+            run(
+                2,
+                vec![
+                    text("A"),
+                    text("C"),
+                    text("one"),
+                    decline.clone(),
+                    decline.clone(),
+                    num(1),
+                    decline.clone(),
+                    num(0),
+                    num(1),
+                    cancel.clone(),
+                    yes(true),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "borrowed_items_in_nested_loops_and_branches" => vec![
+            run(2, vec![num(5), num(6), num(7), yes(true), yes(false)]),
+            run(1, vec![num(1), num(0)]),
+            run(3, vec![num(9), num(2)]),
+            run(2, vec![num(5), decline.clone()]),
+            run(3, vec![num(0), yes(true), decline.clone()]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),
