@@ -699,6 +699,36 @@ impl Generator {
                 self.scopes.pop();
                 self.line("}");
             }
+            // A loop over items borrowed from a held list: the list is hidden in the body,
+            // which may neither change nor move it.
+            15 if nested && self.chance(50) => {
+                match self.pick(|var| var.kind == Kind::List && !var.name.contains('.')) {
+                    Some(list) => {
+                        let item = self.pattern_name();
+                        let label = self.fresh("'l");
+                        let bound = self.rng.u32(1..=3);
+                        let (pattern, iterable) = match self.rng.u8(0..3) {
+                            0 => (format!("&{item}"), format!("{list}.iter()")),
+                            1 => (format!("&{item}"), format!("{list}.iter().rev()")),
+                            _ => (
+                                format!("(_, &{item})"),
+                                format!("{list}.iter().enumerate()"),
+                            ),
+                        };
+                        self.line(&format!(
+                            "{label}: for {pattern} in {iterable}.take({bound}) {{"
+                        ));
+                        self.set_moved(&list, true);
+                        self.scopes.push(Vec::new());
+                        self.declare(&item, Kind::Int, false, false);
+                        self.in_loop(bound, &label, false, depth);
+                        self.scopes.pop();
+                        self.set_moved(&list, false);
+                        self.line("}");
+                    }
+                    None => self.note(),
+                }
+            }
             15 if nested => match self.pick_kind(Kind::List) {
                 Some(list) => {
                     let item = self.pattern_name();
