@@ -112,6 +112,13 @@ pub fn resume_plaintext(plaintext: &[u8]) {
         Option<(&'static str, u8)>,
         f64
     );
+    // A loop over borrowed items, resumed at the count it read.
+    let Ok(mut visited) = saved.take::<crate::for_borrowed::Visited>() else {
+        return;
+    };
+    if let Some(mut walk) = visited.resume(["a", "b", "c"].iter()) {
+        while visited.next(&mut walk).is_some() {}
+    }
     let _ = saved.finish();
 }
 
