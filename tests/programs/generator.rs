@@ -721,6 +721,14 @@ impl Generator {
                         self.set_moved(&list, true);
                         self.scopes.push(Vec::new());
                         self.declare(&item, Kind::Int, false, false);
+                        // Most such loops ask first, so their item is made again on resume.
+                        let weight = self.weight;
+                        self.weight *= bound;
+                        let value = self.int_or_ask(1);
+                        self.weight = weight;
+                        let name = self.fresh("v");
+                        self.line(&format!("    let {name} = {item}.wrapping_add({value});"));
+                        self.declare(&name, Kind::Int, false, false);
                         self.in_loop(bound, &label, false, depth);
                         self.scopes.pop();
                         self.set_moved(&list, false);
