@@ -159,3 +159,128 @@ async fn wizard5_states_are_no_larger_than_hand_written_ones() {
         .collect();
     no_larger_than_by_hand("wizard5", json!({}), &answers).await;
 }
+
+/// The same loop over ten repositories, iterating a clone and borrowing from the `Vec` it
+/// holds anyway.
+mod loops {
+    use mrtr::{ask, elicit, mrtr_tool};
+    use rmcp::{
+        ServerHandler, handler::server::router::tool::ToolRouter, model::ServerConfig, tool,
+        tool_handler, tool_router,
+    };
+
+    #[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+    pub struct Level {
+        level: String,
+    }
+
+    pub fn repos() -> Vec<String> {
+        (0..10)
+            .map(|i| format!("github.com/analytical-engines/repository-{i}"))
+            .collect()
+    }
+
+    #[derive(Clone)]
+    pub struct Loops {
+        tool_router: ToolRouter<Self>,
+        engine: mrtr::Engine,
+    }
+
+    impl Loops {
+        pub fn new(engine: mrtr::Engine) -> Self {
+            Self {
+                tool_router: Self::tool_router(),
+                engine,
+            }
+        }
+    }
+
+    #[tool_router]
+    impl Loops {
+        #[mrtr_tool]
+        #[tool]
+        async fn owned(&self) -> Result<String, String> {
+            let repos = repos();
+            let mut levels = Vec::new();
+            for repo in repos.clone() {
+                let level = ask!(level = elicit::<Level>(format!("Level for {repo}?")))
+                    .accepted()
+                    .map_err(|refused| refused.to_string())?
+                    .level;
+                levels.push(format!("{repo}={level}"));
+            }
+            Ok(format!("{} {}", repos.len(), levels.join(",")))
+        }
+
+        #[mrtr_tool]
+        #[tool]
+        async fn borrowed(&self) -> Result<String, String> {
+            let repos = repos();
+            let mut levels = Vec::new();
+            for repo in &repos {
+                let level = ask!(level = elicit::<Level>(format!("Level for {repo}?")))
+                    .accepted()
+                    .map_err(|refused| refused.to_string())?
+                    .level;
+                levels.push(format!("{repo}={level}"));
+            }
+            Ok(format!("{} {}", repos.len(), levels.join(",")))
+        }
+    }
+
+    impl mrtr::MrtrServer for Loops {
+        fn mrtr_engine(&self) -> &mrtr::Engine {
+            &self.engine
+        }
+    }
+
+    #[tool_handler(router = self.tool_router)]
+    impl ServerHandler for Loops {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(
+                rmcp::model::ServerCapabilities::builder()
+                    .enable_tools()
+                    .build(),
+            )
+        }
+    }
+}
+
+/// A loop over items borrowed from a held `Vec` carries a count, not the items left: from one
+/// round to the next its state grows by the answer it now holds alone, and it is smaller than
+/// the loop over a clone by the items left and the one it is at (each a length byte and the
+/// text).
+#[tokio::test]
+async fn a_loop_over_borrowed_items_carries_a_count_not_the_items_left() {
+    let harness = Harness::start(loops::Loops::new(engine())).await;
+    let run = async |tool: &str| {
+        let answers = (0..10).map(|_| Answer::accept(json!({"level": "all"})));
+        harness
+            .call(tool)
+            .answers("level", answers)
+            .run()
+            .await
+            .unwrap()
+    };
+    let (owned, borrowed) = (run("owned").await, run("borrowed").await);
+    assert_eq!(owned.text(), borrowed.text());
+    let sizes = |run: &mrtr::testing::Run| -> Vec<usize> {
+        run.rounds().iter().map(|r| raw_len(&r.state)).collect()
+    };
+    let (owned, borrowed) = (sizes(&owned), sizes(&borrowed));
+    let repos = loops::repos();
+    for round in 0..10 {
+        // The items left, and the one the loop is at, which the clone's loop saves too.
+        let left: usize = repos[round..].iter().map(|repo| 1 + repo.len()).sum();
+        assert_eq!(
+            owned[round] - borrowed[round],
+            left,
+            "round {}: owned {owned:?}, borrowed {borrowed:?}",
+            round + 1
+        );
+        if round > 0 {
+            let held = 1 + format!("{}=all", repos[round - 1]).len();
+            assert_eq!(borrowed[round] - borrowed[round - 1], held, "{borrowed:?}");
+        }
+    }
+}
