@@ -6322,6 +6322,32 @@ corpus! {
         Ok(format!("{name} {seen:?}"))
     }
 
+    // Loops over borrowed items left by `break` and `return` right after their ask, which read
+    // the list again on resume; and a local named like their item, read after a later ask, once
+    // the list is moved: the list is not saved there.
+    a_later_local_named_like_a_borrowed_loop_item(args) => {
+        let words = vec![format!("w{}", args.n), "v".to_owned()];
+        let mut total = 0;
+        for word in &words {
+            total += ask!(size = elicit::<Num>(format!("Size of {word}?"))).ok().map_or(0, |n| n.num);
+        }
+        for word in &words {
+            let first = ask!(first = elicit::<Num>(format!("First of {word}?"))).ok().map_or(0, |n| n.num);
+            note!(args, "{word} {first}");
+            break;
+        }
+        for (i, word) in words.iter().enumerate() {
+            if i == 1 && args.n > 5 {
+                let last = ask!(last = elicit::<Num>(format!("Last of {word}?"))).ok().map_or(0, |n| n.num);
+                return Ok(format!("{word} {last} {total}"));
+            }
+        }
+        let taken: usize = words.into_iter().map(consume).sum();
+        let word = format!("x{taken}");
+        let checked = ask!(check = elicit::<Yes>(format!("Check {word}?"))).ok().is_some_and(|y| y.yes);
+        Ok(format!("{word} {total} {checked}"))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7807,6 +7833,13 @@ fn cases(name: &str) -> Vec<Run> {
             run(3, vec![num(9), num(2)]),
             run(2, vec![num(5), decline.clone()]),
             run(3, vec![num(0), yes(true), decline.clone()]),
+        ],
+        "a_later_local_named_like_a_borrowed_loop_item" => vec![
+            run(1, vec![num(1), num(2), num(3), yes(true)]),
+            run(
+                12,
+                vec![decline.clone(), num(3), decline.clone(), decline.clone()],
+            ),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),

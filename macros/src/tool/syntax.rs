@@ -88,14 +88,6 @@ pub(crate) fn captures_in(block: &syn::Block) -> Captures {
                     names_in_expr(&Expr::Closure(closure.clone())),
                 );
             }
-            if revisits_items(local)
-                && let Some(init) = &local.init
-            {
-                let reads = names_in_expr(&init.expr);
-                for binding in pattern_bindings(&local.pat) {
-                    self.0.insert(binding.ident.to_string(), reads.clone());
-                }
-            }
             visit::visit_local(self, local);
         }
     }
