@@ -19,7 +19,10 @@ use syn::{
 
 use super::{
     macro_reads::macro_names,
-    syntax::{Captures, PatternScopes, ask_marker_id, asks_in_expr, names_in_expr, with_captures},
+    syntax::{
+        Captures, PatternScopes, ask_marker_id, asks_in_expr, names_in_expr, revisits_items,
+        with_captures,
+    },
 };
 
 /// The asks in `stmt` after which `stmt` no longer reads `name`, directly or through the
@@ -33,10 +36,39 @@ pub(crate) fn dead_asks(stmt: &Stmt, name: &Ident, captures: &Captures) -> BTree
         })
         .cloned()
         .collect();
+    let revisiting = revisiting_asks(stmt, &name);
     super::syntax::asks_in_stmt(stmt)
         .into_iter()
-        .filter(|&ask| !read_after(stmt, ask, &name, &closures))
+        .filter(|&ask| !revisiting.contains(&ask) && !read_after(stmt, ask, &name, &closures))
         .collect()
+}
+
+/// The asks inside a loop over borrowed items whose iterator or item reads `name` (the
+/// collection, its count, an argument): a resumed round makes them again from it at the ask,
+/// whatever the loop does after it.
+fn revisiting_asks(stmt: &Stmt, name: &str) -> BTreeSet<u32> {
+    struct Find<'a>(&'a str, BTreeSet<u32>);
+    impl<'ast> Visit<'ast> for Find<'_> {
+        fn visit_block(&mut self, block: &'ast syn::Block) {
+            for (index, stmt) in block.stmts.iter().enumerate() {
+                if let Stmt::Local(local) = stmt
+                    && revisits_items(local)
+                    && local
+                        .init
+                        .as_ref()
+                        .is_some_and(|init| names_in_expr(&init.expr).contains(self.0))
+                {
+                    for later in &block.stmts[index + 1..] {
+                        self.1.extend(super::syntax::asks_in_stmt(later));
+                    }
+                }
+            }
+            visit::visit_block(self, block);
+        }
+    }
+    let mut find = Find(name, BTreeSet::new());
+    find.visit_stmt(stmt);
+    find.1
 }
 
 /// The asks in `stmt` in the value of a `return` that reads `name` (and may consume it):
