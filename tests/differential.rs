@@ -6322,6 +6322,36 @@ corpus! {
         Ok(format!("{name} {seen:?}"))
     }
 
+    // Borrowed loops over an outer borrowed loop's item by name, inside a `while`, and over a
+    // `match` arm's binding.
+    borrowed_items_of_borrowed_items_in_a_while_and_an_arm(args) => {
+        let mut map = BTreeMap::new();
+        map.insert("a".to_owned(), vec![format!("x{}", args.n), "y".to_owned()]);
+        map.insert("b".to_owned(), Vec::new());
+        map.insert("c".to_owned(), vec!["z".to_owned()]);
+        let mut out = Vec::new();
+        let mut rounds = 0;
+        while rounds < args.n.min(2) {
+            rounds += 1;
+            for (key, values) in &map {
+                for value in values {
+                    let n = ask!(n = elicit::<Num>(format!("{rounds} {key} {value}?"))).ok().map_or(0, |n| n.num);
+                    out.push(format!("{rounds}{key}{value}{n}"));
+                }
+            }
+        }
+        match (args.n > 1).then(|| vec![1, i64::from(args.n)]) {
+            Some(list) => {
+                for x in &list {
+                    let m = ask!(m = elicit::<Num>(format!("m {x}?"))).accepted().map_err(refuse)?.num;
+                    out.push(format!("{x}{m}{}", list.len()));
+                }
+            }
+            None => note!(args, "no list"),
+        }
+        Ok(out.join(","))
+    }
+
     // Loops over borrowed items left by `break` and `return` right after their ask, which read
     // the list again on resume; and a local named like their item, read after a later ask, once
     // the list is moved: the list is not saved there.
@@ -7833,6 +7863,35 @@ fn cases(name: &str) -> Vec<Run> {
             run(3, vec![num(9), num(2)]),
             run(2, vec![num(5), decline.clone()]),
             run(3, vec![num(0), yes(true), decline.clone()]),
+        ],
+        "borrowed_items_of_borrowed_items_in_a_while_and_an_arm" => vec![
+            run(1, vec![num(1), num(2), num(3)]),
+            run(
+                2,
+                vec![
+                    num(1),
+                    num(2),
+                    num(3),
+                    num(4),
+                    num(5),
+                    num(6),
+                    num(7),
+                    num(8),
+                ],
+            ),
+            run(
+                3,
+                vec![
+                    num(1),
+                    decline.clone(),
+                    num(3),
+                    num(4),
+                    num(5),
+                    num(6),
+                    num(7),
+                    decline.clone(),
+                ],
+            ),
         ],
         "a_later_local_named_like_a_borrowed_loop_item" => vec![
             run(1, vec![num(1), num(2), num(3), yes(true)]),

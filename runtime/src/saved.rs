@@ -47,7 +47,8 @@ impl<T: Serialize + Deserialize<'static> + Send + 'static> Persist for T {}
     note = "iterate owned items that are `Serialize + DeserializeOwned`: `items.clone()`, \
             `items.into_iter()` or `items.iter().cloned()`; a loop borrows its items only from \
             a local or a parameter held across the ask (`&items`, `items.iter()`, \
-            `text.lines()`), with no adapter after but `enumerate`, `rev`, `skip`, `take` and \
+            `text.lines()`; `items.iter()` also where `items` is a reference, such as an outer \
+            loop's item), with no adapter after but `enumerate`, `rev`, `skip`, `take` and \
             `step_by`"
 )]
 pub trait SavedItem: Persist {}

@@ -29,7 +29,8 @@ struct Check<'d> {
 impl<'ast> Visit<'ast> for Check<'_> {
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
         // Items borrowed from a held collection are read again from it on resume.
-        let asks = !asks_in_block(&e.body).is_empty() && borrowed_items(&e.expr, &e.body).is_none();
+        let asks =
+            !asks_in_block(&e.body).is_empty() && borrowed_items(&e.expr, &e.body, &[]).is_none();
         if asks && let Some(method) = str_items(&e.expr) {
             self.diagnostics.error(
                 &e.expr,

@@ -6,7 +6,13 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::{Block, Expr, spanned::Spanned};
+use std::collections::BTreeSet;
+
+use syn::{
+    Block, Expr, Pat,
+    spanned::Spanned,
+    visit::{self, Visit},
+};
 
 use super::syntax::names_in_stmt;
 
@@ -37,7 +43,14 @@ const KEEPING: &[&str] = &["enumerate", "rev", "skip", "take", "step_by"];
 /// `::mrtr::__private::revisited`, if the items borrow from a place the body holds: the
 /// iterable runs again on every round, so it may read only that place and, as arguments,
 /// literals and locals the loop's body does not name. `None` for any other loop.
-pub(crate) fn borrowed_items(iterable: &Expr, body: &Block) -> Option<TokenStream> {
+///
+/// `outer_items` names the items of the borrowed loops around this one that are references
+/// (`values` in `for (key, values) in &map`): a loop over one of them by name borrows too.
+pub(crate) fn borrowed_items(
+    iterable: &Expr,
+    body: &Block,
+    outer_items: &[String],
+) -> Option<TokenStream> {
     let named_in_body = || {
         body.stmts
             .iter()
@@ -45,7 +58,15 @@ pub(crate) fn borrowed_items(iterable: &Expr, body: &Block) -> Option<TokenStrea
             .collect::<std::collections::BTreeSet<_>>()
     };
     match iterable {
-        Expr::Paren(inner) => borrowed_items(&inner.expr, body),
+        Expr::Paren(inner) => borrowed_items(&inner.expr, body, outer_items),
+        Expr::Path(path)
+            if path
+                .path
+                .get_ident()
+                .is_some_and(|ident| outer_items.contains(&ident.to_string())) =>
+        {
+            Some(quote_spanned! {path.span()=> ::mrtr::__private::revisited(#path) })
+        }
         Expr::Reference(reference)
             if reference.mutability.is_none() && held_place(&reference.expr) =>
         {
@@ -93,6 +114,39 @@ pub(crate) fn borrowed_items(iterable: &Expr, body: &Block) -> Option<TokenStrea
     }
 }
 
+/// The bindings of a borrowed loop's pattern that hold references, and that its body never
+/// binds again: not those under a `&` pattern, which are copies (`for &n in &numbers`).
+pub(crate) fn reference_items(pat: &Pat, body: &Block) -> Vec<String> {
+    /// The names a pattern or block binds, through `&` patterns or not.
+    struct Bound {
+        names: BTreeSet<String>,
+        through_references: bool,
+    }
+    impl<'ast> Visit<'ast> for Bound {
+        fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+            self.names.insert(pat.ident.to_string());
+            visit::visit_pat_ident(self, pat);
+        }
+        fn visit_pat_reference(&mut self, pat: &'ast syn::PatReference) {
+            if self.through_references {
+                visit::visit_pat_reference(self, pat);
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let mut items = Bound {
+        names: BTreeSet::new(),
+        through_references: false,
+    };
+    items.visit_pat(pat);
+    let mut again = Bound {
+        names: BTreeSet::new(),
+        through_references: true,
+    };
+    again.visit_block(body);
+    items.names.difference(&again.names).cloned().collect()
+}
+
 /// `::mrtr::__private::revisited(&place)`, spanned at the place for its error.
 fn checked(place: &Expr) -> TokenStream {
     quote_spanned! {place.span()=> ::mrtr::__private::revisited(&#place) }
@@ -116,7 +170,8 @@ mod tests {
     fn revisits(iterable: &str, body: &str) -> Option<String> {
         let iterable: Expr = syn::parse_str(iterable).unwrap();
         let body: Block = syn::parse_str(body).unwrap();
-        borrowed_items(&iterable, &body).map(|tokens| tokens.to_string().replace(' ', ""))
+        borrowed_items(&iterable, &body, &["values".to_owned()])
+            .map(|tokens| tokens.to_string().replace(' ', ""))
     }
 
     #[test]
@@ -165,8 +220,27 @@ mod tests {
             "names.iter().filter(|n| n.is_empty())",
             "text.split(sep())",
             "names.iter().take(n)",
+            "other",
         ] {
             assert_eq!(revisits(iterable, "{ n += 1; }"), None, "{iterable}");
         }
+    }
+
+    #[test]
+    fn reference_items_are_those_bound_outside_a_reference_pattern_and_not_again() {
+        let items = |pat: &str, body: &str| {
+            let pat = syn::parse::Parser::parse_str(Pat::parse_single, pat).unwrap();
+            reference_items(&pat, &syn::parse_str(body).unwrap())
+        };
+        assert_eq!(items("(key, values)", "{ ask(); }"), ["key", "values"]);
+        assert_eq!(items("(i, &n)", "{ ask(); }"), ["i"]);
+        assert_eq!(
+            items("(key, values)", "{ let values = values.clone(); }"),
+            ["key"]
+        );
+        assert_eq!(
+            items("(key, values)", "{ if let Some(key) = f() {} }"),
+            ["values"]
+        );
     }
 }

@@ -28,7 +28,7 @@ use syn::{
 };
 
 use super::{
-    borrowed_items::borrowed_items,
+    borrowed_items::{borrowed_items, reference_items},
     idents,
     let_chains::Chain,
     scopes::{StmtFacts, facts},
@@ -44,6 +44,7 @@ pub(crate) fn desugar(body: &mut Block, machine: &Ident, diagnostics: &mut Diagn
         machine: machine.clone(),
         next_id: 0,
         diagnostics,
+        outer_items: Vec::new(),
     };
     desugar.visit_block_mut(body);
 }
@@ -52,6 +53,8 @@ struct Desugar<'d> {
     machine: Ident,
     next_id: u32,
     diagnostics: &'d mut Diagnostics,
+    /// The items of the borrowed loops around, that hold references (`borrowed_items`).
+    outer_items: Vec<String>,
 }
 
 /// The first and last ask point inside `expr`, if any.
@@ -73,7 +76,12 @@ impl VisitMut for Desugar<'_> {
         if matches!(expr, Expr::Closure(_) | Expr::Async(_)) {
             return;
         }
+        let outer = self.outer_items.len();
+        if let Expr::ForLoop(e) = expr {
+            self.enter_for(e);
+        }
         visit_mut::visit_expr_mut(self, expr);
+        self.outer_items.truncate(outer);
         let rewritten = match expr {
             Expr::If(e)
                 if e.then_branch.stmts.iter().any(has_ask)
@@ -114,7 +122,10 @@ impl VisitMut for Desugar<'_> {
             if let Stmt::Expr(Expr::ForLoop(for_loop), _) = &mut stmt
                 && block_range(&for_loop.body).is_some()
             {
+                let outer = self.outer_items.len();
+                self.enter_for(for_loop);
                 visit_mut::visit_expr_for_loop_mut(self, for_loop);
+                self.outer_items.truncate(outer);
                 if let Some((items, looping)) = self.desugar_for_parts(for_loop) {
                     block.stmts.push(items);
                     block.stmts.push(looping);
@@ -899,7 +910,7 @@ impl Desugar<'_> {
         let mut inner = (*e.pat).clone();
         strip_mut(&mut inner);
         let stmts = &e.body.stmts;
-        if let Some(iterable) = borrowed_items(&e.expr, &e.body) {
+        if let Some(iterable) = borrowed_items(&e.expr, &e.body, &self.outer_items) {
             return self.desugar_borrowing_for(e, iterable, &inner, &bindings);
         }
         let head = if bindings.is_empty() {
@@ -942,6 +953,16 @@ impl Desugar<'_> {
             "`for` loop",
         )?;
         Some((items_stmt, loop_stmt))
+    }
+
+    /// Before a `for` loop's body is desugared: a borrowed loop's items that hold references,
+    /// over which a loop inside may borrow by name.
+    fn enter_for(&mut self, e: &syn::ExprForLoop) {
+        if block_range(&e.body).is_some()
+            && borrowed_items(&e.expr, &e.body, &self.outer_items).is_some()
+        {
+            self.outer_items.extend(reference_items(&e.pat, &e.body));
+        }
     }
 
     /// A `for` whose items borrow from a held collection (`borrowed_items`): the state keeps a
