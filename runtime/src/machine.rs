@@ -300,9 +300,10 @@ impl Machine {
     }
 
     /// Ends the round with `-32602`. Generated code calls it where a branch was entered on
-    /// resume but its bindings are missing, which a well-formed state never causes.
+    /// resume but its bindings are missing, or where a loop over borrowed items cannot reach
+    /// the item it was at; a well-formed state causes neither.
     pub async fn lost<T>(&self) -> T {
-        self.refuse(&"it resumes into a branch it did not save");
+        self.refuse(&"it resumes into a branch it did not save, or at a loop item its collection no longer has");
         halt().await
     }
 

@@ -4,10 +4,10 @@
 //! count (`::mrtr::__private::Visited`) and reads its items again from the saved collection
 //! on resume. `desugar` builds that loop; this finds the loops it applies to.
 
-use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
 use std::collections::BTreeSet;
 
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
 use syn::{
     Block, Expr, Pat,
     spanned::Spanned,
@@ -55,7 +55,7 @@ pub(crate) fn borrowed_items(
         body.stmts
             .iter()
             .flat_map(names_in_stmt)
-            .collect::<std::collections::BTreeSet<_>>()
+            .collect::<BTreeSet<_>>()
     };
     match iterable {
         Expr::Paren(inner) => borrowed_items(&inner.expr, body, outer_items),

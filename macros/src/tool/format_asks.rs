@@ -123,9 +123,6 @@ impl Unfold {
     fn vec_unfolded(&mut self, mac: &syn::Macro) -> Option<Expr> {
         tokens_mention_ask(&mac.tokens)?;
         let mut items = macro_items(mac)?;
-        if items.is_empty() {
-            return None;
-        }
         // `vec![format!("{}", ask!(..))]`
         for item in &mut items {
             self.visit_expr_mut(item);
