@@ -6378,6 +6378,35 @@ corpus! {
         Ok(format!("{word} {total} {checked}"))
     }
 
+    // A local moved by two `let`s in an inner block after which nothing reads it, and given
+    // anew after each ask (seed 1217): each assignment is a new binding, so the region of the
+    // first `let`, which dies before the last ask, does not hand out the moved one.
+    a_local_moved_by_two_lets_and_given_anew_after_each_ask(args) => {
+        let mut name = format!("n{}", args.n);
+        let mut total = 0;
+        {
+            let first = consume(name);
+            let given = ask!(first = elicit::<Text>("First?")).accepted().map_or_else(|_| "none".to_owned(), |t| t.text);
+            name = given;
+            let second = consume(name) + first;
+            let again = ask!(second = elicit::<Text>("Second?")).accepted().map_or_else(|_| "none".to_owned(), |t| t.text);
+            name = again;
+            total += second * 100 + name.len();
+        }
+        let mut list = vec![args.n];
+        if args.n > 0 {
+            let first = list.len();
+            let given = ask!(third = elicit::<Num>("Third?")).ok().map_or(vec![], |n| vec![n.num as u32]);
+            list = given;
+            let second = sum_with(list, 1);
+            let again = ask!(fourth = elicit::<Num>("Fourth?")).ok().map_or(vec![], |n| vec![n.num as u32]);
+            list = again;
+            note!(args, "{first} {second} {list:?}");
+        }
+        let last = ask!(last = elicit::<Num>("Last?")).ok().map_or(0, |n| n.num);
+        Ok(format!("{total} {last}"))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7899,6 +7928,10 @@ fn cases(name: &str) -> Vec<Run> {
                 12,
                 vec![decline.clone(), num(3), decline.clone(), decline.clone()],
             ),
+        ],
+        "a_local_moved_by_two_lets_and_given_anew_after_each_ask" => vec![
+            run(3, vec![text("ab"), text("xyz"), num(4), num(5), num(6)]),
+            run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),

@@ -143,16 +143,7 @@ impl GivenAnew {
         let Stmt::Local(local) = &stmts[declared] else {
             return None;
         };
-        let named_between = stmts[declared + 1..index]
-            .iter()
-            .any(|stmt| mentions(stmt, name));
-        // Only where the local is held across an ask, and so `Serialize`: a guard or a pooled
-        // connection given a new value is dropped there, as written, not at the block's end.
-        let last_named = stmts.iter().rposition(|stmt| mentions(stmt, name))?;
-        let held = stmts[declared + 1..=last_named]
-            .iter()
-            .any(|stmt| !asks_in_stmt(stmt).is_empty());
-        if local.init.is_none() || !named_between || !held {
+        if local.init.is_none() || !given_anew_after(stmts, declared, index, name) {
             return None;
         }
         let witness = idents::fresh("type_of", self.witnesses, name.span());
@@ -163,6 +154,23 @@ impl GivenAnew {
         };
         Some((declared, rebound, witnessed))
     }
+}
+
+/// Whether `stmts[index]`, which gives `name` a new value, may become a new binding after the
+/// one at `declared`: a statement between names it, and it is held across an ask, and so
+/// `Serialize` (a guard or a pooled connection given a new value is dropped there, as written,
+/// not at the block's end).
+fn given_anew_after(stmts: &[Stmt], declared: usize, index: usize, name: &Ident) -> bool {
+    let named_between = stmts[declared + 1..index]
+        .iter()
+        .any(|stmt| mentions(stmt, name));
+    let last_named = stmts.iter().rposition(|stmt| mentions(stmt, name));
+    let held = last_named.is_some_and(|last| {
+        stmts[declared + 1..=last]
+            .iter()
+            .any(|stmt| !asks_in_stmt(stmt).is_empty())
+    });
+    named_between && held
 }
 
 /// Rewrites, in the branches of an `if`, `match` or block, `name = value;` that is held across
@@ -222,6 +230,7 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
             let [rebound, typed] = rebound(assign, name, witness);
             stmts[index] = rebound;
             stmts.insert(index + 1, typed);
+            rebind_later(stmts, index, name, witness);
             return true;
         }
     }
@@ -236,6 +245,28 @@ fn shadow_in_block(block: &mut Block, name: &Ident, witness: &Ident) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+/// After the branch's new binding at `declared`, each later `name = value;` that `rebound_at`
+/// would take in a block, as a new binding too (seed 1217): else the first binding would be
+/// handed out of the region that scope narrowing folds it into, moved, for the assignment.
+fn rebind_later(stmts: &mut Vec<Stmt>, mut declared: usize, name: &Ident, witness: &Ident) {
+    let mut index = declared + 1;
+    while index < stmts.len() {
+        if rebinds(&stmts[index], &name.to_string()) {
+            return;
+        }
+        if let Stmt::Expr(Expr::Assign(assign), Some(_)) = &stmts[index]
+            && overwritten_by(assign, &Captures::new()) == Some(name)
+            && given_anew_after(stmts, declared, index, name)
+        {
+            let [rebound, typed] = rebound(assign, name, witness);
+            stmts[index] = rebound;
+            stmts.insert(index + 1, typed);
+            declared = index;
+        }
+        index += 1;
     }
 }
 
