@@ -6407,6 +6407,48 @@ corpus! {
         Ok(format!("{total} {last}"))
     }
 
+    // `let`s that only borrow from what the tool holds, held across asks: made again on every
+    // round from the restored place rather than saved. A trim, a first item, an index by a
+    // local, a pick of a pick into a tuple, a `?`, one inside a region that scope narrowing
+    // folds, one in each kind of loop, a place moved once its borrow is dead, and one changed.
+    borrowed_lets_made_again_on_resume(args) => {
+        let text = format!("  key{}=value{}  ", args.n, args.n + 1);
+        let items = vec![args.n * 10, args.n * 20, 7];
+        let t = text.trim();
+        let first = items.first();
+        let i = (args.n % 3) as usize;
+        let at = &items[i];
+        let (key, value) = t.split_once('=').unwrap_or(("none", ""));
+        let asked = ask!(size = elicit::<Num>(format!("Size of {key}?"))).ok().map_or(0, |n| n.num);
+        note!(args, "{t} {first:?} {at} {key} {value} {asked}");
+        let tail = text.strip_prefix("  ").ok_or("no spaces")?;
+        let dropped = consume(format!("d{}", args.n));
+        let last = items.last();
+        let checked = ask!(check = elicit::<Yes>(format!("Check {t}?"))).ok().is_some_and(|y| y.yes);
+        note!(args, "{tail:?} {last:?} {dropped} {checked}");
+        let mut words = Vec::new();
+        for line in text.split('=') {
+            let word = line.trim();
+            if word.len() > 3 {
+                let more = ask!(more = elicit::<Text>(format!("More on {word}?"))).accepted().map_or_else(|_| "-".to_owned(), |m| m.text);
+                words.push(format!("{word}:{more}"));
+            }
+        }
+        for owned in vec![format!(" a{} ", args.n), " b ".to_owned()] {
+            let short = owned.trim();
+            let n = ask!(n = elicit::<Num>(format!("n of {short}?"))).ok().map_or(0, |n| n.num);
+            words.push(format!("{short}={n}"));
+        }
+        let size = consume(text);
+        let mut notes = format!("n{}", args.n);
+        let trimmed = notes.trim();
+        let end = ask!(end = elicit::<Num>(format!("End of {trimmed}?"))).ok().map_or(0, |n| n.num);
+        note!(args, "{trimmed} {end}");
+        notes.push_str("-changed");
+        let again = ask!(again = elicit::<Num>("Again?")).ok().map_or(0, |n| n.num);
+        Ok(format!("{words:?} {size} {end} {notes} {again}"))
+    }
+
     // A field of a loop's item moved and given back by the statements before a local that an
     // `if let` whose branch asks takes apart, and read by that local's `let` (seed 403).
     a_field_moved_and_given_back_before_a_matched_local(args) => {
@@ -7932,6 +7974,34 @@ fn cases(name: &str) -> Vec<Run> {
         "a_local_moved_by_two_lets_and_given_anew_after_each_ask" => vec![
             run(3, vec![text("ab"), text("xyz"), num(4), num(5), num(6)]),
             run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "borrowed_lets_made_again_on_resume" => vec![
+            run(
+                4,
+                vec![
+                    num(3),
+                    yes(true),
+                    text("x"),
+                    text("y"),
+                    num(1),
+                    num(2),
+                    num(9),
+                    num(8),
+                ],
+            ),
+            run(
+                2,
+                vec![
+                    decline.clone(),
+                    yes(false),
+                    decline.clone(),
+                    text("z"),
+                    decline.clone(),
+                    num(5),
+                    num(6),
+                    decline.clone(),
+                ],
+            ),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),

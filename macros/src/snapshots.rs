@@ -278,6 +278,26 @@ fn a_for_over_borrowed_items_saves_a_count() {
 }
 
 #[test]
+fn a_let_that_borrows_from_a_held_local_is_made_again() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn label(&self) -> Result<String, String> {
+                let handle = Handle::open();
+                let text = format!("  key=value  ");
+                let t = text.trim();
+                handle.close();
+                let first = ask!(first = elicit::<Tag>(format!("Tag for {t}?"))).accepted().map_err(refuse)?.tag;
+                let (key, value) = t.split_once('=').unwrap_or(("", ""));
+                let second = ask!(second = elicit::<Tag>(format!("Tag for {key}?"))).accepted().map_err(refuse)?.tag;
+                Ok(format!("{t} {value} {first} {second}"))
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

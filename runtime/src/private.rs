@@ -67,3 +67,11 @@ impl<T: Clone> MovedField for T {}
 pub fn moved_field<T: MovedField>(field: &T) -> T {
     field.clone()
 }
+
+/// A `let` that only borrows from what the tool holds (`let t = text.trim();`): `#[mrtr_tool]`
+/// runs it again on every round, from the restored place, rather than saving the borrow.
+#[doc(hidden)]
+#[inline(always)]
+pub fn remade<T>(value: T) -> T {
+    value
+}

@@ -1,4 +1,5 @@
-// A `&str` from `.as_str()` held across an `ask!`: not caught syntactically, so by the type.
+// A `&str` from `.as_str()` held across an `ask!`, whose `owned` a later `let` binds again, or
+// whose own name another `let` binds: it is not made again on resume, and is refused, saying why.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -21,8 +22,20 @@ impl Server {
     async fn greet(&self) -> String {
         let owned = "Hello".to_owned();
         let greeting = owned.as_str();
+        let owned = greeting.len();
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-        format!("{greeting} {name:?}")
+        format!("{greeting} {owned} {name:?}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets, then counts")]
+    async fn twice(&self) -> String {
+        let owned = "Hello".to_owned();
+        let greeting = owned.as_str();
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        let said = format!("{greeting} {name:?}");
+        let greeting = said.len();
+        format!("{greeting}")
     }
 }
 

@@ -1,6 +1,7 @@
-// A local that picks a borrowed item out of the arguments (`.next()` of a `split`, `.first()`,
-// `.get(..)`, `.strip_prefix(..)`) held across an `ask!`: an `Option<&str>` fails only as a
-// lifetime error at the attribute, so the error names the call to add `.cloned()` after.
+// A local that picks a borrowed item out of the arguments, held across an `ask!`: `.first()`,
+// `.get(1)` and `.strip_prefix(..)` are made again on resume. `.next()` of a `split`, and a
+// `.get(at)` whose `at` then changes, cannot be: an `Option<&str>` fails only as a lifetime
+// error at the attribute, so the error names the call to add `.cloned()` after.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler,
@@ -26,17 +27,26 @@ struct Server {
 
 #[tool_router]
 impl Server {
+    // Made again on resume from `args`, rather than saved: these compile.
     #[mrtr_tool]
     #[tool(description = "Greets")]
-    async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
-        let first_word = args.text.split(' ').next();
+    async fn remade(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
         let first_tag = args.tags.first();
         let second_tag = args.tags.get(1);
         let rest = args.text.strip_prefix("Dr. ").ok_or("not a doctor")?;
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-        Ok(format!(
-            "{first_word:?} {first_tag:?} {second_tag:?} {rest} {name:?}"
-        ))
+        Ok(format!("{first_tag:?} {second_tag:?} {rest} {name:?}"))
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+        let first_word = args.text.split(' ').next();
+        let mut at = 0;
+        let tag = args.tags.get(at);
+        at += 1;
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        Ok(format!("{first_word:?} {tag:?} {at} {name:?}"))
     }
 }
 

@@ -1,4 +1,5 @@
-// A reference `let s = &owned;` held across an `ask!`.
+// A reference held across an `ask!`: `&owned` is made again on resume, but `&self.greeting` is
+// refused, as the instance that takes the retry may hold another value.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -12,6 +13,7 @@ struct Name {
 #[derive(Clone)]
 struct Server {
     tool_router: ToolRouter<Self>,
+    greeting: String,
 }
 
 #[tool_router]
@@ -20,9 +22,10 @@ impl Server {
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
         let owned = "Hello".to_owned();
-        let greeting = &owned;
+        let short = &owned;
+        let greeting = &self.greeting;
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-        format!("{greeting} {name:?}")
+        format!("{greeting} {short} {name:?}")
     }
 }
 

@@ -1,5 +1,6 @@
-// A local annotated with a reference type (`let s: &str`) held across an `ask!`, from a call
-// or a borrow: mrtr cannot tell a `&'static str` from a borrow of a local there.
+// A local annotated with a reference type (`let s: &str`) held across an `ask!`, from a call:
+// mrtr cannot tell a `&'static str` from a borrow there. A borrow of a held local is made
+// again on resume (`short`), but not one that binds the name it reads (`owned`).
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -25,10 +26,10 @@ impl Server {
     #[tool(description = "Greets")]
     async fn greet(&self) -> String {
         let greeting: &str = word(true);
-        let owned = String::from("Ada");
-        let short: &str = &owned;
+        let owned = String::from(" Ada ");
+        let owned = owned.trim();
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-        format!("{greeting} {short} {name:?}")
+        format!("{greeting} {owned} {name:?}")
     }
 
     #[mrtr_tool]
@@ -36,8 +37,10 @@ impl Server {
     async fn said(&self) -> String {
         let greeting: &'static str = word(false);
         let literal: &str = "Hello";
+        let owned = String::from("Ada");
+        let short: &str = &owned;
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-        format!("{greeting} {literal} {name:?}")
+        format!("{greeting} {literal} {short} {name:?}")
     }
 }
 

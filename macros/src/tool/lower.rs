@@ -30,6 +30,7 @@ use super::{
     desugar::strip_mut,
     idents,
     overwritten::{Overwritten, overwritten_asks, overwritten_by},
+    remade::{not_remade_hint, remade_let},
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
         assigned_place, bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop,
@@ -544,7 +545,11 @@ impl<'a> Lowering<'a> {
             }
         }
         // Made again on every round from what it captures, which is saved instead.
-        if !ask_follows || recreated_closure(&local).is_some() || revisits_items(&local) {
+        if !ask_follows
+            || recreated_closure(&local).is_some()
+            || revisits_items(&local)
+            || remade_let(&local)
+        {
             return Stmt::Local(local);
         }
         let machine = self.machine.clone();
@@ -755,8 +760,10 @@ impl<'a> Lowering<'a> {
                          into what it is called on, and a borrow cannot be saved into \
                          `requestState`. Hold an owned copy: add `.cloned()` right after \
                          `.{1}`, or `.map(str::to_owned)` where it gives a `&str`. If `.{1}` \
-                         gives an owned value already, name its type: `let {0}: Type = ..`",
-                        binding.ident, method
+                         gives an owned value already, name its type: `let {0}: Type = ..`{2}",
+                        binding.ident,
+                        method,
+                        not_remade_hint(init),
                     ),
                 );
                 continue;
@@ -775,8 +782,9 @@ impl<'a> Lowering<'a> {
                     format!(
                         "`{0}` holds a borrow across an `ask!`, and a borrow cannot be saved into \
                          `requestState`. Hold an owned value: `.to_owned()`, `.clone()` or \
-                         `.to_string()`{or_static}",
-                        binding.ident
+                         `.to_string()`{or_static}{1}",
+                        binding.ident,
+                        not_remade_hint(init),
                     ),
                 );
             }

@@ -29,6 +29,7 @@ mod moved_fields;
 mod overwritten;
 mod parse;
 mod refusal;
+mod remade;
 mod scopes;
 mod syntax;
 
@@ -94,6 +95,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     deferred_init::give_values(&mut body);
     given_anew::rebind(&mut body);
     desugar::desugar(&mut body, &machine, &mut diagnostics);
+    remade::remake_borrows(&mut body);
     let captures = syntax::captures_in(&body);
     scopes::narrow_scopes(&mut body, &captures);
     let borrowing_items = syntax::borrowing_items(&body);

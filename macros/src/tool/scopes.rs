@@ -25,6 +25,7 @@ use syn::{
 use super::deferred_init::{assigned_later, mentions};
 use super::idents;
 use super::overwritten::overwritten_by;
+use super::remade::remade_let;
 use super::syntax::{
     Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
     pattern_bindings, recreated_closure, revisits_items, with_captures,
@@ -220,37 +221,55 @@ fn items_out_of(stmts: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>, Vec<Stmt>) {
     (hoisted, kept, redefined)
 }
 
-/// A re-created closure the region would hand out is made again after it instead, from the
-/// bindings it reads, which the region hands out in its place: handed out, it would be a
-/// value to save. It moves out of the region if nothing there calls it, else it is copied.
+/// A re-created closure, or a `let` made again on every round (`remade`), that the region
+/// would hand out is made again after it instead, from the bindings it reads, which the region
+/// hands out in its place: handed out, it would be a value to save. It moves out of the region
+/// if nothing there reads it, else it is copied.
 fn closures_out_of(
     mut stmts: Vec<Stmt>,
     exports: Vec<Binding>,
     redefined: &mut Vec<Stmt>,
 ) -> (Vec<Stmt>, Vec<Binding>) {
-    let mut kept = Vec::new();
-    for binding in exports {
-        let name = binding.ident.to_string();
-        let declared = stmts.iter().rposition(|stmt| {
+    let declared_at = |stmts: &[Stmt], binding: &Binding| {
+        stmts.iter().rposition(|stmt| {
             matches!(stmt, Stmt::Local(local)
                 if pattern_bindings(&local.pat).iter().any(|b| b.ident == binding.ident))
-        });
-        let closure = declared.filter(|&index| {
-            matches!(&stmts[index], Stmt::Local(local) if recreated_closure(local).is_some())
-        });
-        let Some(index) = closure else {
-            kept.push(binding);
+        })
+    };
+    let made_again = |stmt: &Stmt| {
+        matches!(stmt, Stmt::Local(local)
+            if recreated_closure(local).is_some() || remade_let(local))
+    };
+    let mut again: Vec<usize> = exports
+        .iter()
+        .filter_map(|binding| declared_at(&stmts, binding))
+        .filter(|&index| made_again(&stmts[index]))
+        .collect();
+    again.sort_unstable();
+    again.dedup();
+    let kept = exports
+        .into_iter()
+        .filter(|binding| declared_at(&stmts, binding).is_none_or(|index| !again.contains(&index)))
+        .collect();
+    let mut moved = Vec::new();
+    for &index in again.iter().rev() {
+        let Stmt::Local(local) = &stmts[index] else {
             continue;
         };
-        let called_inside = stmts[index + 1..]
+        let names: Vec<String> = pattern_bindings(&local.pat)
             .iter()
-            .any(|stmt| names_in_stmt(stmt).contains(&name));
-        if called_inside {
-            redefined.push(stmts[index].clone());
+            .map(|b| b.ident.to_string())
+            .collect();
+        let read_inside = stmts[index + 1..]
+            .iter()
+            .any(|stmt| names.iter().any(|name| names_in_stmt(stmt).contains(name)));
+        if read_inside {
+            moved.push(stmts[index].clone());
         } else {
-            redefined.push(stmts.remove(index));
+            moved.push(stmts.remove(index));
         }
     }
+    redefined.extend(moved.into_iter().rev());
     (stmts, kept)
 }
 

@@ -65,8 +65,9 @@ pub(crate) fn revisits_items(local: &syn::Local) -> bool {
         && ["resume", "next"].contains(&names[3].as_str())
 }
 
-/// Every re-created closure of `block` and the names it reads; and every `macro_rules!` of it,
-/// with the names its transcribers read.
+/// Every re-created closure of `block`, and every `let` made again on resume (`remade`), with
+/// the names it reads; and every `macro_rules!` of it, with the names its transcribers read.
+/// Names are not scoped here: two of one name read what both read.
 pub(crate) fn captures_in(block: &syn::Block) -> Captures {
     struct Find(Captures);
     impl<'ast> Visit<'ast> for Find {
@@ -80,13 +81,24 @@ pub(crate) fn captures_in(block: &syn::Block) -> Captures {
         }
 
         fn visit_local(&mut self, local: &'ast syn::Local) {
+            if super::remade::remade_let(local)
+                && let Some(init) = &local.init
+            {
+                let reads = names_in_expr(&init.expr);
+                for binding in pattern_bindings(&local.pat) {
+                    self.0
+                        .entry(binding.ident.to_string())
+                        .or_default()
+                        .extend(reads.iter().cloned());
+                }
+            }
             if let Some(closure) = recreated_closure(local)
                 && let Some(binding) = pattern_bindings(&local.pat).first()
             {
-                self.0.insert(
-                    binding.ident.to_string(),
-                    names_in_expr(&Expr::Closure(closure.clone())),
-                );
+                self.0
+                    .entry(binding.ident.to_string())
+                    .or_default()
+                    .extend(names_in_expr(&Expr::Closure(closure.clone())));
             }
             visit::visit_local(self, local);
         }

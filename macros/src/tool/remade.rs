@@ -1,0 +1,562 @@
+//! Part of stage 3: a `let` that only borrows from what the tool holds is made again on every
+//! round rather than saved, as a re-created closure is.
+//!
+//! ```text
+//! let t = text.trim();              let t = ::mrtr::__private::remade(text.trim());
+//! let a = ask!(q)..;         =>     let a = ask!(q)..;
+//! use(t, a);                        use(t, a);
+//! ```
+//!
+//! A borrow cannot be saved, but what it borrows from can: on resume `text` is restored, and
+//! the `let` runs again. While `t` lives, Rust's borrow rules keep `text` as it was, so `t` is
+//! made again equal. The value must be a pure read: a reference to a held place (`&user.name`,
+//! `&items[0]`, `&text[1..]`) or one of a few methods that pick a borrow out of one
+//! (`REMADE_PICKS`), then only the unwrapping methods (`UNWRAPPING`) or `?`. The arguments must
+//! be literals or locals no later statement of the block changes; the place's root a local or
+//! a parameter, not `self`, whose fields may differ on the instance that takes the retry.
+//! Any other borrowing `let` is left alone, and lowering says how to hold an owned value.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use syn::{
+    Block, Expr, Ident, Local, Pat, Stmt,
+    spanned::Spanned,
+    visit::{self, Visit},
+    visit_mut::{self, VisitMut},
+};
+
+use super::macro_reads::macro_names;
+use super::syntax::{asks_in_stmt, assigned_place, macro_items, names_in_expr, pattern_bindings};
+
+/// Methods that pick a borrow out of what they are called on, and run none of the user's code.
+const REMADE_PICKS: &[&str] = &[
+    "as_str",
+    "as_slice",
+    "as_bytes",
+    "as_deref",
+    "as_ref",
+    "as_path",
+    "trim",
+    "trim_start",
+    "trim_end",
+    "first",
+    "last",
+    "get",
+    "split_first",
+    "split_last",
+    "split_once",
+    "rsplit_once",
+    "strip_prefix",
+    "strip_suffix",
+];
+
+/// Methods that take the borrow out of an `Option` or `Result`, with literal arguments.
+const UNWRAPPING: &[&str] = &[
+    "unwrap",
+    "expect",
+    "unwrap_or",
+    "unwrap_or_default",
+    "ok_or",
+];
+
+pub(crate) fn remake_borrows(body: &mut Block) {
+    let mut bound = Bound(BTreeMap::new());
+    bound.visit_block(body);
+    Remake { bound: bound.0 }.visit_block_mut(body);
+}
+
+/// How many times the body binds each name, anywhere. What a `let` made again reads is known
+/// by its name (`syntax::captures_in`), so it must be the only binding of that name: else a
+/// later local of the name would keep alive what it reads, maybe moved by then.
+struct Bound(BTreeMap<String, usize>);
+
+impl<'ast> Visit<'ast> for Bound {
+    fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+        *self.0.entry(pat.ident.to_string()).or_default() += 1;
+        visit::visit_pat_ident(self, pat);
+    }
+}
+
+struct Remake {
+    bound: BTreeMap<String, usize>,
+}
+
+impl VisitMut for Remake {
+    fn visit_block_mut(&mut self, block: &mut Block) {
+        visit_mut::visit_block_mut(self, block);
+        for index in 0..block.stmts.len() {
+            let (made, later) = block.stmts.split_at_mut(index + 1);
+            let Stmt::Local(local) = &mut made[index] else {
+                continue;
+            };
+            let only = pattern_bindings(&local.pat)
+                .iter()
+                .all(|b| self.bound.get(&b.ident.to_string()) == Some(&1));
+            if only && remade_here(local, later) {
+                mark(local);
+            }
+        }
+    }
+
+    // Closures, async blocks and items hold no ask points.
+    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+    fn visit_expr_async_mut(&mut self, _: &mut syn::ExprAsync) {}
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// Whether `local`, followed in its block by `later`, is made again on resume: it borrows as
+/// `remade_value` takes it, an ask follows, nothing later changes the locals it reads as
+/// arguments (nor, if it may fail, any it reads), and no later `let` binds again a name it
+/// reads; not a `let` mrtr wrote.
+fn remade_here(local: &Local, later: &[Stmt]) -> bool {
+    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+        return false;
+    };
+    let mut arguments = Vec::new();
+    if !remade_shape(local, &mut arguments)
+        || later.iter().all(|stmt| asks_in_stmt(stmt).is_empty())
+    {
+        return false;
+    }
+    let reads = names_in_expr(&init.expr);
+    let bound = pattern_bindings(&local.pat);
+    // Only the user's own `let`s: an operand computed before its statement's ask goes into
+    // what the statement makes, which may hold it past the ask, and lowering says to pass an
+    // owned value there.
+    let generated = |ident: &Ident| ident.to_string().starts_with("__mrtr");
+    if bound
+        .iter()
+        .any(|b| reads.contains(&b.ident.to_string()) || generated(&b.ident))
+    {
+        return false;
+    }
+    // It runs again on resume to any later ask of its block, also once its bindings are dead
+    // and what it borrows from may have changed: then it must not be able to fail.
+    if fallible(&init.expr) {
+        arguments.extend(reads.iter().map(|name| Ident::new(name, init.expr.span())));
+    }
+    let mut scan = Later {
+        reads: &reads,
+        arguments: &arguments,
+        found: false,
+    };
+    for stmt in later {
+        scan.visit_stmt(stmt);
+    }
+    !scan.found
+}
+
+/// Whether a value `remade_value` takes may fail, and so end a resumed round that the first
+/// did not: `?`, `unwrap`, `expect`, indexing.
+fn fallible(expr: &Expr) -> bool {
+    struct Fallible(bool);
+    impl<'ast> Visit<'ast> for Fallible {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            self.0 |= match expr {
+                Expr::Try(_) | Expr::Index(_) => true,
+                Expr::MethodCall(call) => {
+                    ["unwrap", "expect"].contains(&call.method.to_string().as_str())
+                }
+                _ => false,
+            };
+            visit::visit_expr(self, expr);
+        }
+    }
+    let mut fallible = Fallible(false);
+    fallible.visit_expr(expr);
+    fallible.0
+}
+
+fn mark(local: &mut Local) {
+    if let Some(init) = &mut local.init {
+        let value = &init.expr;
+        let span = value.span();
+        *init.expr = syn::parse_quote_spanned! {span=> ::mrtr::__private::remade(#value) };
+    }
+}
+
+/// Whether `local` has the shape of a `let` made again on resume, whatever its block does
+/// later; the locals it passes as arguments go to `arguments`.
+fn remade_shape(local: &Local, arguments: &mut Vec<Ident>) -> bool {
+    local.init.as_ref().is_some_and(|init| {
+        init.diverge.is_none()
+            && plain_pattern(&local.pat)
+            && local.attrs.is_empty()
+            && remade_value(&init.expr, arguments)
+    })
+}
+
+/// For the error on a binding held across an ask whose value borrows as one made again on
+/// resume does, yet is not made again: what else that takes.
+pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
+    if value.is_some_and(|value| remade_value(value, &mut Vec::new())) {
+        ". mrtr makes a `let` that only borrows from what the tool holds again on resume, \
+         rather than saving it, but not this one: its names must be bound nowhere else in the \
+         tool and not read by its value (`let t = text.trim();`, not `let text = \
+         text.trim();`), and no later statement of its block may bind again a name it reads, \
+         or change a local it passes, or, where it may fail (`?`, `unwrap`, indexing), any \
+         local it reads"
+    } else {
+        ""
+    }
+}
+
+/// Whether `local` is one `remake_borrows` marked: `let t = ::mrtr::__private::remade(..);`.
+pub(crate) fn remade_let(local: &Local) -> bool {
+    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+        return false;
+    };
+    let Expr::Call(call) = &*init.expr else {
+        return false;
+    };
+    let Expr::Path(path) = &*call.func else {
+        return false;
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    path.path.leading_colon.is_some() && names == ["mrtr", "__private", "remade"]
+}
+
+/// Names bound plainly, no `mut`, `ref` or `@`: `t`, `t: &str`, `(head, tail)`, `_`.
+fn plain_pattern(pat: &Pat) -> bool {
+    match pat {
+        Pat::Ident(ident) => {
+            ident.by_ref.is_none() && ident.mutability.is_none() && ident.subpat.is_none()
+        }
+        Pat::Type(typed) => plain_pattern(&typed.pat),
+        Pat::Tuple(tuple) => tuple.elems.iter().all(plain_pattern),
+        Pat::Paren(inner) => plain_pattern(&inner.pat),
+        Pat::Wild(_) => true,
+        _ => false,
+    }
+}
+
+/// A pure read of a borrow from a held place, through unwrapping; the locals it reads as
+/// arguments go to `arguments`.
+fn remade_value(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
+    match expr {
+        Expr::Paren(inner) => remade_value(&inner.expr, arguments),
+        Expr::Try(tried) => remade_value(&tried.expr, arguments),
+        Expr::MethodCall(call) if UNWRAPPING.contains(&call.method.to_string().as_str()) => {
+            call.turbofish.is_none()
+                && call.args.iter().all(|arg| steady(arg, arguments))
+                && remade_value(&call.receiver, arguments)
+        }
+        Expr::Reference(reference) => {
+            reference.mutability.is_none() && indexed_place(&reference.expr, arguments)
+        }
+        Expr::MethodCall(_) => picked(expr, arguments),
+        _ => false,
+    }
+}
+
+/// `place.pick(..)` with `pick` in `REMADE_PICKS`, on a held place or on another such pick.
+fn picked(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
+    match expr {
+        Expr::MethodCall(call) => {
+            REMADE_PICKS.contains(&call.method.to_string().as_str())
+                && call.turbofish.is_none()
+                && call.args.iter().all(|arg| steady(arg, arguments))
+                && (held_place(&call.receiver) || picked(&call.receiver, arguments))
+        }
+        Expr::Paren(inner) => picked(&inner.expr, arguments),
+        _ => false,
+    }
+}
+
+/// A held place, or one indexed by steady values: `items[0]`, `text[1..]`, `grid[i][j]`.
+fn indexed_place(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
+    match expr {
+        Expr::Index(index) => {
+            steady(&index.index, arguments) && indexed_place(&index.expr, arguments)
+        }
+        Expr::Field(field) => indexed_place(&field.base, arguments),
+        Expr::Paren(inner) => indexed_place(&inner.expr, arguments),
+        other => held_place(other),
+    }
+}
+
+/// A local or a parameter, or a field of one: not `self`.
+fn held_place(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(path) => {
+            path.qself.is_none() && path.path.get_ident().is_some_and(|i| i != "self")
+        }
+        Expr::Field(field) => held_place(&field.base),
+        Expr::Paren(inner) => held_place(&inner.expr),
+        _ => false,
+    }
+}
+
+/// A literal, a name (a local, which goes to `arguments`, or a constant), a borrow of one, or a
+/// range, tuple or array of them.
+fn steady(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
+    match expr {
+        Expr::Lit(_) => true,
+        Expr::Unary(unary) => {
+            matches!(unary.op, syn::UnOp::Neg(_)) && steady(&unary.expr, arguments)
+        }
+        Expr::Reference(reference) => {
+            reference.mutability.is_none() && steady(&reference.expr, arguments)
+        }
+        Expr::Paren(inner) => steady(&inner.expr, arguments),
+        Expr::Tuple(tuple) => tuple.elems.iter().all(|elem| steady(elem, arguments)),
+        Expr::Array(array) => array.elems.iter().all(|elem| steady(elem, arguments)),
+        Expr::Range(range) => {
+            range
+                .start
+                .as_deref()
+                .is_none_or(|start| steady(start, arguments))
+                && range
+                    .end
+                    .as_deref()
+                    .is_none_or(|end| steady(end, arguments))
+        }
+        Expr::Path(path) if path.qself.is_none() => match path.path.get_ident() {
+            Some(ident) if ident == "self" => false,
+            Some(ident) => {
+                arguments.push(ident.clone());
+                true
+            }
+            // A constant's path: `u32::MAX`, `config::LIMIT`.
+            None => path
+                .path
+                .segments
+                .last()
+                .is_some_and(|last| last.ident.to_string().chars().all(|c| !c.is_lowercase())),
+        },
+        _ => false,
+    }
+}
+
+/// Methods of the standard collections, strings and numbers that only read what they are
+/// called on: calling one does not change a local a `let` made again reads.
+const READING: &[&str] = &[
+    "len",
+    "is_empty",
+    "contains",
+    "contains_key",
+    "starts_with",
+    "ends_with",
+    "first",
+    "last",
+    "get",
+    "iter",
+    "keys",
+    "values",
+    "chars",
+    "bytes",
+    "lines",
+    "split",
+    "trim",
+    "find",
+    "as_str",
+    "as_slice",
+    "as_ref",
+    "as_deref",
+    "clone",
+    "to_owned",
+    "to_string",
+    "to_vec",
+    "is_some",
+    "is_none",
+];
+
+/// What later statements do that rules out making the `let` again: bind again a name it reads,
+/// or change an argument (assign it, borrow it mutably, call a method on it other than those of
+/// `READING`, write to it, or name it in a macro that is not Rust until it expands).
+struct Later<'a> {
+    reads: &'a BTreeSet<String>,
+    arguments: &'a [Ident],
+    found: bool,
+}
+
+impl Later<'_> {
+    fn argument(&self, expr: &Expr) -> bool {
+        let mut expr = expr;
+        loop {
+            match expr {
+                Expr::Field(field) => expr = &field.base,
+                Expr::Index(index) => expr = &index.expr,
+                Expr::Paren(inner) => expr = &inner.expr,
+                Expr::Path(path) => {
+                    return path
+                        .path
+                        .get_ident()
+                        .is_some_and(|ident| self.arguments.contains(ident));
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Later<'_> {
+    fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+        if self.reads.contains(&pat.ident.to_string()) {
+            self.found = true;
+        }
+        visit::visit_pat_ident(self, pat);
+    }
+
+    fn visit_expr(&mut self, expr: &'ast Expr) {
+        let changed = match expr {
+            _ if assigned_place(expr).is_some() => {
+                assigned_place(expr).is_some_and(|place| self.argument(place))
+            }
+            Expr::Reference(reference) => {
+                reference.mutability.is_some() && self.argument(&reference.expr)
+            }
+            Expr::MethodCall(call) => {
+                !READING.contains(&call.method.to_string().as_str())
+                    && self.argument(&call.receiver)
+            }
+            _ => false,
+        };
+        self.found |= changed;
+        visit::visit_expr(self, expr);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        let Some(items) = macro_items(mac) else {
+            // Not Rust until it expands: any mention may be a change.
+            let names = macro_names(mac);
+            self.found |= self
+                .arguments
+                .iter()
+                .any(|a| names.contains(&a.to_string()));
+            return;
+        };
+        // `write!(out, ..)` calls a method on its first argument.
+        let writes = ["write", "writeln"].iter().any(|name| {
+            mac.path
+                .segments
+                .last()
+                .is_some_and(|last| last.ident == name)
+        });
+        if writes && items.first().is_some_and(|first| self.argument(first)) {
+            self.found = true;
+        }
+        for item in &items {
+            self.visit_expr(item);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names of the `let`s of `block` made again on resume.
+    fn remade(block: &str) -> Vec<String> {
+        let mut block: Block = syn::parse_str(block).unwrap();
+        remake_borrows(&mut block);
+        block
+            .stmts
+            .iter()
+            .filter_map(|stmt| match stmt {
+                Stmt::Local(local) if remade_let(local) => Some(
+                    pattern_bindings(&local.pat)
+                        .iter()
+                        .map(|b| b.ident.to_string())
+                        .collect::<Vec<_>>()
+                        .join(","),
+                ),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An ask as `analyze` leaves it.
+    const ASK: &str = "let a = __mrtr_ask_1(q());";
+
+    #[test]
+    fn borrows_of_held_places_are_made_again() {
+        for value in [
+            "text.trim()",
+            "&args.name",
+            "&items[0]",
+            "&items[i]",
+            "&text[1..]",
+            "&grid[i][2]",
+            "items.first()",
+            "map.get(&key)",
+            "args.tags.get(1)",
+            "text.strip_prefix(\"Dr. \").ok_or(\"none\")?",
+            "text.trim().split_once('=').unwrap_or((\"\", \"\"))",
+            "name.as_deref().unwrap_or_default()",
+            "items.get(LIMIT)",
+            "items.get(usize::MAX)",
+        ] {
+            let block = format!("{{ let v = {value}; {ASK} use_it(v, a); }}");
+            assert_eq!(remade(&block), ["v"], "{value}");
+        }
+        let pair = format!("{{ let (k, v) = t.split_once('=').unwrap(); {ASK} f(k, v); }}");
+        assert_eq!(remade(&pair), ["k,v"]);
+    }
+
+    #[test]
+    fn other_lets_are_left_to_lowering() {
+        for (value, later) in [
+            // No ask after it.
+            ("text.trim()", "use_it(v);"),
+            // The server's fields may differ on the instance that takes the retry.
+            ("self.name.trim()", ASK),
+            ("&self.items[0]", ASK),
+            // Runs the user's code, or picks from a value made here.
+            ("text.split(' ').next()", ASK),
+            ("make().trim()", ASK),
+            ("items.get(at + 1)", ASK),
+            ("text.strip_prefix(\"x\").ok_or(\"none\".to_owned())?", ASK),
+            // An argument changed later, or a name read bound again.
+            ("items.get(at)", "at += 1; let a = __mrtr_ask_1(q());"),
+            ("map.get(&key)", "key.push('x'); let a = __mrtr_ask_1(q());"),
+            ("&items[at]", "bump(&mut at); let a = __mrtr_ask_1(q());"),
+            (
+                "items.get(at)",
+                "write!(at, \"x\"); let a = __mrtr_ask_1(q());",
+            ),
+            ("text.trim()", "let text = 1; let a = __mrtr_ask_1(q());"),
+            // It may fail, and what it borrows from changes once it is dead.
+            (
+                "&items[0]",
+                "f(v); items.clear(); let a = __mrtr_ask_1(q());",
+            ),
+            (
+                "text.strip_prefix(\"x\").unwrap()",
+                "f(v); text.clear(); let a = __mrtr_ask_1(q());",
+            ),
+            (
+                "text.strip_prefix(\"x\").ok_or(1)?",
+                "f(v); text = n; let a = __mrtr_ask_1(q());",
+            ),
+        ] {
+            let block = format!("{{ let v = {value}; {later} use_it(v); }}");
+            assert!(remade(&block).is_empty(), "{value} then {later}");
+        }
+        // `mut`, a name it reads, a `let` mrtr wrote.
+        for local in [
+            "let mut v = text.trim();",
+            "let text = text.trim();",
+            "let __mrtr_bound_first0 = text.trim();",
+        ] {
+            assert!(
+                remade(&format!("{{ {local} {ASK} }}")).is_empty(),
+                "{local}"
+            );
+        }
+        // What it borrows from changed once it is dead, when it cannot fail: made again.
+        let changed = format!("{{ let v = text.trim(); f(v); text.clear(); {ASK} }}");
+        assert_eq!(remade(&changed), ["v"]);
+        // Its name bound again elsewhere in the body.
+        let twice = format!("{{ let v = text.trim(); {ASK} f(v); {{ let v = 1; f(v); }} }}");
+        assert!(remade(&twice).is_empty());
+        // A local read as an argument, not changed: still made again.
+        let read = format!("{{ let v = items.get(at); {ASK} println!(\"{{at}}\"); f(at, v); }}");
+        assert_eq!(remade(&read), ["v"]);
+    }
+}
