@@ -6410,7 +6410,8 @@ corpus! {
     // `let`s that only borrow from what the tool holds, held across asks: made again on every
     // round from the restored place rather than saved. A trim, a first item, an index by a
     // local, a pick of a pick into a tuple, a `?`, one inside a region that scope narrowing
-    // folds, one in each kind of loop, a place moved once its borrow is dead, and one changed.
+    // folds, one in each kind of loop, an index that changes once the item is dead, a place
+    // moved once its borrow is dead, and one changed.
     borrowed_lets_made_again_on_resume(args) => {
         let text = format!("  key{}=value{}  ", args.n, args.n + 1);
         let items = vec![args.n * 10, args.n * 20, 7];
@@ -6439,6 +6440,15 @@ corpus! {
             let n = ask!(n = elicit::<Num>(format!("n of {short}?"))).ok().map_or(0, |n| n.num);
             words.push(format!("{short}={n}"));
         }
+        let mut pos = 0;
+        while pos < items.len() {
+            let item = &items[pos];
+            if *item > 10 {
+                let scaled = ask!(scale = elicit::<Num>(format!("Scale {item}?"))).ok().map_or(1, |n| n.num);
+                words.push(format!("{item}x{scaled}"));
+            }
+            pos += 1;
+        }
         let size = consume(text);
         let mut notes = format!("n{}", args.n);
         let trimmed = notes.trim();
@@ -6447,6 +6457,28 @@ corpus! {
         notes.push_str("-changed");
         let again = ask!(again = elicit::<Num>("Again?")).ok().map_or(0, |n| n.num);
         Ok(format!("{words:?} {size} {end} {notes} {again}"))
+    }
+
+    // A local moved in an arm, given anew there, then walked by a loop over borrowed items
+    // that asks, and named nowhere after the `match` (seed 1219): the loop reads the arm's new
+    // binding, so the moved one is not saved at its asks.
+    a_borrowed_loop_over_a_local_given_anew_in_an_arm(args) => {
+        let mut list = vec![args.n, 2];
+        let mut out = Vec::new();
+        match list.first() {
+            Some(&head) => {
+                let summed = sum_with(list, 1);
+                list = vec![head + 1, 3];
+                for &x in list.iter().rev() {
+                    let m = ask!(m = elicit::<Num>(format!("m {x} {summed}?"))).ok().map_or(0, |n| n.num);
+                    out.push(format!("{x}+{m}"));
+                }
+                list.push(4);
+                note!(args, "{list:?}");
+            }
+            None => out.push("none".to_owned()),
+        }
+        Ok(out.join(","))
     }
 
     // A field of a loop's item moved and given back by the statements before a local that an
@@ -7985,6 +8017,8 @@ fn cases(name: &str) -> Vec<Run> {
                     text("y"),
                     num(1),
                     num(2),
+                    num(3),
+                    num(4),
                     num(9),
                     num(8),
                 ],
@@ -8000,8 +8034,14 @@ fn cases(name: &str) -> Vec<Run> {
                     num(5),
                     num(6),
                     decline.clone(),
+                    num(7),
+                    decline.clone(),
                 ],
             ),
+        ],
+        "a_borrowed_loop_over_a_local_given_anew_in_an_arm" => vec![
+            run(2, vec![num(5), num(6)]),
+            run(0, vec![decline.clone(), num(1)]),
         ],
         "a_field_moved_and_given_back_before_a_matched_local" => vec![
             run(2, vec![yes(true), yes(false), text("x")]),

@@ -8,7 +8,8 @@
 //! three questions at once (`let (a, b) = ask!(..)`, or matched together with bindings in the
 //! arms). Some asks come after an argument or an array's element that computes first
 //! (`i64::wrapping_add(x.len() as i64, ask!(..)..)`, a block that notes that it ran), or stand
-//! in a `format!`'s arguments. Records' fields (of a `let`, a loop's item or a `match` arm's binding) are read,
+//! in a `format!`'s arguments. Some `let`s only borrow from a held text or list and are read
+//! after an ask (`let r = t.trim();`). Records' fields (of a `let`, a loop's item or a `match` arm's binding) are read,
 //! changed, moved and given new values one by one, the others read after later asks. Some
 //! patterns take the name of an outer integer, which they hide in their arm or body. Most
 //! questions ask for a number (`Num`), some for a word (`Word`, held as a `String`), among
@@ -526,7 +527,7 @@ impl Generator {
 
     fn statement(&mut self, depth: usize) {
         let nested = depth < MOST_DEPTH;
-        let choice = self.rng.u8(0..37);
+        let choice = self.rng.u8(0..39);
         match choice {
             0..=2 => {
                 let name = self.fresh("v");
@@ -1096,6 +1097,45 @@ impl Generator {
                 self.line("{");
                 self.block(depth);
                 self.line("}");
+            }
+            // A `let` that only borrows from a held text or list, read after an ask: made
+            // again on resume rather than saved. It cannot fail, so what follows may change
+            // or move what it borrows from.
+            37 | 38 => {
+                // Not a record's field: one of its other fields may have been moved before,
+                // and then the record is not made again (README).
+                let source = self.pick(|var| {
+                    matches!(var.kind, Kind::Text | Kind::List) && !var.name.contains('.')
+                });
+                match source {
+                    Some(source) if self.take_ask() => {
+                        let text = self
+                            .visible()
+                            .any(|v| v.name == source && v.kind == Kind::Text);
+                        let value = match (text, self.rng.u8(0..4)) {
+                            (true, 0) => format!("{source}.trim()"),
+                            (true, 1) => {
+                                format!("{source}.split_once('1').unwrap_or((\"\", \"\"))")
+                            }
+                            (true, 2) => format!("{source}.as_str()"),
+                            (false, 0) => format!("{source}.first()"),
+                            (false, 1) => format!("{source}.get(1)"),
+                            (false, 2) => format!("{source}.last()"),
+                            _ => format!("&{source}"),
+                        };
+                        let borrow = self.fresh("r");
+                        self.line(&format!("let {borrow} = {value};"));
+                        let ask = self.ask();
+                        let answer = self.fresh("a");
+                        self.line(&format!("let {answer} = {ask};"));
+                        let site = self.site();
+                        self.line(&format!(
+                            "note!(args, \"r{site} {{:?}} {{}}\", {borrow}, {answer});"
+                        ));
+                        self.declare(&answer, Kind::Int, false, false);
+                    }
+                    _ => self.note(),
+                }
             }
             _ => self.note(),
         }

@@ -20,8 +20,8 @@ use syn::{
 use super::{
     macro_reads::macro_names,
     syntax::{
-        Captures, PatternScopes, ask_marker_id, asks_in_expr, names_in_expr, revisits_items,
-        with_captures,
+        Captures, PatternScopes, ask_marker_id, asks_in_expr, names_in_expr, pattern_bindings,
+        revisits_items, with_captures,
     },
 };
 
@@ -45,9 +45,15 @@ pub(crate) fn dead_asks(stmt: &Stmt, name: &Ident, captures: &Captures) -> BTree
 
 /// The asks inside a loop over borrowed items whose iterator or item reads `name` (the
 /// collection, its count, an argument): a resumed round makes them again from it at the ask,
-/// whatever the loop does after it.
+/// whatever the loop does after it. Not where a `let`, an arm or an `if let` binds `name`
+/// again: a loop there reads that binding (seed 1219).
 fn revisiting_asks(stmt: &Stmt, name: &str) -> BTreeSet<u32> {
     struct Find<'a>(&'a str, BTreeSet<u32>);
+    impl Find<'_> {
+        fn binds(&self, pat: &syn::Pat) -> bool {
+            pattern_bindings(pat).iter().any(|b| b.ident == self.0)
+        }
+    }
     impl<'ast> Visit<'ast> for Find<'_> {
         fn visit_block(&mut self, block: &'ast syn::Block) {
             for (index, stmt) in block.stmts.iter().enumerate() {
@@ -62,9 +68,39 @@ fn revisiting_asks(stmt: &Stmt, name: &str) -> BTreeSet<u32> {
                         self.1.extend(super::syntax::asks_in_stmt(later));
                     }
                 }
+                self.visit_stmt(stmt);
+                if matches!(stmt, Stmt::Local(local) if self.binds(&local.pat)) {
+                    break;
+                }
             }
-            visit::visit_block(self, block);
         }
+
+        fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+            if !self.binds(&arm.pat) {
+                visit::visit_arm(self, arm);
+            }
+        }
+
+        fn visit_expr_if(&mut self, branch: &'ast syn::ExprIf) {
+            match &*branch.cond {
+                Expr::Let(cond) if self.binds(&cond.pat) => {
+                    self.visit_expr(&cond.expr);
+                    if let Some((_, otherwise)) = &branch.else_branch {
+                        self.visit_expr(otherwise);
+                    }
+                }
+                _ => visit::visit_expr_if(self, branch),
+            }
+        }
+
+        fn visit_expr_while(&mut self, looped: &'ast syn::ExprWhile) {
+            match &*looped.cond {
+                Expr::Let(cond) if self.binds(&cond.pat) => self.visit_expr(&cond.expr),
+                _ => visit::visit_expr_while(self, looped),
+            }
+        }
+
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     }
     let mut find = Find(name, BTreeSet::new());
     find.visit_stmt(stmt);

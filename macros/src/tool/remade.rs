@@ -18,6 +18,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use quote::ToTokens;
 use syn::{
     Block, Expr, Ident, Local, Pat, Stmt,
     spanned::Spanned,
@@ -86,13 +87,14 @@ impl VisitMut for Remake {
         visit_mut::visit_block_mut(self, block);
         for index in 0..block.stmts.len() {
             let (made, later) = block.stmts.split_at_mut(index + 1);
-            let Stmt::Local(local) = &mut made[index] else {
+            let (earlier, made) = made.split_at_mut(index);
+            let Stmt::Local(local) = &mut made[0] else {
                 continue;
             };
             let only = pattern_bindings(&local.pat)
                 .iter()
                 .all(|b| self.bound.get(&b.ident.to_string()) == Some(&1));
-            if only && remade_here(local, later) {
+            if only && remade_here(earlier, local, later) {
                 mark(local);
             }
         }
@@ -104,11 +106,15 @@ impl VisitMut for Remake {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// Whether `local`, followed in its block by `later`, is made again on resume: it borrows as
-/// `remade_value` takes it, an ask follows, nothing later changes the locals it reads as
-/// arguments (nor, if it may fail, any it reads), and no later `let` binds again a name it
-/// reads; not a `let` mrtr wrote.
-fn remade_here(local: &Local, later: &[Stmt]) -> bool {
+/// Whether `local`, between `earlier` and `later` in its block, is made again on resume: it
+/// borrows as `remade_value` takes it, an ask follows, and it binds no name it reads; not a
+/// `let` mrtr wrote. While its bindings are used (`last_use`), no later statement may bind
+/// again a name it reads, nor change a local it passes as an argument: on resume it would read
+/// another. If it may fail, no statement may change what it reads before a later ask either:
+/// it runs again on resume there, even with its bindings dead. A field it borrows (`&p.name`)
+/// must be of a local none of whose other fields the block may have moved before: the local
+/// must be whole to be saved.
+fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt]) -> bool {
     let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
         return false;
     };
@@ -130,20 +136,155 @@ fn remade_here(local: &Local, later: &[Stmt]) -> bool {
     {
         return false;
     }
-    // It runs again on resume to any later ask of its block, also once its bindings are dead
-    // and what it borrows from may have changed: then it must not be able to fail.
-    if fallible(&init.expr) {
-        arguments.extend(reads.iter().map(|name| Ident::new(name, init.expr.span())));
+    let fields = borrowed_fields(&init.expr);
+    if earlier.iter().any(|stmt| other_fields_named(stmt, &fields)) {
+        return false;
     }
-    let mut scan = Later {
+    let used = last_use(&bound, later);
+    let mut during = Later {
         reads: &reads,
         arguments: &arguments,
         found: false,
     };
-    for stmt in later {
-        scan.visit_stmt(stmt);
+    for stmt in &later[..used.map_or(0, |last| last + 1)] {
+        during.visit_stmt(stmt);
     }
-    !scan.found
+    if during.found {
+        return false;
+    }
+    if !fallible(&init.expr) {
+        return true;
+    }
+    let all: Vec<String> = reads.iter().cloned().collect();
+    let last_ask = later
+        .iter()
+        .rposition(|stmt| !asks_in_stmt(stmt).is_empty());
+    let mut changed = Later {
+        reads: &BTreeSet::new(),
+        arguments: &all,
+        found: false,
+    };
+    for stmt in &later[..last_ask.map_or(0, |last| last + 1)] {
+        changed.visit_stmt(stmt);
+    }
+    !changed.found
+}
+
+/// The last of `later` that names one of `bound`, or what a later `let` makes from them.
+fn last_use(bound: &[super::syntax::Binding], later: &[Stmt]) -> Option<usize> {
+    let mut names: BTreeSet<String> = bound.iter().map(|b| b.ident.to_string()).collect();
+    let mut last = None;
+    for (index, stmt) in later.iter().enumerate() {
+        let read = super::syntax::names_in_stmt(stmt);
+        if names.iter().any(|name| read.contains(name)) {
+            last = Some(index);
+            if let Stmt::Local(made) = stmt {
+                names.extend(
+                    pattern_bindings(&made.pat)
+                        .iter()
+                        .map(|b| b.ident.to_string()),
+                );
+            }
+        }
+    }
+    last
+}
+
+/// The fields a value borrows, by their local: `(p, name)` for `&p.name` or `p.name.trim()`.
+fn borrowed_fields(expr: &Expr) -> Vec<(String, String)> {
+    struct Fields(Vec<(String, String)>);
+    impl<'ast> Visit<'ast> for Fields {
+        fn visit_expr_field(&mut self, field: &'ast syn::ExprField) {
+            if let Expr::Path(path) = &*field.base
+                && let Some(root) = path.path.get_ident()
+            {
+                let member = field.member.to_token_stream().to_string();
+                self.0.push((root.to_string(), member));
+            }
+            visit::visit_expr_field(self, field);
+        }
+    }
+    let mut fields = Fields(Vec::new());
+    fields.visit_expr(expr);
+    fields.0
+}
+
+/// Methods of std besides `into_*` that take their receiver by value.
+const CONSUMING: &[&str] = &[
+    "unwrap",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+    "expect",
+    "map",
+    "and_then",
+    "ok",
+    "ok_or",
+    "err",
+    "collect",
+];
+
+/// Whether `stmt` may move a field of one of the locals of `fields` other than the one
+/// borrowed: passes it by value to a call, a `let`, an assignment, a `return`, a struct, array,
+/// tuple or `vec!`, or calls a method of std that takes its receiver by value on it.
+fn other_fields_named(stmt: &Stmt, fields: &[(String, String)]) -> bool {
+    struct Moves<'a>(&'a [(String, String)], bool);
+    impl Moves<'_> {
+        fn check(&mut self, value: &Expr) {
+            let mut value = value;
+            while let Expr::Paren(inner) = value {
+                value = &inner.expr;
+            }
+            if let Expr::Field(field) = value
+                && let Expr::Path(path) = &*field.base
+                && let Some(root) = path.path.get_ident()
+            {
+                let member = field.member.to_token_stream().to_string();
+                let root = root.to_string();
+                self.1 |= self.0.iter().any(|(r, m)| *r == root && *m != member);
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Moves<'_> {
+        fn visit_expr(&mut self, expr: &'ast Expr) {
+            match expr {
+                Expr::Call(call) => call.args.iter().for_each(|arg| self.check(arg)),
+                Expr::MethodCall(call) => {
+                    call.args.iter().for_each(|arg| self.check(arg));
+                    let method = call.method.to_string();
+                    if method.starts_with("into_") || CONSUMING.contains(&method.as_str()) {
+                        self.check(&call.receiver);
+                    }
+                }
+                Expr::Assign(assign) => self.check(&assign.right),
+                Expr::Return(ret) => ret.expr.iter().for_each(|value| self.check(value)),
+                Expr::Break(ret) => ret.expr.iter().for_each(|value| self.check(value)),
+                Expr::Struct(made) => made.fields.iter().for_each(|f| self.check(&f.expr)),
+                Expr::Array(array) => array.elems.iter().for_each(|e| self.check(e)),
+                Expr::Tuple(tuple) => tuple.elems.iter().for_each(|e| self.check(e)),
+                Expr::Macro(mac) if mac.mac.path.is_ident("vec") => {
+                    for item in macro_items(&mac.mac).into_iter().flatten() {
+                        self.check(&item);
+                    }
+                }
+                _ => {}
+            }
+            visit::visit_expr(self, expr);
+        }
+
+        fn visit_local(&mut self, local: &'ast Local) {
+            if let Some(init) = &local.init {
+                self.check(&init.expr);
+            }
+            visit::visit_local(self, local);
+        }
+    }
+    if fields.is_empty() {
+        return false;
+    }
+    let mut moves = Moves(fields, false);
+    moves.visit_stmt(stmt);
+    moves.1
 }
 
 /// Whether a value `remade_value` takes may fail, and so end a resumed round that the first
@@ -177,7 +318,7 @@ fn mark(local: &mut Local) {
 
 /// Whether `local` has the shape of a `let` made again on resume, whatever its block does
 /// later; the locals it passes as arguments go to `arguments`.
-fn remade_shape(local: &Local, arguments: &mut Vec<Ident>) -> bool {
+fn remade_shape(local: &Local, arguments: &mut Vec<String>) -> bool {
     local.init.as_ref().is_some_and(|init| {
         init.diverge.is_none()
             && plain_pattern(&local.pat)
@@ -237,7 +378,7 @@ fn plain_pattern(pat: &Pat) -> bool {
 
 /// A pure read of a borrow from a held place, through unwrapping; the locals it reads as
 /// arguments go to `arguments`.
-fn remade_value(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
+fn remade_value(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::Paren(inner) => remade_value(&inner.expr, arguments),
         Expr::Try(tried) => remade_value(&tried.expr, arguments),
@@ -255,7 +396,7 @@ fn remade_value(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
 }
 
 /// `place.pick(..)` with `pick` in `REMADE_PICKS`, on a held place or on another such pick.
-fn picked(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
+fn picked(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::MethodCall(call) => {
             REMADE_PICKS.contains(&call.method.to_string().as_str())
@@ -269,7 +410,7 @@ fn picked(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
 }
 
 /// A held place, or one indexed by steady values: `items[0]`, `text[1..]`, `grid[i][j]`.
-fn indexed_place(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
+fn indexed_place(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::Index(index) => {
             steady(&index.index, arguments) && indexed_place(&index.expr, arguments)
@@ -294,7 +435,7 @@ fn held_place(expr: &Expr) -> bool {
 
 /// A literal, a name (a local, which goes to `arguments`, or a constant), a borrow of one, or a
 /// range, tuple or array of them.
-fn steady(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
+fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::Lit(_) => true,
         Expr::Unary(unary) => {
@@ -319,7 +460,7 @@ fn steady(expr: &Expr, arguments: &mut Vec<Ident>) -> bool {
         Expr::Path(path) if path.qself.is_none() => match path.path.get_ident() {
             Some(ident) if ident == "self" => false,
             Some(ident) => {
-                arguments.push(ident.clone());
+                arguments.push(ident.to_string());
                 true
             }
             // A constant's path: `u32::MAX`, `config::LIMIT`.
@@ -371,7 +512,7 @@ const READING: &[&str] = &[
 /// `READING`, write to it, or name it in a macro that is not Rust until it expands).
 struct Later<'a> {
     reads: &'a BTreeSet<String>,
-    arguments: &'a [Ident],
+    arguments: &'a [String],
     found: bool,
 }
 
@@ -387,7 +528,7 @@ impl Later<'_> {
                     return path
                         .path
                         .get_ident()
-                        .is_some_and(|ident| self.arguments.contains(ident));
+                        .is_some_and(|ident| self.arguments.contains(&ident.to_string()));
                 }
                 _ => return false,
             }
@@ -425,10 +566,7 @@ impl<'ast> Visit<'ast> for Later<'_> {
         let Some(items) = macro_items(mac) else {
             // Not Rust until it expands: any mention may be a change.
             let names = macro_names(mac);
-            self.found |= self
-                .arguments
-                .iter()
-                .any(|a| names.contains(&a.to_string()));
+            self.found |= self.arguments.iter().any(|a| names.contains(a));
             return;
         };
         // `write!(out, ..)` calls a method on its first argument.
@@ -552,6 +690,17 @@ mod tests {
         // What it borrows from changed once it is dead, when it cannot fail: made again.
         let changed = format!("{{ let v = text.trim(); f(v); text.clear(); {ASK} }}");
         assert_eq!(remade(&changed), ["v"]);
+        // Changed or bound again once it is dead, with no ask after that may re-run it: made
+        // again, as in `while i < n { let item = &items[i]; ask!(..); use(item); i += 1; }`.
+        for later in ["f(v); i += 1;", "f(v); if c { let items = 1; f(items); }"] {
+            let block = format!("{{ let v = &items[i]; {ASK} {later} }}");
+            assert_eq!(remade(&block), ["v"], "{later}");
+        }
+        // A field of a local whose other fields the block may have moved before.
+        let field = format!("{{ let n = take(p.list); let v = &p.name; {ASK} f(v, n); }}");
+        assert!(remade(&field).is_empty());
+        let read = format!("{{ f(p.name.len(), &p.list); let v = &p.name; {ASK} f(v); }}");
+        assert_eq!(remade(&read), ["v"]);
         // Its name bound again elsewhere in the body.
         let twice = format!("{{ let v = text.trim(); {ASK} f(v); {{ let v = 1; f(v); }} }}");
         assert!(remade(&twice).is_empty());
