@@ -199,6 +199,34 @@ mod loops {
     impl Loops {
         #[mrtr_tool]
         #[tool]
+        async fn copied(&self) -> Result<String, String> {
+            let text = format!("  {}  ", "x".repeat(40));
+            let repos = repos();
+            let name = text.trim().to_owned();
+            let first = repos.first().cloned();
+            let level = ask!(level = elicit::<Level>(format!("Level for {name}?")))
+                .accepted()
+                .map_err(|refused| refused.to_string())?
+                .level;
+            Ok(format!("{name} {first:?} {level} {} {}", text.len(), repos.len()))
+        }
+
+        #[mrtr_tool]
+        #[tool]
+        async fn made_again(&self) -> Result<String, String> {
+            let text = format!("  {}  ", "x".repeat(40));
+            let repos = repos();
+            let name = text.trim();
+            let first = repos.first();
+            let level = ask!(level = elicit::<Level>(format!("Level for {name}?")))
+                .accepted()
+                .map_err(|refused| refused.to_string())?
+                .level;
+            Ok(format!("{name} {first:?} {level} {} {}", text.len(), repos.len()))
+        }
+
+        #[mrtr_tool]
+        #[tool]
         async fn owned(&self) -> Result<String, String> {
             let repos = repos();
             let mut levels = Vec::new();
@@ -283,4 +311,28 @@ async fn a_loop_over_borrowed_items_carries_a_count_not_the_items_left() {
             assert_eq!(borrowed[round] - borrowed[round - 1], held, "{borrowed:?}");
         }
     }
+}
+
+/// A `let` that only borrows from what the tool holds is made again on resume, so it costs no
+/// bytes of its own: where the tool holds what it borrows from anyway, the state is smaller
+/// than the one holding owned copies by exactly those copies. (Where it does not, the borrow
+/// keeps it alive, and it is saved instead.)
+#[tokio::test]
+async fn a_borrowing_let_costs_no_bytes() {
+    let harness = Harness::start(loops::Loops::new(engine())).await;
+    let run = async |tool: &str| {
+        harness
+            .call(tool)
+            .answers("level", [Answer::accept(json!({"level": "all"}))])
+            .run()
+            .await
+            .unwrap()
+    };
+    let (copied, made_again) = (run("copied").await, run("made_again").await);
+    assert_eq!(copied.text(), made_again.text());
+    let size = |run: &mrtr::testing::Run| raw_len(&run.rounds()[0].state);
+    let first = loops::repos().remove(0);
+    // A length byte and 40 `x`s; a `Some` tag, a length byte and the repository.
+    let copies = (1 + 40) + (1 + 1 + first.len());
+    assert_eq!(size(&copied) - size(&made_again), copies);
 }
