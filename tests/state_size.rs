@@ -208,7 +208,11 @@ mod loops {
                 .accepted()
                 .map_err(|refused| refused.to_string())?
                 .level;
-            Ok(format!("{name} {first:?} {level} {} {}", text.len(), repos.len()))
+            Ok(format!(
+                "{name} {first:?} {level} {} {}",
+                text.len(),
+                repos.len()
+            ))
         }
 
         #[mrtr_tool]
@@ -222,7 +226,11 @@ mod loops {
                 .accepted()
                 .map_err(|refused| refused.to_string())?
                 .level;
-            Ok(format!("{name} {first:?} {level} {} {}", text.len(), repos.len()))
+            Ok(format!(
+                "{name} {first:?} {level} {} {}",
+                text.len(),
+                repos.len()
+            ))
         }
 
         #[mrtr_tool]

@@ -84,6 +84,9 @@ struct Var {
     assignable: bool,
     /// Declared `mut`, or captured by a closure: never shadowed.
     pinned: bool,
+    /// Moved and given a new value by an assignment, which mrtr may make a new binding of
+    /// its branch: a `let` that borrows from it is not made again (README).
+    given_anew: bool,
 }
 
 struct Loop {
@@ -184,6 +187,7 @@ impl Generator {
             moved: false,
             assignable,
             pinned,
+            given_anew: false,
         });
     }
 
@@ -1105,7 +1109,9 @@ impl Generator {
                 // Not a record's field: one of its other fields may have been moved before,
                 // and then the record is not made again (README).
                 let source = self.pick(|var| {
-                    matches!(var.kind, Kind::Text | Kind::List) && !var.name.contains('.')
+                    matches!(var.kind, Kind::Text | Kind::List)
+                        && !var.name.contains('.')
+                        && !var.given_anew
                 });
                 match source {
                     Some(source) if self.take_ask() => {
@@ -1256,6 +1262,12 @@ impl Generator {
             self.line(&format!("{name} = {fresh};"));
         }
         self.set_moved(name, false);
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some(var) = scope.iter_mut().rev().find(|var| var.name == name) {
+                var.given_anew = true;
+                break;
+            }
+        }
     }
 
     /// `if c { let v = text_with(name, ..); let a = ask; note; break 'label ..; }`: `name`,

@@ -11,9 +11,11 @@
 //! the `let` runs again. While `t` lives, Rust's borrow rules keep `text` as it was, so `t` is
 //! made again equal. The value must be a pure read: a reference to a held place (`&user.name`,
 //! `&items[0]`, `&text[1..]`) or one of a few methods that pick a borrow out of one
-//! (`REMADE_PICKS`), then only the unwrapping methods (`UNWRAPPING`) or `?`. The arguments must
-//! be literals or locals no later statement of the block changes; the place's root a local or
-//! a parameter, not `self`, whose fields may differ on the instance that takes the retry.
+//! (`REMADE_PICKS`, told by name), then only the unwrapping methods (`UNWRAPPING`) or `?`. Its
+//! arguments are literals, constants or locals; the place's root a local or a parameter, not
+//! `self`, whose fields may differ on the instance that takes the retry. What else must hold is
+//! in `remade_here`. Lowering, scope narrowing and liveness then take it as they take a
+//! re-created closure: not saved, and reading it reads what it reads (`syntax::captures_in`).
 //! Any other borrowing `let` is left alone, and lowering says how to hold an owned value.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -51,7 +53,7 @@ const REMADE_PICKS: &[&str] = &[
     "strip_suffix",
 ];
 
-/// Methods that take the borrow out of an `Option` or `Result`, with literal arguments.
+/// Methods that take the borrow out of an `Option` or `Result`, with arguments as a pick's.
 const UNWRAPPING: &[&str] = &[
     "unwrap",
     "expect",
@@ -63,7 +65,11 @@ const UNWRAPPING: &[&str] = &[
 pub(crate) fn remake_borrows(body: &mut Block) {
     let mut bound = Bound(BTreeMap::new());
     bound.visit_block(body);
-    Remake { bound: bound.0 }.visit_block_mut(body);
+    Remake {
+        bound: bound.0,
+        levels: Vec::new(),
+    }
+    .visit_block_mut(body);
 }
 
 /// How many times the body binds each name, anywhere. What a `let` made again reads is known
@@ -80,12 +86,42 @@ impl<'ast> Visit<'ast> for Bound {
 
 struct Remake {
     bound: BTreeMap<String, usize>,
+    /// The names bound around the block being walked, a set per level: by the `let`s of each
+    /// enclosing block before it, and by the pattern of each enclosing arm or `if let`.
+    levels: Vec<BTreeSet<String>>,
+}
+
+impl Remake {
+    /// Whether each name `local` reads is bound at one level only around it. Reading the
+    /// `let`'s bindings reads those names, whichever binding of each: one bound in a branch
+    /// (`Some(x) =>`, or `x = ..` given anew there) over another of an enclosing block, maybe
+    /// moved, would keep that other alive (seed 1224). `let`s of one block that bind a name
+    /// again one after the other are one level: each ends the one before.
+    fn sources_known(&self, local: &Local) -> bool {
+        let Some(init) = &local.init else {
+            return false;
+        };
+        names_in_expr(&init.expr).iter().all(|name| {
+            self.levels
+                .iter()
+                .filter(|level| level.contains(name))
+                .count()
+                <= 1
+        })
+    }
+
+    fn within(&mut self, names: BTreeSet<String>, walk: impl FnOnce(&mut Self)) {
+        self.levels.push(names);
+        walk(self);
+        self.levels.pop();
+    }
 }
 
 impl VisitMut for Remake {
     fn visit_block_mut(&mut self, block: &mut Block) {
-        visit_mut::visit_block_mut(self, block);
+        self.levels.push(BTreeSet::new());
         for index in 0..block.stmts.len() {
+            self.visit_stmt_mut(&mut block.stmts[index]);
             let (made, later) = block.stmts.split_at_mut(index + 1);
             let (earlier, made) = made.split_at_mut(index);
             let Stmt::Local(local) = &mut made[0] else {
@@ -94,9 +130,39 @@ impl VisitMut for Remake {
             let only = pattern_bindings(&local.pat)
                 .iter()
                 .all(|b| self.bound.get(&b.ident.to_string()) == Some(&1));
-            if only && remade_here(earlier, local, later) {
+            if only && self.sources_known(local) && remade_here(earlier, local, later) {
                 mark(local);
             }
+            let names = pattern_bindings(&local.pat)
+                .into_iter()
+                .map(|b| b.ident.to_string());
+            if let Some(level) = self.levels.last_mut() {
+                level.extend(names);
+            }
+        }
+        self.levels.pop();
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        let names = pattern_bindings(&arm.pat)
+            .into_iter()
+            .map(|b| b.ident.to_string())
+            .collect();
+        self.within(names, |this| visit_mut::visit_arm_mut(this, arm));
+    }
+
+    fn visit_expr_if_mut(&mut self, branch: &mut syn::ExprIf) {
+        let Expr::Let(cond) = &mut *branch.cond else {
+            return visit_mut::visit_expr_if_mut(self, branch);
+        };
+        self.visit_expr_mut(&mut cond.expr);
+        let names = pattern_bindings(&cond.pat)
+            .into_iter()
+            .map(|b| b.ident.to_string())
+            .collect();
+        self.within(names, |this| this.visit_block_mut(&mut branch.then_branch));
+        if let Some((_, otherwise)) = &mut branch.else_branch {
+            self.visit_expr_mut(otherwise);
         }
     }
 
@@ -332,11 +398,11 @@ fn remade_shape(local: &Local, arguments: &mut Vec<String>) -> bool {
 pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
     if value.is_some_and(|value| remade_value(value, &mut Vec::new())) {
         ". mrtr makes a `let` that only borrows from what the tool holds again on resume, \
-         rather than saving it, but not this one: its names must be bound nowhere else in the \
-         tool and not read by its value (`let t = text.trim();`, not `let text = \
-         text.trim();`), and no later statement of its block may bind again a name it reads, \
-         or change a local it passes, or, where it may fail (`?`, `unwrap`, indexing), any \
-         local it reads"
+         rather than saving it, but not this one. That needs its names bound nowhere else in \
+         the tool and not read by its value (`let t = text.trim();`, not `let text = \
+         text.trim();`); no name it reads bound both in its block or branch and around it; \
+         and no later statement of its block binding again a name it reads, or changing a \
+         local it passes, or, where it may fail (`?`, `unwrap`, indexing), any local it reads"
     } else {
         ""
     }
@@ -701,6 +767,15 @@ mod tests {
         assert!(remade(&field).is_empty());
         let read = format!("{{ f(p.name.len(), &p.list); let v = &p.name; {ASK} f(v); }}");
         assert_eq!(remade(&read), ["v"]);
+        // What it reads bound in a branch while another of the name is in scope.
+        let branch = format!(
+            "{{ let x = a(); match c {{ Some(_) => {{ take(x); let mut x = b(); let v = x.trim(); {ASK} f(v); }} None => {{}} }} }}"
+        );
+        assert!(remade(&branch).is_empty());
+        let block = format!(
+            "{{ let x = a(); let x = x.unwrap_or_default(); let v = x.trim(); {ASK} f(v); }}"
+        );
+        assert_eq!(remade(&block), ["v"]);
         // Its name bound again elsewhere in the body.
         let twice = format!("{{ let v = text.trim(); {ASK} f(v); {{ let v = 1; f(v); }} }}");
         assert!(remade(&twice).is_empty());

@@ -149,7 +149,7 @@ fn fold_block(block: &mut Block, captures: &Captures) {
             .flatten();
         let inner: Vec<Stmt> = block.stmts.drain(start..=end).collect();
         let (hoisted, inner, mut redefined) = items_out_of(inner);
-        let (inner, exports) = closures_out_of(inner, exports, &mut redefined);
+        let (inner, exports) = made_again_out_of(inner, exports, &mut redefined);
         let folded = match given.and_then(|name| giving_region(&inner, &name)) {
             Some(giving) => giving,
             None => region(inner, &exports),
@@ -225,7 +225,7 @@ fn items_out_of(stmts: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>, Vec<Stmt>) {
 /// would hand out is made again after it instead, from the bindings it reads, which the region
 /// hands out in its place: handed out, it would be a value to save. It moves out of the region
 /// if nothing there reads it, else it is copied.
-fn closures_out_of(
+fn made_again_out_of(
     mut stmts: Vec<Stmt>,
     exports: Vec<Binding>,
     redefined: &mut Vec<Stmt>,
@@ -251,7 +251,7 @@ fn closures_out_of(
         .into_iter()
         .filter(|binding| declared_at(&stmts, binding).is_none_or(|index| !again.contains(&index)))
         .collect();
-    let mut moved = Vec::new();
+    let mut after = Vec::new();
     for &index in again.iter().rev() {
         let Stmt::Local(local) = &stmts[index] else {
             continue;
@@ -264,12 +264,12 @@ fn closures_out_of(
             .iter()
             .any(|stmt| names.iter().any(|name| names_in_stmt(stmt).contains(name)));
         if read_inside {
-            moved.push(stmts[index].clone());
+            after.push(stmts[index].clone());
         } else {
-            moved.push(stmts.remove(index));
+            after.push(stmts.remove(index));
         }
     }
-    redefined.extend(moved.into_iter().rev());
+    redefined.extend(after.into_iter().rev());
     (stmts, kept)
 }
 
