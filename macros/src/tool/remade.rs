@@ -29,7 +29,10 @@ use syn::{
 };
 
 use super::macro_reads::macro_names;
-use super::syntax::{asks_in_stmt, assigned_place, macro_items, names_in_expr, pattern_bindings};
+use super::syntax::{
+    Binding, asks_in_stmt, assigned_place, macro_items, names_in_expr, names_in_stmt,
+    pattern_bindings,
+};
 
 /// Methods that pick a borrow out of what they are called on, and run none of the user's code.
 const REMADE_PICKS: &[&str] = &[
@@ -203,13 +206,13 @@ fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt]) -> bool {
         return false;
     }
     let fields = borrowed_fields(&init.expr);
-    if earlier.iter().any(|stmt| other_fields_named(stmt, &fields)) {
+    if earlier.iter().any(|stmt| moves_other_fields(stmt, &fields)) {
         return false;
     }
     let used = last_use(&bound, later);
     let mut during = Later {
         reads: &reads,
-        arguments: &arguments,
+        watched: &arguments,
         found: false,
     };
     for stmt in &later[..used.map_or(0, |last| last + 1)] {
@@ -227,7 +230,7 @@ fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt]) -> bool {
         .rposition(|stmt| !asks_in_stmt(stmt).is_empty());
     let mut changed = Later {
         reads: &BTreeSet::new(),
-        arguments: &all,
+        watched: &all,
         found: false,
     };
     for stmt in &later[..last_ask.map_or(0, |last| last + 1)] {
@@ -237,11 +240,11 @@ fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt]) -> bool {
 }
 
 /// The last of `later` that names one of `bound`, or what a later `let` makes from them.
-fn last_use(bound: &[super::syntax::Binding], later: &[Stmt]) -> Option<usize> {
+fn last_use(bound: &[Binding], later: &[Stmt]) -> Option<usize> {
     let mut names: BTreeSet<String> = bound.iter().map(|b| b.ident.to_string()).collect();
     let mut last = None;
     for (index, stmt) in later.iter().enumerate() {
-        let read = super::syntax::names_in_stmt(stmt);
+        let read = names_in_stmt(stmt);
         if names.iter().any(|name| read.contains(name)) {
             last = Some(index);
             if let Stmt::Local(made) = stmt {
@@ -293,7 +296,7 @@ const CONSUMING: &[&str] = &[
 /// Whether `stmt` may move a field of one of the locals of `fields` other than the one
 /// borrowed: passes it by value to a call, a `let`, an assignment, a `return`, a struct, array,
 /// tuple or `vec!`, or calls a method of std that takes its receiver by value on it.
-fn other_fields_named(stmt: &Stmt, fields: &[(String, String)]) -> bool {
+fn moves_other_fields(stmt: &Stmt, fields: &[(String, String)]) -> bool {
     struct Moves<'a>(&'a [(String, String)], bool);
     impl Moves<'_> {
         fn check(&mut self, value: &Expr) {
@@ -573,12 +576,13 @@ const READING: &[&str] = &[
     "is_none",
 ];
 
-/// What later statements do that rules out making the `let` again: bind again a name it reads,
-/// or change an argument (assign it, borrow it mutably, call a method on it other than those of
-/// `READING`, write to it, or name it in a macro that is not Rust until it expands).
+/// What later statements do that rules out making the `let` again: bind again a name of
+/// `reads`, or change one of `watched` (assign it, borrow it mutably, call a method on it other
+/// than those of `READING`, write to it, or name it in a macro that is not Rust until it
+/// expands).
 struct Later<'a> {
     reads: &'a BTreeSet<String>,
-    arguments: &'a [String],
+    watched: &'a [String],
     found: bool,
 }
 
@@ -594,7 +598,7 @@ impl Later<'_> {
                     return path
                         .path
                         .get_ident()
-                        .is_some_and(|ident| self.arguments.contains(&ident.to_string()));
+                        .is_some_and(|ident| self.watched.contains(&ident.to_string()));
                 }
                 _ => return false,
             }
@@ -632,7 +636,7 @@ impl<'ast> Visit<'ast> for Later<'_> {
         let Some(items) = macro_items(mac) else {
             // Not Rust until it expands: any mention may be a change.
             let names = macro_names(mac);
-            self.found |= self.arguments.iter().any(|a| names.contains(a));
+            self.found |= self.watched.iter().any(|a| names.contains(a));
             return;
         };
         // `write!(out, ..)` calls a method on its first argument.
