@@ -31,7 +31,7 @@ use syn::{
 use super::macro_reads::macro_names;
 use super::syntax::{
     Binding, asks_in_stmt, assigned_place, macro_items, names_in_expr, names_in_stmt,
-    pattern_bindings,
+    pattern_bindings, private_call,
 };
 
 /// Methods that pick a borrow out of what they are called on, and run none of the user's code.
@@ -413,22 +413,12 @@ pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
 
 /// Whether `local` is one `remake_borrows` marked: `let t = ::mrtr::__private::remade(..);`.
 pub(crate) fn remade_let(local: &Local) -> bool {
-    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
-        return false;
-    };
-    let Expr::Call(call) = &*init.expr else {
-        return false;
-    };
-    let Expr::Path(path) = &*call.func else {
-        return false;
-    };
-    let names: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    path.path.leading_colon.is_some() && names == ["mrtr", "__private", "remade"]
+    local
+        .init
+        .as_ref()
+        .filter(|init| init.diverge.is_none())
+        .and_then(|init| private_call(&init.expr))
+        .is_some_and(|names| names == ["remade"])
 }
 
 /// Names bound plainly, no `mut`, `ref` or `@`: `t`, `t: &str`, `(head, tail)`, `_`.

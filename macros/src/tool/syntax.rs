@@ -47,11 +47,18 @@ pub(crate) fn revisits_items(local: &syn::Local) -> bool {
     let Expr::Match(matched) = &*init.expr else {
         return false;
     };
-    let Expr::Call(call) = &*matched.expr else {
-        return false;
+    private_call(&matched.expr)
+        .is_some_and(|names| names == ["Visited", "resume"] || names == ["Visited", "next"])
+}
+
+/// The path after `::mrtr::__private::` of a call that `expr` is to an item there, as the
+/// code mrtr writes calls it: `["Visited", "next"]` for `::mrtr::__private::Visited::next(..)`.
+pub(crate) fn private_call(expr: &Expr) -> Option<Vec<String>> {
+    let Expr::Call(call) = expr else {
+        return None;
     };
     let Expr::Path(path) = &*call.func else {
-        return false;
+        return None;
     };
     let names: Vec<String> = path
         .path
@@ -59,10 +66,9 @@ pub(crate) fn revisits_items(local: &syn::Local) -> bool {
         .iter()
         .map(|s| s.ident.to_string())
         .collect();
-    path.path.leading_colon.is_some()
-        && names.len() == 4
-        && names[..3] == ["mrtr", "__private", "Visited"]
-        && ["resume", "next"].contains(&names[3].as_str())
+    let private = path.path.leading_colon.is_some()
+        && names.starts_with(&["mrtr".to_owned(), "__private".to_owned()]);
+    private.then(|| names[2..].to_vec())
 }
 
 /// Every re-created closure of `block`, and every `let` made again on resume (`remade`), with
