@@ -95,6 +95,13 @@ const CONSUMING_METHODS: &[&str] = &[
     "zip",
 ];
 
+/// Whether a method of std takes its receiver by value: an `into*` or one of
+/// `CONSUMING_METHODS`.
+pub(crate) fn consumes_receiver(method: &Ident) -> bool {
+    let method = method.to_string();
+    method.starts_with("into") || CONSUMING_METHODS.contains(&method.as_str())
+}
+
 struct Blocks;
 
 impl VisitMut for Blocks {
@@ -544,11 +551,8 @@ impl Walk<'_> {
                 self.in_place(&binary.right);
             }
             Expr::Binary(binary) if is_assign_op(&binary.op) => self.in_place(&binary.left),
-            Expr::MethodCall(call) => {
-                let method = call.method.to_string();
-                if !(method.starts_with("into") || CONSUMING_METHODS.contains(&method.as_str())) {
-                    self.in_place(&call.receiver);
-                }
+            Expr::MethodCall(call) if !consumes_receiver(&call.method) => {
+                self.in_place(&call.receiver);
             }
             Expr::Loop(looped) => self.looped(&looped.body, None),
             Expr::ForLoop(looped) => self.looped(&looped.body, None),

@@ -29,6 +29,7 @@ use syn::{
 };
 
 use super::macro_reads::macro_names;
+use super::moved_fields::consumes_receiver;
 use super::syntax::{
     Binding, asks_in_stmt, assigned_place, macro_items, names_in_expr, names_in_stmt,
     pattern_bindings, private_call,
@@ -264,12 +265,7 @@ fn borrowed_fields(expr: &Expr) -> Vec<(String, String)> {
     struct Fields(Vec<(String, String)>);
     impl<'ast> Visit<'ast> for Fields {
         fn visit_expr_field(&mut self, field: &'ast syn::ExprField) {
-            if let Expr::Path(path) = &*field.base
-                && let Some(root) = path.path.get_ident()
-            {
-                let member = field.member.to_token_stream().to_string();
-                self.0.push((root.to_string(), member));
-            }
+            self.0.extend(local_field(field));
             visit::visit_expr_field(self, field);
         }
     }
@@ -278,24 +274,19 @@ fn borrowed_fields(expr: &Expr) -> Vec<(String, String)> {
     fields.0
 }
 
-/// Methods of std besides `into_*` that take their receiver by value.
-const CONSUMING: &[&str] = &[
-    "unwrap",
-    "unwrap_or",
-    "unwrap_or_default",
-    "unwrap_or_else",
-    "expect",
-    "map",
-    "and_then",
-    "ok",
-    "ok_or",
-    "err",
-    "collect",
-];
+/// `(p, name)` for `p.name`, a field of a local named plainly.
+fn local_field(field: &syn::ExprField) -> Option<(String, String)> {
+    let Expr::Path(path) = &*field.base else {
+        return None;
+    };
+    let root = path.path.get_ident()?;
+    Some((root.to_string(), field.member.to_token_stream().to_string()))
+}
 
 /// Whether `stmt` may move a field of one of the locals of `fields` other than the one
 /// borrowed: passes it by value to a call, a `let`, an assignment, a `return`, a struct, array,
-/// tuple or `vec!`, or calls a method of std that takes its receiver by value on it.
+/// tuple or `vec!`, or calls a method of std that takes its receiver by value on it
+/// (`moved_fields::consumes_receiver`).
 fn moves_other_fields(stmt: &Stmt, fields: &[(String, String)]) -> bool {
     struct Moves<'a>(&'a [(String, String)], bool);
     impl Moves<'_> {
@@ -305,11 +296,8 @@ fn moves_other_fields(stmt: &Stmt, fields: &[(String, String)]) -> bool {
                 value = &inner.expr;
             }
             if let Expr::Field(field) = value
-                && let Expr::Path(path) = &*field.base
-                && let Some(root) = path.path.get_ident()
+                && let Some((root, member)) = local_field(field)
             {
-                let member = field.member.to_token_stream().to_string();
-                let root = root.to_string();
                 self.1 |= self.0.iter().any(|(r, m)| *r == root && *m != member);
             }
         }
@@ -320,8 +308,7 @@ fn moves_other_fields(stmt: &Stmt, fields: &[(String, String)]) -> bool {
                 Expr::Call(call) => call.args.iter().for_each(|arg| self.check(arg)),
                 Expr::MethodCall(call) => {
                     call.args.iter().for_each(|arg| self.check(arg));
-                    let method = call.method.to_string();
-                    if method.starts_with("into_") || CONSUMING.contains(&method.as_str()) {
+                    if consumes_receiver(&call.method) {
                         self.check(&call.receiver);
                     }
                 }
