@@ -6459,6 +6459,81 @@ corpus! {
         Ok(format!("{words:?} {size} {end} {notes} {again}"))
     }
 
+    // Arms and `if let`s whose bindings borrow from what the tool holds, used after an ask in
+    // them: bound again from the restored place on every round rather than saved. An `if let`
+    // on a first item, a catch-all arm of an `as_str`, a `split_once` into a tuple, an arm
+    // beside a guarded one of the same name in a loop, a `let .. else`, an `@` binding, a
+    // struct pattern on an indexed item, an `if let` in one, and a `match` inside a region.
+    borrowed_arms_bound_again_on_resume(args) => {
+        let repos = vec![format!("r{}", args.n), "s".to_owned()];
+        let cmd = if args.n % 2 == 0 { "go".to_owned() } else { "quit".to_owned() };
+        let text = format!("  key{}=value  ", args.n);
+        let people = vec![Person { name: format!("p{}", args.n), age: args.n }];
+        let mut out = Vec::new();
+        if let Some(first) = repos.first() {
+            let level = ask!(level = elicit::<Num>(format!("Level of {first}?"))).ok().map_or(0, |n| n.num);
+            note!(args, "{first} {level}");
+            if let Some(rest) = first.strip_prefix('r') {
+                let more = ask!(more = elicit::<Text>(format!("More on {rest}?"))).accepted().map_or_else(|_| "-".to_owned(), |m| m.text);
+                out.push(format!("{first}/{rest}/{more}"));
+            }
+        } else {
+            out.push("none".to_owned());
+        }
+        let said = match cmd.as_str() {
+            "quit" => "bye".to_owned(),
+            other => {
+                let sure = ask!(sure = elicit::<Yes>(format!("Run {other}?"))).ok().is_some_and(|y| y.yes);
+                format!("{other}:{sure}")
+            }
+        };
+        match text.trim().split_once('=') {
+            Some((key, value)) => {
+                let size = ask!(size = elicit::<Num>(format!("Size of {key}?"))).ok().map_or(0, |n| n.num);
+                out.push(format!("{key}={value}:{size}"));
+            }
+            None => out.push("no pair".to_owned()),
+        }
+        let mut i = 0;
+        while i < repos.len() {
+            match repos.get(i) {
+                Some(repo) if repo.len() > 3 => out.push(format!("long {repo}")),
+                Some(repo) => {
+                    let keep = ask!(keep = elicit::<Yes>(format!("Keep {repo}?"))).ok().is_some_and(|y| y.yes);
+                    out.push(format!("{repo}:{keep}"));
+                }
+                None => break,
+            }
+            i += 1;
+        }
+        let Some(last) = repos.last() else {
+            return Err("no repos".to_owned());
+        };
+        let star = ask!(star = elicit::<Yes>(format!("Star {last}?"))).ok().is_some_and(|y| y.yes);
+        if let whole @ Some(_) = repos.get(1) {
+            let seen = ask!(seen = elicit::<Yes>("Seen?")).ok().is_some_and(|y| y.yes);
+            out.push(format!("{whole:?} {seen}"));
+        }
+        match &people[0] {
+            Person { name, age } => {
+                let years = ask!(years = elicit::<Num>(format!("Years of {name}?"))).ok().map_or(0, |n| n.num);
+                out.push(format!("{name} {age} {years}"));
+            }
+        }
+        let dropped = consume(format!("d{}", args.n));
+        let total = {
+            let count = repos.len();
+            match repos.first() {
+                Some(head) => {
+                    let extra = ask!(extra = elicit::<Num>(format!("Extra for {head}?"))).ok().map_or(0, |n| n.num);
+                    format!("{head} {count} {extra}")
+                }
+                None => String::new(),
+            }
+        };
+        Ok(format!("{out:?} {said} {last} {star} {dropped} {total}"))
+    }
+
     // A local moved in an arm, given anew there, then walked by a loop over borrowed items
     // that asks, and named nowhere after the `match` (seed 1219): the loop reads the arm's new
     // binding, so the moved one is not saved at its asks.
@@ -8006,6 +8081,37 @@ fn cases(name: &str) -> Vec<Run> {
         "a_local_moved_by_two_lets_and_given_anew_after_each_ask" => vec![
             run(3, vec![text("ab"), text("xyz"), num(4), num(5), num(6)]),
             run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "borrowed_arms_bound_again_on_resume" => vec![
+            run(
+                4,
+                vec![
+                    num(3),
+                    text("x"),
+                    yes(true),
+                    num(5),
+                    yes(false),
+                    yes(true),
+                    yes(true),
+                    yes(false),
+                    num(7),
+                    num(9),
+                ],
+            ),
+            run(
+                1,
+                vec![
+                    decline.clone(),
+                    decline.clone(),
+                    num(2),
+                    yes(true),
+                    decline.clone(),
+                    yes(true),
+                    yes(false),
+                    num(1),
+                    decline.clone(),
+                ],
+            ),
         ],
         "borrowed_lets_made_again_on_resume" => vec![
             run(

@@ -298,6 +298,24 @@ fn a_let_that_borrows_from_a_held_local_is_made_again() {
 }
 
 #[test]
+fn an_arm_that_borrows_from_a_held_local_binds_it_again() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn pick(&self) -> Result<String, String> {
+                let repos = vec!["a".to_owned(), "b".to_owned()];
+                if let Some(first) = repos.first() {
+                    let tag = ask!(tag = elicit::<Tag>(format!("Tag for {first}?"))).accepted().map_err(refuse)?.tag;
+                    return Ok(format!("{first} {tag}"));
+                }
+                Ok(String::new())
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

@@ -1102,8 +1102,8 @@ impl Generator {
                 self.block(depth);
                 self.line("}");
             }
-            // A `let` that only borrows from a held text or list, read after an ask: made
-            // again on resume rather than saved. It cannot fail, so what follows may change
+            // A `let` or an arm that only borrows from a held text or list, read after an ask:
+            // made again on resume rather than saved. It cannot fail, so what follows may change
             // or move what it borrows from.
             37 | 38 => {
                 // Not a record's field: one of its other fields may have been moved before,
@@ -1130,15 +1130,45 @@ impl Generator {
                             _ => format!("&{source}"),
                         };
                         let borrow = self.fresh("r");
-                        self.line(&format!("let {borrow} = {value};"));
+                        // Or an arm that binds it, bound again on resume rather than saved.
+                        let arm = match (text, self.rng.u8(0..5)) {
+                            (true, 0) => Some((
+                                format!("match {source}.split_once('1')"),
+                                format!("Some(({borrow}, _))"),
+                                "None",
+                            )),
+                            (true, 1) => {
+                                Some((format!("match {source}.as_str()"), borrow.clone(), "\"\""))
+                            }
+                            (false, 0) => Some((
+                                format!("match {source}.last()"),
+                                format!("Some({borrow})"),
+                                "None",
+                            )),
+                            _ => None,
+                        };
                         let ask = self.ask();
                         let answer = self.fresh("a");
-                        self.line(&format!("let {answer} = {ask};"));
                         let site = self.site();
-                        self.line(&format!(
-                            "note!(args, \"r{site} {{:?}} {{}}\", {borrow}, {answer});"
-                        ));
-                        self.declare(&answer, Kind::Int, false, false);
+                        let note =
+                            format!("note!(args, \"r{site} {{:?}} {{}}\", {borrow}, {answer});");
+                        match arm {
+                            Some((matched, pattern, other)) => {
+                                self.line(&format!("{matched} {{"));
+                                self.line(&format!("    {other} => {{}}"));
+                                self.line(&format!("    {pattern} => {{"));
+                                self.line(&format!("        let {answer} = {ask};"));
+                                self.line(&format!("        {note}"));
+                                self.line("    }");
+                                self.line("}");
+                            }
+                            None => {
+                                self.line(&format!("let {borrow} = {value};"));
+                                self.line(&format!("let {answer} = {ask};"));
+                                self.line(&note);
+                                self.declare(&answer, Kind::Int, false, false);
+                            }
+                        }
                     }
                     _ => self.note(),
                 }

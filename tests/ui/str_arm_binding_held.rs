@@ -1,4 +1,6 @@
-// A `match` or `if let` binding that borrows (`as_str`, `as_deref`), used after an ask in its arm.
+// A `match` or `if let` binding that borrows (`as_str`, `as_deref`, `first`), used after an ask in
+// its arm, where mrtr does not bind it again on resume. The corpus body
+// `borrowed_arms_bound_again_on_resume` (`tests/differential.rs`) shows those it does.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -16,19 +18,7 @@ struct Server {
 
 #[tool_router]
 impl Server {
-    #[mrtr_tool]
-    #[tool(description = "Runs a command")]
-    async fn command(&self) -> String {
-        let cmd = "greet".to_owned();
-        match cmd.as_str() {
-            "quit" => "bye".to_owned(),
-            other => {
-                let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-                format!("{other} {name:?}")
-            }
-        }
-    }
-
+    // A tuple of a borrow and a number is not made again on resume.
     #[mrtr_tool]
     #[tool(description = "Runs a numbered command")]
     async fn numbered(&self) -> String {
@@ -42,13 +32,35 @@ impl Server {
         }
     }
 
+    // `short` is bound twice where an ask outlives it.
     #[mrtr_tool]
-    #[tool(description = "Greets a nickname")]
-    async fn nickname(&self) -> String {
+    #[tool(description = "Greets two nicknames")]
+    async fn nicknames(&self) -> String {
         let nick: Option<String> = Some("Ada".to_owned());
+        let other: Option<String> = Some("Bea".to_owned());
+        let mut out = String::new();
         if let Some(short) = nick.as_deref() {
             let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-            return format!("{short} {name:?}");
+            out.push_str(&format!("{short} {name:?}"));
+        }
+        if let Some(short) = other.as_deref() {
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            out.push_str(&format!("{short} {name:?}"));
+        }
+        out
+    }
+
+    // The list changes before a later ask: on resume there, `Some(first)` would not match.
+    #[mrtr_tool]
+    #[tool(description = "Empties a list")]
+    async fn emptied(&self) -> String {
+        let mut list = vec!["a".to_owned()];
+        if let Some(first) = list.first() {
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            let said = format!("{first} {name:?}");
+            list.clear();
+            let again = ask!(name = elicit::<Name>("Again?")).ok().map(|n| n.name);
+            return format!("{said} {again:?}");
         }
         String::new()
     }

@@ -2,7 +2,7 @@
 //! would not say so. A `&str` passes the `Persist` bound's trait check and fails only as a
 //! lifetime error at the attribute, so the common ways to get one are caught here, by their
 //! syntax: a `for` over string slices whose body asks, and a `match` or `if let` on a borrow
-//! whose asking arm still uses a binding after its ask.
+//! whose asking arm still uses a binding after its ask, unless `remade_arms` binds it again.
 
 use std::collections::BTreeSet;
 
@@ -12,6 +12,7 @@ use syn::{
 };
 
 use super::borrowed_items::borrowed_items;
+use super::remade_arms::{arm_stmts, rebinds};
 use super::syntax::{
     Captures, asks_in_block, asks_in_expr, asks_in_stmt, borrows, macro_items, names_in_stmt,
     pattern_bindings, str_literal,
@@ -68,13 +69,18 @@ impl<'ast> Visit<'ast> for Check<'_> {
 
     fn visit_expr_match(&mut self, e: &'ast syn::ExprMatch) {
         for arm in &e.arms {
+            if arm.guard.is_none() && rebinds(&arm.pat, &e.expr, &arm_stmts(&arm.body)) {
+                continue;
+            }
             self.arm(&e.expr, &arm.pat, &arm.body);
         }
         visit::visit_expr_match(self, e);
     }
 
     fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
-        if let Expr::Let(condition) = &*e.cond {
+        if let Expr::Let(condition) = &*e.cond
+            && !rebinds(&condition.pat, &condition.expr, &e.then_branch.stmts)
+        {
             let then = Expr::Block(syn::ExprBlock {
                 attrs: Vec::new(),
                 label: None,

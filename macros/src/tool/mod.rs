@@ -30,6 +30,7 @@ mod overwritten;
 mod parse;
 mod refusal;
 mod remade;
+mod remade_arms;
 mod scopes;
 mod syntax;
 
@@ -94,6 +95,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     moved_fields::clone_moved_fields(&mut body);
     deferred_init::give_values(&mut body);
     given_anew::rebind(&mut body);
+    remade_arms::rebind_in_arms(&mut body, &machine);
     desugar::desugar(&mut body, &machine, &mut diagnostics);
     remade::remake_borrows(&mut body);
     let captures = syntax::captures_in(&body);

@@ -31,8 +31,8 @@ use syn::{
 use super::macro_reads::macro_names;
 use super::moved_fields::consumes_receiver;
 use super::syntax::{
-    Binding, asks_in_stmt, assigned_place, macro_items, names_in_expr, names_in_stmt,
-    pattern_bindings, private_call,
+    Binding, asks_in_block, asks_in_expr, asks_in_stmt, assigned_place, macro_items, names_in_expr,
+    names_in_stmt, pattern_bindings, private_call,
 };
 
 /// Methods that pick a borrow out of what they are called on, and run none of the user's code.
@@ -76,9 +76,12 @@ pub(crate) fn remake_borrows(body: &mut Block) {
     .visit_block_mut(body);
 }
 
-/// How many times the body binds each name, anywhere. What a `let` made again reads is known
-/// by its name (`syntax::captures_in`), so it must be the only binding of that name: else a
-/// later local of the name would keep alive what it reads, maybe moved by then.
+/// How many times the body binds each name where an ask may outlive the binding. What a `let`
+/// made again reads is known by its name (`syntax::captures_in`), so it must be the only such
+/// binding of that name: else a later local of the name would keep alive what it reads, maybe
+/// moved by then. A binding in a block, arm or loop body that holds no ask is not counted: no
+/// statement of a block that asks reads it unbound (`names_in_stmt`), as Rust scopes it within
+/// one of that block's statements.
 struct Bound(BTreeMap<String, usize>);
 
 impl<'ast> Visit<'ast> for Bound {
@@ -86,6 +89,55 @@ impl<'ast> Visit<'ast> for Bound {
         *self.0.entry(pat.ident.to_string()).or_default() += 1;
         visit::visit_pat_ident(self, pat);
     }
+
+    fn visit_block(&mut self, block: &'ast Block) {
+        if !asks_in_block(block).is_empty() {
+            visit::visit_block(self, block);
+        }
+    }
+
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        let guard = arm.guard.as_ref().map(|(_, guard)| &**guard);
+        if guard
+            .into_iter()
+            .chain([&*arm.body])
+            .any(|e| !asks_in_expr(e).is_empty())
+        {
+            visit::visit_arm(self, arm);
+        }
+    }
+
+    fn visit_expr_if(&mut self, branch: &'ast syn::ExprIf) {
+        match &*branch.cond {
+            Expr::Let(cond) if asks_in_block(&branch.then_branch).is_empty() => {
+                self.visit_expr(&cond.expr);
+                if let Some((_, otherwise)) = &branch.else_branch {
+                    self.visit_expr(otherwise);
+                }
+            }
+            _ => visit::visit_expr_if(self, branch),
+        }
+    }
+
+    fn visit_expr_while(&mut self, looping: &'ast syn::ExprWhile) {
+        match &*looping.cond {
+            Expr::Let(cond) if asks_in_block(&looping.body).is_empty() => {
+                self.visit_expr(&cond.expr)
+            }
+            _ => visit::visit_expr_while(self, looping),
+        }
+    }
+
+    fn visit_expr_for_loop(&mut self, looping: &'ast syn::ExprForLoop) {
+        if asks_in_block(&looping.body).is_empty() {
+            self.visit_expr(&looping.expr);
+        } else {
+            visit::visit_expr_for_loop(self, looping);
+        }
+    }
+
+    // A closure asks nothing, and its parameters are read in it only.
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
 }
 
 struct Remake {
@@ -185,7 +237,7 @@ impl VisitMut for Remake {
 /// must be of a local none of whose other fields the block may have moved before: the local
 /// must be whole to be saved.
 fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt]) -> bool {
-    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+    let Some(init) = &local.init else {
         return false;
     };
     let mut arguments = Vec::new();
@@ -222,7 +274,7 @@ fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt]) -> bool {
     if during.found {
         return false;
     }
-    if !fallible(&init.expr) {
+    if !fallible(&init.expr) && init.diverge.is_none() {
         return true;
     }
     let all: Vec<String> = reads.iter().cloned().collect();
@@ -373,26 +425,38 @@ fn mark(local: &mut Local) {
 }
 
 /// Whether `local` has the shape of a `let` made again on resume, whatever its block does
-/// later; the locals it passes as arguments go to `arguments`.
+/// later; the locals it passes as arguments go to `arguments`. A `let .. else` whose `else`
+/// does not ask is one too (`remade_arms` writes them): made again, it matches again.
 fn remade_shape(local: &Local, arguments: &mut Vec<String>) -> bool {
     local.init.as_ref().is_some_and(|init| {
-        init.diverge.is_none()
-            && plain_pattern(&local.pat)
-            && local.attrs.is_empty()
-            && remade_value(&init.expr, arguments)
+        let pattern = match &init.diverge {
+            None => plain_pattern(&local.pat),
+            Some((_, otherwise)) => {
+                rebinding_pattern(&local.pat) && asks_in_expr(otherwise).is_empty()
+            }
+        };
+        // `remade_arms` allows `irrefutable_let_patterns` on a `let .. else` it writes.
+        let allows = local.attrs.iter().all(|attr| attr.path().is_ident("allow"));
+        pattern && allows && remade_value(&init.expr, arguments)
     })
+}
+
+/// Whether `expr` is a borrow that a `let` made again on resume may hold (`remade_value`).
+pub(crate) fn borrow_pick(expr: &Expr) -> bool {
+    remade_value(expr, &mut Vec::new())
 }
 
 /// For the error on a binding held across an ask whose value borrows as one made again on
 /// resume does, yet is not made again: what else that takes.
 pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
     if value.is_some_and(|value| remade_value(value, &mut Vec::new())) {
-        ". mrtr makes a `let` that only borrows from what the tool holds again on resume, \
-         rather than saving it, but not this one. That needs its names bound nowhere else in \
-         the tool and not read by its value (`let t = text.trim();`, not `let text = \
-         text.trim();`); no name it reads bound both in its block or branch and around it; \
-         and no later statement of its block binding again a name it reads, or changing a \
-         local it passes, or, where it may fail (`?`, `unwrap`, indexing), any local it reads"
+        ". mrtr makes a `let`, an arm or an `if let` that only borrows from what the tool \
+         holds again on resume, rather than saving it, but not this one. That needs its names \
+         bound nowhere else in the tool where an ask outlives them, and not read by its value \
+         (`let t = text.trim();`, not `let text = text.trim();`); no name it reads bound both \
+         in its block or branch and around it; and no later statement of its block binding \
+         again a name it reads, or changing a local it passes, or, where it may fail (`?`, \
+         `unwrap`, indexing, a pattern that may not match), any local it reads"
     } else {
         ""
     }
@@ -403,13 +467,12 @@ pub(crate) fn remade_let(local: &Local) -> bool {
     local
         .init
         .as_ref()
-        .filter(|init| init.diverge.is_none())
         .and_then(|init| private_call(&init.expr))
         .is_some_and(|names| names == ["remade"])
 }
 
 /// Names bound plainly, no `mut`, `ref` or `@`: `t`, `t: &str`, `(head, tail)`, `_`.
-fn plain_pattern(pat: &Pat) -> bool {
+pub(crate) fn plain_pattern(pat: &Pat) -> bool {
     match pat {
         Pat::Ident(ident) => {
             ident.by_ref.is_none() && ident.mutability.is_none() && ident.subpat.is_none()
@@ -418,6 +481,29 @@ fn plain_pattern(pat: &Pat) -> bool {
         Pat::Tuple(tuple) => tuple.elems.iter().all(plain_pattern),
         Pat::Paren(inner) => plain_pattern(&inner.pat),
         Pat::Wild(_) => true,
+        _ => false,
+    }
+}
+
+/// A refutable pattern whose bindings borrow as the value does: none `mut` or `ref mut`, and
+/// none under `&`, which copies a value out (lowering saves that as it is).
+pub(crate) fn rebinding_pattern(pat: &Pat) -> bool {
+    match pat {
+        Pat::Ident(ident) => {
+            ident.mutability.is_none()
+                && ident
+                    .subpat
+                    .as_ref()
+                    .is_none_or(|(_, sub)| rebinding_pattern(sub))
+        }
+        Pat::Type(typed) => rebinding_pattern(&typed.pat),
+        Pat::Paren(inner) => rebinding_pattern(&inner.pat),
+        Pat::Tuple(tuple) => tuple.elems.iter().all(rebinding_pattern),
+        Pat::TupleStruct(tuple) => tuple.elems.iter().all(rebinding_pattern),
+        Pat::Struct(fields) => fields.fields.iter().all(|f| rebinding_pattern(&f.pat)),
+        Pat::Slice(slice) => slice.elems.iter().all(rebinding_pattern),
+        Pat::Or(or) => or.cases.iter().all(rebinding_pattern),
+        Pat::Wild(_) | Pat::Rest(_) | Pat::Lit(_) | Pat::Range(_) | Pat::Path(_) => true,
         _ => false,
     }
 }
@@ -682,6 +768,11 @@ mod tests {
         }
         let pair = format!("{{ let (k, v) = t.split_once('=').unwrap(); {ASK} f(k, v); }}");
         assert_eq!(remade(&pair), ["k,v"]);
+        // A `let .. else`, which matches again where it matched.
+        let refutable = format!(
+            "{{ let Some((k, v)) = t.split_once('=') else {{ return 0; }}; {ASK} f(k, v); }}"
+        );
+        assert_eq!(remade(&refutable), ["k,v"]);
     }
 
     #[test]
@@ -723,9 +814,11 @@ mod tests {
             let block = format!("{{ let v = {value}; {later} use_it(v); }}");
             assert!(remade(&block).is_empty(), "{value} then {later}");
         }
-        // `mut`, a name it reads, a `let` mrtr wrote.
+        // `mut`, a copy out of a `&`, an `else` that asks, a name it reads, a `let` mrtr wrote.
         for local in [
             "let mut v = text.trim();",
+            "let Some(&v) = items.first() else { return 0; };",
+            "let Some(v) = items.first() else { __mrtr_ask_2(q()); return 0; };",
             "let text = text.trim();",
             "let __mrtr_bound_first0 = text.trim();",
         ] {
@@ -734,6 +827,11 @@ mod tests {
                 "{local}"
             );
         }
+        // A pattern that may not match, and what it borrows from changes once it is dead.
+        let emptied = format!(
+            "{{ let Some(v) = items.first() else {{ return 0; }}; {ASK} f(v); items.clear(); {ASK} }}"
+        );
+        assert!(remade(&emptied).is_empty());
         // What it borrows from changed once it is dead, when it cannot fail: made again.
         let changed = format!("{{ let v = text.trim(); f(v); text.clear(); {ASK} }}");
         assert_eq!(remade(&changed), ["v"]);
@@ -757,9 +855,19 @@ mod tests {
             "{{ let x = a(); let x = x.unwrap_or_default(); let v = x.trim(); {ASK} f(v); }}"
         );
         assert_eq!(remade(&block), ["v"]);
-        // Its name bound again elsewhere in the body.
-        let twice = format!("{{ let v = text.trim(); {ASK} f(v); {{ let v = 1; f(v); }} }}");
+        // Its name bound again elsewhere in the body, where an ask may outlive it.
+        let twice = format!("{{ let v = text.trim(); {ASK} f(v); {{ let v = 1; {ASK} f(v); }} }}");
         assert!(remade(&twice).is_empty());
+        for elsewhere in [
+            "{ let v = 1; f(v); }",
+            "match o { Some(v) if v > 1 => f(v), Some(v) => g(v), None => {} }",
+            "if let Some(v) = o { f(v) }",
+            "for v in o { f(v) }",
+            "o.map(|v| v + 1);",
+        ] {
+            let block = format!("{{ let v = text.trim(); {ASK} f(v); {elsewhere} }}");
+            assert_eq!(remade(&block), ["v"], "{elsewhere}");
+        }
         // A local read as an argument, not changed: still made again.
         let read = format!("{{ let v = items.get(at); {ASK} println!(\"{{at}}\"); f(at, v); }}");
         assert_eq!(remade(&read), ["v"]);

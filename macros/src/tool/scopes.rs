@@ -340,5 +340,11 @@ fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {
         [] => quote! { { #(#stmts)* } },
         _ => quote! { #allow let #pattern = { #(#stmts)* #names }; },
     };
-    syn::parse2(tokens).expect("a region of statements re-parses as a statement")
+    let span = syn::spanned::Spanned::span(&tokens);
+    syn::parse2(tokens).unwrap_or_else(|error| {
+        let message = format!(
+            "internal error in mrtr: a region of statements does not parse ({error}); please report it"
+        );
+        syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
+    })
 }
