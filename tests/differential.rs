@@ -6462,8 +6462,9 @@ corpus! {
     // Arms and `if let`s whose bindings borrow from what the tool holds, used after an ask in
     // them: bound again from the restored place on every round rather than saved. An `if let`
     // on a first item, a catch-all arm of an `as_str`, a `split_once` into a tuple, an arm
-    // beside a guarded one of the same name in a loop, a `let .. else`, an `@` binding, a
-    // struct pattern on an indexed item, an `if let` in one, and a `match` inside a region.
+    // beside a guarded one of the same name in a loop, a `while let` that binds that name from
+    // the same place, a `let .. else`, an `@` binding, a struct pattern on an indexed item, an
+    // `if let` in one, and a `match` inside a region.
     borrowed_arms_bound_again_on_resume(args) => {
         let repos = vec![format!("r{}", args.n), "s".to_owned()];
         let cmd = if args.n % 2 == 0 { "go".to_owned() } else { "quit".to_owned() };
@@ -6504,6 +6505,12 @@ corpus! {
                 }
                 None => break,
             }
+            i += 1;
+        }
+        i = 0;
+        while let Some(repo) = repos.get(i) {
+            let mark = ask!(mark = elicit::<Num>(format!("Mark {repo}?"))).ok().map_or(0, |n| n.num);
+            out.push(format!("{repo}#{mark}"));
             i += 1;
         }
         let Some(last) = repos.last() else {
@@ -8092,6 +8099,8 @@ fn cases(name: &str) -> Vec<Run> {
                     num(5),
                     yes(false),
                     yes(true),
+                    num(11),
+                    num(12),
                     yes(true),
                     yes(false),
                     num(7),
@@ -8106,6 +8115,8 @@ fn cases(name: &str) -> Vec<Run> {
                     num(2),
                     yes(true),
                     decline.clone(),
+                    decline.clone(),
+                    num(13),
                     yes(true),
                     yes(false),
                     num(1),

@@ -67,27 +67,51 @@ const UNWRAPPING: &[&str] = &[
 ];
 
 pub(crate) fn remake_borrows(body: &mut Block) {
+    Remake { levels: Vec::new() }.visit_block_mut(body);
+    // A name bound more than once stays made again only where every such binding is made
+    // again from the same names: what reading it reads is then the same, whichever it is.
     let mut bound = Bound(BTreeMap::new());
     bound.visit_block(body);
-    Remake {
-        bound: bound.0,
-        levels: Vec::new(),
+    let mixed: BTreeSet<String> = bound
+        .0
+        .into_iter()
+        .filter(|(_, sites)| {
+            sites.len() > 1 && !sites.iter().all(|site| site.is_some() && *site == sites[0])
+        })
+        .map(|(name, _)| name)
+        .collect();
+    if !mixed.is_empty() {
+        Unmark(&mixed).visit_block_mut(body);
     }
-    .visit_block_mut(body);
 }
 
-/// How many times the body binds each name where an ask may outlive the binding. What a `let`
-/// made again reads is known by its name (`syntax::captures_in`), so it must be the only such
-/// binding of that name: else a later local of the name would keep alive what it reads, maybe
-/// moved by then. A binding in a block, arm or loop body that holds no ask is not counted: no
-/// statement of a block that asks reads it unbound (`names_in_stmt`), as Rust scopes it within
-/// one of that block's statements.
-struct Bound(BTreeMap<String, usize>);
+/// Each binding of a name where an ask may outlive it, with what it reads if it is of a `let`
+/// made again, by name. What a `let` made again reads is known by its name
+/// (`syntax::captures_in`), so the other bindings of its name must read the same, or a later
+/// local of the name would keep alive what it reads, maybe moved by then. A binding in a
+/// block, arm or loop body that holds no ask is not counted: no statement of a block that asks
+/// reads it unbound (`names_in_stmt`), as Rust scopes it within one of that block's statements.
+struct Bound(BTreeMap<String, Vec<Option<BTreeSet<String>>>>);
 
 impl<'ast> Visit<'ast> for Bound {
     fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
-        *self.0.entry(pat.ident.to_string()).or_default() += 1;
+        self.0.entry(pat.ident.to_string()).or_default().push(None);
         visit::visit_pat_ident(self, pat);
+    }
+
+    fn visit_local(&mut self, local: &'ast Local) {
+        let Some(init) = local.init.as_ref().filter(|_| remade_let(local)) else {
+            return visit::visit_local(self, local);
+        };
+        let reads = names_in_expr(&init.expr);
+        for binding in pattern_bindings(&local.pat) {
+            let sites = self.0.entry(binding.ident.to_string()).or_default();
+            sites.push(Some(reads.clone()));
+        }
+        self.visit_expr(&init.expr);
+        if let Some((_, otherwise)) = &init.diverge {
+            self.visit_expr(otherwise);
+        }
     }
 
     fn visit_block(&mut self, block: &'ast Block) {
@@ -141,7 +165,6 @@ impl<'ast> Visit<'ast> for Bound {
 }
 
 struct Remake {
-    bound: BTreeMap<String, usize>,
     /// The names bound around the block being walked, a set per level: by the `let`s of each
     /// enclosing block before it, and by the pattern of each enclosing arm or `if let`.
     levels: Vec<BTreeSet<String>>,
@@ -183,10 +206,8 @@ impl VisitMut for Remake {
             let Stmt::Local(local) = &mut made[0] else {
                 continue;
             };
-            let only = pattern_bindings(&local.pat)
-                .iter()
-                .all(|b| self.bound.get(&b.ident.to_string()) == Some(&1));
-            if only && self.sources_known(local) && remade_here(earlier, local, later) {
+            if !remade_let(local) && self.sources_known(local) && remade_here(earlier, local, later)
+            {
                 mark(local);
             }
             let names = pattern_bindings(&local.pat)
@@ -416,6 +437,26 @@ fn fallible(expr: &Expr) -> bool {
     fallible.0
 }
 
+/// Takes back `mark` from the `let`s that bind one of its names.
+struct Unmark<'a>(&'a BTreeSet<String>);
+
+impl VisitMut for Unmark<'_> {
+    fn visit_local_mut(&mut self, local: &mut Local) {
+        let named = pattern_bindings(&local.pat)
+            .iter()
+            .any(|b| self.0.contains(&b.ident.to_string()));
+        if named
+            && remade_let(local)
+            && let Some(init) = &mut local.init
+            && let Expr::Call(call) = &mut *init.expr
+            && let Some(value) = call.args.pop()
+        {
+            *init.expr = value.into_value();
+        }
+        visit_mut::visit_local_mut(self, local);
+    }
+}
+
 fn mark(local: &mut Local) {
     if let Some(init) = &mut local.init {
         let value = &init.expr;
@@ -452,7 +493,8 @@ pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
     if value.is_some_and(|value| remade_value(value, &mut Vec::new())) {
         ". mrtr makes a `let`, an arm or an `if let` that only borrows from what the tool \
          holds again on resume, rather than saving it, but not this one. That needs its names \
-         bound nowhere else in the tool where an ask outlives them, and not read by its value \
+         bound nowhere else in the tool where an ask outlives them but by one made again from \
+         the same locals, and not read by its value \
          (`let t = text.trim();`, not `let text = text.trim();`); no name it reads bound both \
          in its block or branch and around it; and no later statement of its block binding \
          again a name it reads, or changing a local it passes, or, where it may fail (`?`, \
@@ -855,6 +897,15 @@ mod tests {
             "{{ let x = a(); let x = x.unwrap_or_default(); let v = x.trim(); {ASK} f(v); }}"
         );
         assert_eq!(remade(&block), ["v"]);
+        // Its name bound again where an ask outlives it, and made again from the same names:
+        // made again; from others, or saved: neither is.
+        let same = format!(
+            "{{ let v = text.trim(); {ASK} f(v); {{ let v = text.trim(); {ASK} f(v); }} }}"
+        );
+        assert_eq!(remade(&same), ["v"]);
+        let other =
+            format!("{{ let v = text.trim(); {ASK} f(v); let v = list.first(); {ASK} f(v); }}");
+        assert!(remade(&other).is_empty());
         // Its name bound again elsewhere in the body, where an ask may outlive it.
         let twice = format!("{{ let v = text.trim(); {ASK} f(v); {{ let v = 1; {ASK} f(v); }} }}");
         assert!(remade(&twice).is_empty());

@@ -1,5 +1,5 @@
-//! Part of stage 3, before the desugar: an arm or `if let` whose pattern binds a borrow that a
-//! later ask outlives binds it again in a `let .. else`, which `remade` may then make again on
+//! Part of stage 3, before the desugar: an arm, `if let` or `while let` whose pattern binds a
+//! borrow that a later ask outlives binds it again in a `let .. else`, which `remade` may then make again on
 //! every round rather than save.
 //!
 //! ```text
@@ -50,6 +50,15 @@ impl VisitMut for Arms<'_> {
                 {
                     unbind(&mut cond.pat);
                     branch.then_branch.stmts.insert(0, local);
+                }
+            }
+            Expr::While(looping) => {
+                let Expr::Let(cond) = &mut *looping.cond else {
+                    return;
+                };
+                if let Some(local) = self.rebinding(&cond.pat, &cond.expr, &looping.body.stmts) {
+                    unbind(&mut cond.pat);
+                    looping.body.stmts.insert(0, local);
                 }
             }
             Expr::Match(matched) => {
@@ -248,6 +257,11 @@ mod tests {
                     "{{ if let Some(x) = items.last() {{ for i in 0..2 {{ {ASK} f(x, i); }} }} }}"
                 ),
                 "{ifletSome(_)=items.last(){#[allow(irrefutable_let_patterns)]letSome(x)=",
+            ),
+            // A `while let`, whose index changes after the ask.
+            (
+                format!("{{ while let Some(x) = items.get(i) {{ {ASK} f(x); i += 1; }} }}"),
+                "{whileletSome(_)=items.get(i){#[allow(irrefutable_let_patterns)]letSome(x)=",
             ),
             // Through a `let` made from it.
             (
