@@ -235,6 +235,38 @@ mod loops {
 
         #[mrtr_tool]
         #[tool]
+        async fn arm_copied(&self) -> Result<String, String> {
+            let repos = repos();
+            match repos.first().cloned() {
+                Some(first) => {
+                    let level = ask!(level = elicit::<Level>(format!("Level for {first}?")))
+                        .accepted()
+                        .map_err(|refused| refused.to_string())?
+                        .level;
+                    Ok(format!("{first} {level} {}", repos.len()))
+                }
+                None => Ok(String::new()),
+            }
+        }
+
+        #[mrtr_tool]
+        #[tool]
+        async fn arm_bound_again(&self) -> Result<String, String> {
+            let repos = repos();
+            match repos.first() {
+                Some(first) => {
+                    let level = ask!(level = elicit::<Level>(format!("Level for {first}?")))
+                        .accepted()
+                        .map_err(|refused| refused.to_string())?
+                        .level;
+                    Ok(format!("{first} {level} {}", repos.len()))
+                }
+                None => Ok(String::new()),
+            }
+        }
+
+        #[mrtr_tool]
+        #[tool]
         async fn owned(&self) -> Result<String, String> {
             let repos = repos();
             let mut levels = Vec::new();
@@ -343,4 +375,25 @@ async fn a_borrowing_let_costs_no_bytes() {
     // A length byte and 40 `x`s; a `Some` tag, a length byte and the repository.
     let copies = (1 + 40) + (1 + 1 + first.len());
     assert_eq!(size(&copied) - size(&made_again), copies);
+}
+
+/// An arm whose binding borrows from a `Vec` the tool holds anyway is bound again on resume:
+/// its state is smaller than that of the arm on a clone by the item it holds, a length byte and
+/// the repository.
+#[tokio::test]
+async fn an_arm_that_borrows_costs_no_bytes() {
+    let harness = Harness::start(loops::Loops::new(engine())).await;
+    let run = async |tool: &str| {
+        harness
+            .call(tool)
+            .answers("level", [Answer::accept(json!({"level": "all"}))])
+            .run()
+            .await
+            .unwrap()
+    };
+    let (copied, bound_again) = (run("arm_copied").await, run("arm_bound_again").await);
+    assert_eq!(copied.text(), bound_again.text());
+    let size = |run: &mrtr::testing::Run| raw_len(&run.rounds()[0].state);
+    let first = loops::repos().remove(0);
+    assert_eq!(size(&copied) - size(&bound_again), 1 + first.len());
 }
