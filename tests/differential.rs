@@ -6463,8 +6463,9 @@ corpus! {
     // them: bound again from the restored place on every round rather than saved. An `if let`
     // on a first item, a catch-all arm of an `as_str`, a `split_once` into a tuple, an arm
     // beside a guarded one of the same name in a loop, a `while let` that binds that name from
-    // the same place, a `let .. else`, an `@` binding, a struct pattern on an indexed item, an
-    // `if let` in one, and a `match` inside a region.
+    // the same place, a `let .. else`, items taken from iterators (`split(..).next()`,
+    // `iter().max()`, `iter().rev().nth(1)`) and an arm on one, an `@` binding, a struct
+    // pattern on an indexed item, an `if let` in one, and a `match` inside a region.
     borrowed_arms_bound_again_on_resume(args) => {
         let repos = vec![format!("r{}", args.n), "s".to_owned()];
         let cmd = if args.n % 2 == 0 { "go".to_owned() } else { "quit".to_owned() };
@@ -6516,7 +6517,18 @@ corpus! {
         let Some(last) = repos.last() else {
             return Err("no repos".to_owned());
         };
+        let word = text.trim().split('=').next();
+        let top = repos.iter().max();
+        let back = repos.iter().rev().nth(1).unwrap_or(&cmd);
         let star = ask!(star = elicit::<Yes>(format!("Star {last}?"))).ok().is_some_and(|y| y.yes);
+        note!(args, "{word:?} {top:?} {back}");
+        match text.split_whitespace().next() {
+            Some(w) => {
+                let len = ask!(len = elicit::<Num>(format!("Length of {w}?"))).ok().map_or(0, |n| n.num);
+                out.push(format!("{w}~{len}"));
+            }
+            None => out.push("blank".to_owned()),
+        }
         if let whole @ Some(_) = repos.get(1) {
             let seen = ask!(seen = elicit::<Yes>("Seen?")).ok().is_some_and(|y| y.yes);
             out.push(format!("{whole:?} {seen}"));
@@ -8102,6 +8114,7 @@ fn cases(name: &str) -> Vec<Run> {
                     num(11),
                     num(12),
                     yes(true),
+                    num(21),
                     yes(false),
                     num(7),
                     num(9),
@@ -8118,6 +8131,7 @@ fn cases(name: &str) -> Vec<Run> {
                     decline.clone(),
                     num(13),
                     yes(true),
+                    decline.clone(),
                     yes(false),
                     num(1),
                     decline.clone(),

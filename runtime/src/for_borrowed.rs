@@ -65,15 +65,17 @@ impl<'de> Deserialize<'de> for Visited {
     }
 }
 
-/// A collection whose items a loop may borrow across an `ask!`: one whose saved copy yields
-/// its items in the same order as the original.
+/// A collection whose items a loop, or a `let` made again on resume (`text.split(' ').next()`),
+/// may borrow across an `ask!`: one whose saved copy yields its items in the same order as the
+/// original.
 #[diagnostic::on_unimplemented(
-    message = "the items of this `for` loop borrow from a `{Self}`, whose order mrtr cannot count on",
-    label = "the loop's body asks, so on resume the loop reads its items again from this, in order",
-    note = "a loop that asks may borrow its items from a `Vec`, `VecDeque`, array, slice, \
-            `BTreeMap`, `BTreeSet`, `LinkedList`, `String`, `str` or `Option`, held across the \
-            ask; a `HashMap`'s or `HashSet`'s order changes when it is read back: iterate owned \
-            items instead (`items.clone()`, `items.into_iter()`), or sort them into a `Vec` first"
+    message = "the items of this `for` loop, or of this `let`'s iterator, borrow from a `{Self}`, whose order mrtr cannot count on",
+    label = "an ask follows, so on resume mrtr reads the items again from this, in order",
+    note = "a loop that asks, or a `let` that takes an item held across an ask, may borrow from \
+            a `Vec`, `VecDeque`, array, slice, `BTreeMap`, `BTreeSet`, `LinkedList`, `String`, \
+            `str` or `Option` held there; a `HashMap`'s or `HashSet`'s order changes when it is \
+            read back: iterate owned items instead (`items.clone()`, `items.into_iter()`, \
+            `.cloned()` after the item), or sort them into a `Vec` first"
 )]
 pub trait Revisit {}
 

@@ -1118,15 +1118,17 @@ impl Generator {
                         let text = self
                             .visible()
                             .any(|v| v.name == source && v.kind == Kind::Text);
-                        let value = match (text, self.rng.u8(0..4)) {
+                        let value = match (text, self.rng.u8(0..5)) {
                             (true, 0) => format!("{source}.trim()"),
                             (true, 1) => {
                                 format!("{source}.split_once('1').unwrap_or((\"\", \"\"))")
                             }
                             (true, 2) => format!("{source}.as_str()"),
+                            (true, 3) => format!("{source}.split('1').next()"),
                             (false, 0) => format!("{source}.first()"),
                             (false, 1) => format!("{source}.get(1)"),
                             (false, 2) => format!("{source}.last()"),
+                            (false, 3) => format!("{source}.iter().rev().max()"),
                             _ => format!("&{source}"),
                         };
                         let borrow = self.fresh("r");

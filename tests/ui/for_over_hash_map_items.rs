@@ -1,5 +1,6 @@
-// A `for` over items borrowed from a `HashMap`, with an `ask!` in its body: read back, the
-// map may yield its items in another order, so mrtr cannot find the item it was at.
+// A `for` over items borrowed from a `HashMap`, with an `ask!` in its body, or a `let` held across
+// one that takes an item of its iterator: read back, the map may yield its items in another
+// order, so mrtr cannot find the item it was at, or take the same one again.
 use std::collections::{BTreeMap, HashMap};
 
 use mrtr::{ask, elicit, mrtr_tool};
@@ -25,11 +26,22 @@ impl Server {
     async fn name_sorted(&self) -> String {
         let sizes = BTreeMap::from([("red".to_owned(), 3), ("blue".to_owned(), 5)]);
         let mut names = Vec::new();
+        let first = sizes.keys().next();
         for (team, size) in &sizes {
             let name = ask!(name = elicit::<Name>(format!("Name for {team} ({size})?"))).ok();
             names.push(name.map(|n| n.name));
         }
-        format!("{names:?}")
+        format!("{first:?} {names:?}")
+    }
+
+    // A `let` that takes an item of a `HashMap`'s iterator, held across an ask.
+    #[mrtr_tool]
+    #[tool(description = "Names a team")]
+    async fn name_one(&self) -> String {
+        let sizes = HashMap::from([("red".to_owned(), 3), ("blue".to_owned(), 5)]);
+        let team = sizes.keys().next();
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{team:?} {name:?}")
     }
 
     #[mrtr_tool]

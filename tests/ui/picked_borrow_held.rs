@@ -34,14 +34,18 @@ impl Server {
         let first_tag = args.tags.first();
         let second_tag = args.tags.get(1);
         let rest = args.text.strip_prefix("Dr. ").ok_or("not a doctor")?;
+        let first_word = args.text.split(' ').next();
+        let top_tag = args.tags.iter().max();
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-        Ok(format!("{first_tag:?} {second_tag:?} {rest} {name:?}"))
+        Ok(format!(
+            "{first_tag:?} {second_tag:?} {rest} {first_word:?} {top_tag:?} {name:?}"
+        ))
     }
 
     #[mrtr_tool]
     #[tool(description = "Greets")]
     async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
-        let first_word = args.text.split(' ').next();
+        let first_word = args.text.split(' ').filter(|w| !w.is_empty()).next();
         let mut at = 0;
         let tag = args.tags.get(at);
         at += 1;

@@ -452,6 +452,7 @@ impl VisitMut for Unmark<'_> {
             && let Some(value) = call.args.pop()
         {
             *init.expr = value.into_value();
+            AnyOrder.visit_expr_mut(&mut init.expr);
         }
         visit_mut::visit_local_mut(self, local);
     }
@@ -459,9 +460,42 @@ impl VisitMut for Unmark<'_> {
 
 fn mark(local: &mut Local) {
     if let Some(init) = &mut local.init {
+        InOrder.visit_expr_mut(&mut init.expr);
         let value = &init.expr;
         let span = value.span();
         *init.expr = syn::parse_quote_spanned! {span=> ::mrtr::__private::remade(#value) };
+    }
+}
+
+/// `items.iter()` as `::mrtr::__private::revisited(&items).iter()`: taken again on resume, an
+/// item must come from a place read back in the same order, not a `HashMap` (`Revisit`).
+struct InOrder;
+
+impl VisitMut for InOrder {
+    fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
+        if ITERATING.contains(&call.method.to_string().as_str()) {
+            let place = &call.receiver;
+            let span = place.span();
+            *call.receiver =
+                syn::parse_quote_spanned! {span=> ::mrtr::__private::revisited(&#place) };
+        } else {
+            visit_mut::visit_expr_method_call_mut(self, call);
+        }
+    }
+}
+
+/// Takes `InOrder` back.
+struct AnyOrder;
+
+impl VisitMut for AnyOrder {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        if private_call(expr).is_some_and(|names| names == ["revisited"])
+            && let Expr::Call(call) = expr
+            && let Some(Expr::Reference(place)) = call.args.first()
+        {
+            *expr = (*place.expr).clone();
+        }
+        visit_mut::visit_expr_mut(self, expr);
     }
 }
 
@@ -564,7 +598,7 @@ fn remade_value(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         Expr::Reference(reference) => {
             reference.mutability.is_none() && indexed_place(&reference.expr, arguments)
         }
-        Expr::MethodCall(_) => picked(expr, arguments),
+        Expr::MethodCall(_) => picked(expr, arguments) || taken(expr, arguments),
         _ => false,
     }
 }
@@ -582,6 +616,56 @@ fn picked(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         _ => false,
     }
 }
+
+/// `place.iterate(..).adapt(..).take(..)`: one item of a held place, or of a pick of one,
+/// taken in order (`text.split(',').next()`, `items.iter().rev().nth(1)`, `list.iter().max()`).
+/// `mark` has the place checked to keep its order when saved (`revisited`).
+fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
+    let Expr::MethodCall(call) = expr else {
+        return false;
+    };
+    if !TAKING.contains(&call.method.to_string().as_str())
+        || call.turbofish.is_some()
+        || !call.args.iter().all(|arg| steady(arg, arguments))
+    {
+        return false;
+    }
+    let mut iterator = &*call.receiver;
+    loop {
+        let Expr::MethodCall(step) = iterator else {
+            return false;
+        };
+        let method = step.method.to_string();
+        if step.turbofish.is_some() || !step.args.iter().all(|arg| steady(arg, arguments)) {
+            return false;
+        }
+        if ITERATING.contains(&method.as_str()) {
+            return held_place(&step.receiver) || picked(&step.receiver, arguments);
+        }
+        if !ADAPTING.contains(&method.as_str()) {
+            return false;
+        }
+        iterator = &step.receiver;
+    }
+}
+
+/// Methods that iterate borrows of what they are called on, in its order.
+const ITERATING: &[&str] = &[
+    "iter",
+    "split",
+    "rsplit",
+    "split_whitespace",
+    "split_terminator",
+    "lines",
+    "keys",
+    "values",
+];
+
+/// Adapters that keep an iterator's order and run none of the user's code.
+const ADAPTING: &[&str] = &["rev", "skip", "take", "step_by"];
+
+/// Methods that take one item out of an iterator.
+const TAKING: &[&str] = &["next", "last", "nth", "max", "min"];
 
 /// A held place, or one indexed by steady values: `items[0]`, `text[1..]`, `grid[i][j]`.
 fn indexed_place(expr: &Expr, arguments: &mut Vec<String>) -> bool {
@@ -804,10 +888,29 @@ mod tests {
             "name.as_deref().unwrap_or_default()",
             "items.get(LIMIT)",
             "items.get(usize::MAX)",
+            "text.split(' ').next()",
+            "text.trim().lines().last().unwrap_or(\"\")",
+            "items.iter().rev().nth(1)",
+            "items.iter().skip(k).max()",
+            "map.keys().next()",
         ] {
             let block = format!("{{ let v = {value}; {ASK} use_it(v, a); }}");
             assert_eq!(remade(&block), ["v"], "{value}");
         }
+        // An item taken from an iterator comes from a place that keeps its order.
+        let mut block: Block = syn::parse_str(&format!(
+            "{{ let w = text.split(',').next(); {ASK} f(w); }}"
+        ))
+        .unwrap();
+        remake_borrows(&mut block);
+        let marked = block.stmts[0]
+            .to_token_stream()
+            .to_string()
+            .replace(' ', "");
+        assert!(
+            marked.contains("remade(::mrtr::__private::revisited(&text).split(',').next())"),
+            "{marked}"
+        );
         let pair = format!("{{ let (k, v) = t.split_once('=').unwrap(); {ASK} f(k, v); }}");
         assert_eq!(remade(&pair), ["k,v"]);
         // A `let .. else`, which matches again where it matched.
@@ -826,7 +929,10 @@ mod tests {
             ("self.name.trim()", ASK),
             ("&self.items[0]", ASK),
             // Runs the user's code, or picks from a value made here.
-            ("text.split(' ').next()", ASK),
+            ("text.split(' ').map(f).next()", ASK),
+            ("items.iter().filter(f).max()", ASK),
+            ("text.chars().next()", ASK),
+            ("make().iter().next()", ASK),
             ("make().trim()", ASK),
             ("items.get(at + 1)", ASK),
             ("text.strip_prefix(\"x\").ok_or(\"none\".to_owned())?", ASK),

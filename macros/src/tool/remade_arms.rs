@@ -289,7 +289,7 @@ mod tests {
             // Not a pick made again: a temporary, `self`, a method of the user's.
             format!("{{ if let Some(x) = make().first() {{ {ASK} f(x); }} }}"),
             format!("{{ if let Some(x) = self.items.first() {{ {ASK} f(x); }} }}"),
-            format!("{{ if let Some(x) = items.iter().max() {{ {ASK} f(x); }} }}"),
+            format!("{{ if let Some(x) = items.iter().filter(f).max() {{ {ASK} f(x); }} }}"),
         ] {
             let before: Block = syn::parse_str(&block).unwrap();
             let before = before.to_token_stream().to_string().replace(' ', "");
