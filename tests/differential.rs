@@ -6550,6 +6550,12 @@ corpus! {
                 None => String::new(),
             }
         };
+        // `word` again, in a block that does not ask, once what the first borrowed is moved.
+        let size = consume(text);
+        {
+            let word = size + 1;
+            note!(args, "{word}");
+        }
         Ok(format!("{out:?} {said} {last} {star} {dropped} {total}"))
     }
 

@@ -313,14 +313,20 @@ fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt]) -> bool {
     !changed.found
 }
 
-/// The last of `later` that names one of `bound`, or what a later `let` makes from them.
+/// The last of `later` that uses one of `bound` (`uses`).
 fn last_use(bound: &[Binding], later: &[Stmt]) -> Option<usize> {
+    uses(bound, later).pop()
+}
+
+/// The positions in `stmts` of those that name one of `bound`, or what a `let` among them
+/// makes from them.
+pub(crate) fn uses(bound: &[Binding], stmts: &[Stmt]) -> Vec<usize> {
     let mut names: BTreeSet<String> = bound.iter().map(|b| b.ident.to_string()).collect();
-    let mut last = None;
-    for (index, stmt) in later.iter().enumerate() {
+    let mut found = Vec::new();
+    for (index, stmt) in stmts.iter().enumerate() {
         let read = names_in_stmt(stmt);
         if names.iter().any(|name| read.contains(name)) {
-            last = Some(index);
+            found.push(index);
             if let Stmt::Local(made) = stmt {
                 names.extend(
                     pattern_bindings(&made.pat)
@@ -330,7 +336,7 @@ fn last_use(bound: &[Binding], later: &[Stmt]) -> Option<usize> {
             }
         }
     }
-    last
+    found
 }
 
 /// The fields a value borrows, by their local: `(p, name)` for `&p.name` or `p.name.trim()`.

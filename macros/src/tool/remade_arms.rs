@@ -1,6 +1,6 @@
 //! Part of stage 3, before the desugar: an arm, `if let` or `while let` whose pattern binds a
-//! borrow that a later ask outlives binds it again in a `let .. else`, which `remade` may then make again on
-//! every round rather than save.
+//! borrow that a later ask outlives binds it again in a `let .. else`, which `remade` may then
+//! make again on every round rather than save.
 //!
 //! ```text
 //! if let Some(first) = items.first() {        if let Some(_) = items.first() {
@@ -26,8 +26,8 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::remade::{borrow_pick, plain_pattern, rebinding_pattern};
-use super::syntax::{asks_in_stmt, names_in_stmt, pattern_bindings};
+use super::remade::{borrow_pick, plain_pattern, rebinding_pattern, uses};
+use super::syntax::{asks_in_stmt, pattern_bindings};
 
 pub(crate) fn rebind_in_arms(body: &mut Block, machine: &Ident) {
     Arms { machine }.visit_block_mut(body);
@@ -109,9 +109,9 @@ impl Arms<'_> {
     }
 }
 
-/// Whether the arm or `if let` that binds `pat` from `scrutinee` and runs `stmts` binds its
-/// pattern again in a `let`: its bindings borrow from a pick `remade` takes, and an ask of
-/// `stmts` outlives them. `borrowed::check` leaves such an arm to `remade`.
+/// Whether the arm, `if let` or `while let` that binds `pat` from `scrutinee` and runs `stmts`
+/// binds its pattern again in a `let`: its bindings borrow from a pick `remade` takes, and an
+/// ask of `stmts` outlives them. `borrowed::check` leaves such an arm to `remade`.
 pub(crate) fn rebinds(pat: &Pat, scrutinee: &Expr, stmts: &[Stmt]) -> bool {
     let bindings = pattern_bindings(pat);
     !bindings.is_empty()
@@ -136,23 +136,9 @@ fn held_across_an_ask(bindings: &[super::syntax::Binding], stmts: &[Stmt]) -> bo
     let Some(first) = stmts.iter().position(|stmt| !asks_in_stmt(stmt).is_empty()) else {
         return false;
     };
-    let mut names: Vec<String> = bindings.iter().map(|b| b.ident.to_string()).collect();
-    let mut held = false;
-    for (index, stmt) in stmts.iter().enumerate() {
-        let read = names_in_stmt(stmt);
-        if !names.iter().any(|name| read.contains(name)) {
-            continue;
-        }
-        held |= index > first || (index == first && nests_blocks(stmt));
-        if let Stmt::Local(made) = stmt {
-            names.extend(
-                pattern_bindings(&made.pat)
-                    .iter()
-                    .map(|b| b.ident.to_string()),
-            );
-        }
-    }
-    held
+    uses(bindings, stmts)
+        .into_iter()
+        .any(|index| index > first || (index == first && nests_blocks(&stmts[index])))
 }
 
 /// A statement whose ask may run more than once, or after code that reads what it holds: a
