@@ -6461,11 +6461,12 @@ corpus! {
 
     // Arms and `if let`s whose bindings borrow from what the tool holds, used after an ask in
     // them: bound again from the restored place on every round rather than saved. An `if let`
-    // on a first item, a catch-all arm of an `as_str`, a `split_once` into a tuple, an arm
-    // beside a guarded one of the same name in a loop, a `while let` that binds that name from
-    // the same place, a `let .. else`, items taken from iterators (`split(..).next()`,
-    // `iter().max()`, `iter().rev().nth(1)`) and an arm on one, an `@` binding, a struct
-    // pattern on an indexed item, an `if let` in one, and a `match` inside a region.
+    // on a first item, a guarded arm, a catch-all arm of an `as_str`, a `split_once` into a
+    // tuple, an arm beside a guarded one of the same name in a loop, a `while let` that binds
+    // that name from the same place, a `let .. else`, items taken from iterators
+    // (`split(..).next()`, `iter().max()`, `iter().rev().nth(1)`) and an arm on one, an `@`
+    // binding, a struct pattern on an indexed item, an `if let` in one, and a `match` inside a
+    // region.
     borrowed_arms_bound_again_on_resume(args) => {
         let repos = vec![format!("r{}", args.n), "s".to_owned()];
         let cmd = if args.n % 2 == 0 { "go".to_owned() } else { "quit".to_owned() };
@@ -6481,6 +6482,13 @@ corpus! {
             }
         } else {
             out.push("none".to_owned());
+        }
+        match repos.first() {
+            Some(head) if head.starts_with('r') => {
+                let again = ask!(again = elicit::<Yes>(format!("Again {head}?"))).ok().is_some_and(|y| y.yes);
+                out.push(format!("{head}?{again}"));
+            }
+            _ => out.push("no head".to_owned()),
         }
         let said = match cmd.as_str() {
             "quit" => "bye".to_owned(),
@@ -8113,6 +8121,7 @@ fn cases(name: &str) -> Vec<Run> {
                 vec![
                     num(3),
                     text("x"),
+                    yes(false),
                     yes(true),
                     num(5),
                     yes(false),
@@ -8131,6 +8140,7 @@ fn cases(name: &str) -> Vec<Run> {
                 vec![
                     decline.clone(),
                     decline.clone(),
+                    yes(true),
                     num(2),
                     yes(true),
                     decline.clone(),

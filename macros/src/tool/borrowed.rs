@@ -69,7 +69,7 @@ impl<'ast> Visit<'ast> for Check<'_> {
 
     fn visit_expr_match(&mut self, e: &'ast syn::ExprMatch) {
         for arm in &e.arms {
-            if arm.guard.is_none() && rebinds(&arm.pat, &e.expr, &arm_stmts(&arm.body)) {
+            if rebinds(&arm.pat, &e.expr, &arm_stmts(&arm.body)) {
                 continue;
             }
             self.arm(&e.expr, &arm.pat, &arm.body);

@@ -15,9 +15,12 @@
 //! The desugar saves which arm was taken; the arm's own bindings it would save too, and a
 //! borrow cannot be saved. The `let .. else` runs again on resume from what the tool holds,
 //! picks the same value, and so matches again. Only a pick `remade` takes
-//! (`remade::borrow_pick`) is rebound, in an arm without a guard, by a pattern without `mut` or
-//! `&` (`remade::rebinding_pattern`). Should `remade` not take it, lowering saves the bindings
-//! as it would have, and says why the borrow cannot be saved.
+//! (`remade::borrow_pick`) is rebound, by a pattern without `mut` or `&`
+//! (`remade::rebinding_pattern`). An arm's guard still reads the arm's own bindings. Should
+//! `remade` not take the `let`, lowering saves the bindings as it would have, and says why the
+//! borrow cannot be saved.
+
+use std::collections::BTreeSet;
 
 use proc_macro2::Ident;
 use syn::{
@@ -27,7 +30,7 @@ use syn::{
 };
 
 use super::remade::{borrow_pick, plain_pattern, rebinding_pattern, uses};
-use super::syntax::{asks_in_stmt, pattern_bindings};
+use super::syntax::{asks_in_stmt, names_in_expr, pattern_bindings};
 
 pub(crate) fn rebind_in_arms(body: &mut Block, machine: &Ident) {
     Arms { machine }.visit_block_mut(body);
@@ -48,7 +51,7 @@ impl VisitMut for Arms<'_> {
                 if let Some(local) =
                     self.rebinding(&cond.pat, &cond.expr, &branch.then_branch.stmts)
                 {
-                    unbind(&mut cond.pat);
+                    unbind(&mut cond.pat, &BTreeSet::new());
                     branch.then_branch.stmts.insert(0, local);
                 }
             }
@@ -57,20 +60,20 @@ impl VisitMut for Arms<'_> {
                     return;
                 };
                 if let Some(local) = self.rebinding(&cond.pat, &cond.expr, &looping.body.stmts) {
-                    unbind(&mut cond.pat);
+                    unbind(&mut cond.pat, &BTreeSet::new());
                     looping.body.stmts.insert(0, local);
                 }
             }
             Expr::Match(matched) => {
                 for arm in &mut matched.arms {
-                    if arm.guard.is_some() {
-                        continue;
-                    }
                     let stmts = arm_stmts(&arm.body);
                     let Some(local) = self.rebinding(&arm.pat, &matched.expr, &stmts) else {
                         continue;
                     };
-                    unbind(&mut arm.pat);
+                    // A guard reads the arm's own bindings, where the arm is chosen; the body
+                    // reads those of the `let`.
+                    let guarded = arm.guard.as_ref().map(|(_, guard)| names_in_expr(guard));
+                    unbind(&mut arm.pat, &guarded.unwrap_or_default());
                     match &mut *arm.body {
                         Expr::Block(block) if block.label.is_none() && block.attrs.is_empty() => {
                             block.block.stmts.insert(0, local);
@@ -163,15 +166,23 @@ fn nests_blocks(stmt: &Stmt) -> bool {
     )
 }
 
-/// The pattern with its bindings made `_`, or, for `x @ p`, `p`: the arm is still taken as
-/// before, and binds nothing.
-fn unbind(pat: &mut Pat) {
-    struct Unbind;
-    impl VisitMut for Unbind {
+/// The pattern with its bindings made `_`, or, for `x @ p`, `p`, but those `kept` (that a
+/// guard reads): the arm is still taken as before, and binds nothing its body reads.
+fn unbind(pat: &mut Pat, kept: &BTreeSet<String>) {
+    struct Unbind<'k>(&'k BTreeSet<String>);
+    impl Unbind<'_> {
+        /// A binding, not a constant or a unit variant (`None`, `MAX`: `pattern_bindings`), and
+        /// not one of those kept.
+        fn unbound(&self, pat: &Pat) -> bool {
+            matches!(pat, Pat::Ident(ident)
+                if !ident.ident.to_string().starts_with(char::is_uppercase)
+                    && !self.0.contains(&ident.ident.to_string()))
+        }
+    }
+    impl VisitMut for Unbind<'_> {
         fn visit_pat_mut(&mut self, pat: &mut Pat) {
-            // `None`, `MAX`: constants and unit variants, not bindings (`pattern_bindings`).
-            while let Pat::Ident(ident) = pat
-                && !ident.ident.to_string().starts_with(char::is_uppercase)
+            while self.unbound(pat)
+                && let Pat::Ident(ident) = pat
             {
                 let span = ident.ident.span();
                 *pat = match ident.subpat.take() {
@@ -187,13 +198,13 @@ fn unbind(pat: &mut Pat) {
 
         // `Person { name, .. }` becomes `Person { name: _, .. }`.
         fn visit_field_pat_mut(&mut self, field: &mut syn::FieldPat) {
-            if field.colon_token.is_none() {
+            if field.colon_token.is_none() && self.unbound(&field.pat) {
                 field.colon_token = Some(syn::Token![:](field.member.span()));
             }
             visit_mut::visit_field_pat_mut(self, field);
         }
     }
-    Unbind.visit_pat_mut(pat);
+    Unbind(kept).visit_pat_mut(pat);
 }
 
 #[cfg(test)]
@@ -244,6 +255,19 @@ mod tests {
                 ),
                 "{ifletSome(_)=items.last(){#[allow(irrefutable_let_patterns)]letSome(x)=",
             ),
+            // A guard, which reads the arm's own bindings; one it does not read is unbound.
+            (
+                format!(
+                    "{{ match items.first() {{ Some(x) if x.ok() => {{ {ASK} f(x) }} _ => 0 }} }}"
+                ),
+                "{matchitems.first(){Some(x)ifx.ok()=>{#[allow(irrefutable_let_patterns)]letSome(x)=",
+            ),
+            (
+                format!(
+                    "{{ match t.split_once('=') {{ Some((k, v)) if k.is_empty() => {{ {ASK} f(k, v) }} _ => 0 }} }}"
+                ),
+                "{matcht.split_once('='){Some((k,_))ifk.is_empty()=>{#[allow(irrefutable_let_patterns)]letSome((k,v))=",
+            ),
             // A `while let`, whose index changes after the ask.
             (
                 format!("{{ while let Some(x) = items.get(i) {{ {ASK} f(x); i += 1; }} }}"),
@@ -268,8 +292,7 @@ mod tests {
             format!("{{ if let Some(first) = items.first() {{ f(first); {ASK} }} }}"),
             // No ask.
             "{ if let Some(first) = items.first() { f(first) } }".to_owned(),
-            // A guard, a copy out of a `&`, a `mut` binding.
-            format!("{{ match items.first() {{ Some(x) if x.ok() => {{ {ASK} f(x) }} _ => 0 }} }}"),
+            // A copy out of a `&`, a `mut` binding.
             format!("{{ if let Some(&n) = items.first() {{ {ASK} f(n); }} }}"),
             format!("{{ if let Some(mut x) = items.first() {{ {ASK} f(x); }} }}"),
             // Not a pick made again: a temporary, `self`, a method of the user's.
