@@ -359,22 +359,11 @@ async fn a_loop_over_borrowed_items_carries_a_count_not_the_items_left() {
 /// keeps it alive, and it is saved instead.)
 #[tokio::test]
 async fn a_borrowing_let_costs_no_bytes() {
-    let harness = Harness::start(loops::Loops::new(engine())).await;
-    let run = async |tool: &str| {
-        harness
-            .call(tool)
-            .answers("level", [Answer::accept(json!({"level": "all"}))])
-            .run()
-            .await
-            .unwrap()
-    };
-    let (copied, made_again) = (run("copied").await, run("made_again").await);
-    assert_eq!(copied.text(), made_again.text());
-    let size = |run: &mrtr::testing::Run| raw_len(&run.rounds()[0].state);
+    let (copied, made_again) = first_state_sizes("copied", "made_again").await;
     let first = loops::repos().remove(0);
     // A length byte and 40 `x`s; a `Some` tag, a length byte and the repository.
     let copies = (1 + 40) + (1 + 1 + first.len());
-    assert_eq!(size(&copied) - size(&made_again), copies);
+    assert_eq!(copied - made_again, copies);
 }
 
 /// An arm whose binding borrows from a `Vec` the tool holds anyway is bound again on resume:
@@ -382,6 +371,14 @@ async fn a_borrowing_let_costs_no_bytes() {
 /// the repository.
 #[tokio::test]
 async fn an_arm_that_borrows_costs_no_bytes() {
+    let (copied, bound_again) = first_state_sizes("arm_copied", "arm_bound_again").await;
+    let first = loops::repos().remove(0);
+    assert_eq!(copied - bound_again, 1 + first.len());
+}
+
+/// The first round's state size of two `loops` tools, each answered with one level, after
+/// checking that they return the same text.
+async fn first_state_sizes(copying: &str, borrowing: &str) -> (usize, usize) {
     let harness = Harness::start(loops::Loops::new(engine())).await;
     let run = async |tool: &str| {
         harness
@@ -391,9 +388,8 @@ async fn an_arm_that_borrows_costs_no_bytes() {
             .await
             .unwrap()
     };
-    let (copied, bound_again) = (run("arm_copied").await, run("arm_bound_again").await);
-    assert_eq!(copied.text(), bound_again.text());
+    let (copied, borrowed) = (run(copying).await, run(borrowing).await);
+    assert_eq!(copied.text(), borrowed.text());
     let size = |run: &mrtr::testing::Run| raw_len(&run.rounds()[0].state);
-    let first = loops::repos().remove(0);
-    assert_eq!(size(&copied) - size(&bound_again), 1 + first.len());
+    (size(&copied), size(&borrowed))
 }

@@ -17,8 +17,8 @@ use syn::{
 use super::syntax::names_in_stmt;
 
 /// Methods whose items borrow from what they are called on, in an order that depends only on
-/// it.
-const BORROWING_ITEMS: &[&str] = &[
+/// it. A `let` made again on resume takes an item of one too (`remade::taken`).
+pub(crate) const BORROWING_ITEMS: &[&str] = &[
     "iter",
     "lines",
     "split",
@@ -37,7 +37,7 @@ const BORROWING_ITEMS: &[&str] = &[
 ];
 
 /// Adapters that keep borrowed items borrowed and run none of the user's code.
-const KEEPING: &[&str] = &["enumerate", "rev", "skip", "take", "step_by"];
+pub(crate) const KEEPING: &[&str] = &["enumerate", "rev", "skip", "take", "step_by"];
 
 /// The loop's iterable with the collection it borrows from checked by
 /// `::mrtr::__private::revisited`, if the items borrow from a place the body holds: the

@@ -34,8 +34,8 @@ use super::{
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
         assigned_place, bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop,
-        pattern_bindings, picks_borrow, recreated_closure, revisits_items, static_str, str_type,
-        task_start_marker, with_captures,
+        parse_stmt, pattern_bindings, picks_borrow, recreated_closure, revisits_items, static_str,
+        str_type, task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -978,14 +978,6 @@ impl VisitMut for Rewriter<'_, '_> {
             visit_mut::visit_block_mut(self, block);
         }
     }
-}
-
-fn parse_stmt(tokens: TokenStream) -> Stmt {
-    let span = tokens.span();
-    syn::parse2(tokens).unwrap_or_else(|error| {
-        let message = format!("internal error in mrtr: a rewritten statement does not parse ({error}); please report it");
-        syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
-    })
 }
 
 /// `x = ..x..;` or `x.field = ..x..;`: the local a statement gives a new value, wholly or a

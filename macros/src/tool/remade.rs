@@ -28,6 +28,7 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
+use super::borrowed_items::{BORROWING_ITEMS, KEEPING};
 use super::macro_reads::macro_names;
 use super::moved_fields::consumes_receiver;
 use super::syntax::{
@@ -479,7 +480,7 @@ struct InOrder;
 
 impl VisitMut for InOrder {
     fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
-        if ITERATING.contains(&call.method.to_string().as_str()) {
+        if BORROWING_ITEMS.contains(&call.method.to_string().as_str()) {
             let place = &call.receiver;
             let span = place.span();
             *call.receiver =
@@ -624,7 +625,7 @@ fn picked(expr: &Expr, arguments: &mut Vec<String>) -> bool {
 }
 
 /// `place.iterate(..).adapt(..).take(..)`: one item of a held place, or of a pick of one,
-/// taken in order (`text.split(',').next()`, `items.iter().rev().nth(1)`, `list.iter().max()`).
+/// taken in order as a borrowed loop takes them (`borrowed_items`) (`text.split(',').next()`, `items.iter().rev().nth(1)`, `list.iter().max()`).
 /// `mark` has the place checked to keep its order when saved (`revisited`).
 fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     let Expr::MethodCall(call) = expr else {
@@ -645,30 +646,15 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         if step.turbofish.is_some() || !step.args.iter().all(|arg| steady(arg, arguments)) {
             return false;
         }
-        if ITERATING.contains(&method.as_str()) {
+        if BORROWING_ITEMS.contains(&method.as_str()) {
             return held_place(&step.receiver) || picked(&step.receiver, arguments);
         }
-        if !ADAPTING.contains(&method.as_str()) {
+        if !KEEPING.contains(&method.as_str()) {
             return false;
         }
         iterator = &step.receiver;
     }
 }
-
-/// Methods that iterate borrows of what they are called on, in its order.
-const ITERATING: &[&str] = &[
-    "iter",
-    "split",
-    "rsplit",
-    "split_whitespace",
-    "split_terminator",
-    "lines",
-    "keys",
-    "values",
-];
-
-/// Adapters that keep an iterator's order and run none of the user's code.
-const ADAPTING: &[&str] = &["rev", "skip", "take", "step_by"];
 
 /// Methods that take one item out of an iterator.
 const TAKING: &[&str] = &["next", "last", "nth", "max", "min"];
@@ -898,6 +884,7 @@ mod tests {
             "text.trim().lines().last().unwrap_or(\"\")",
             "items.iter().rev().nth(1)",
             "items.iter().skip(k).max()",
+            "items.iter().enumerate().nth(k)",
             "map.keys().next()",
         ] {
             let block = format!("{{ let v = {value}; {ASK} use_it(v, a); }}");

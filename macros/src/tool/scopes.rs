@@ -28,7 +28,7 @@ use super::overwritten::overwritten_by;
 use super::remade::remade_let;
 use super::syntax::{
     Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
-    pattern_bindings, recreated_closure, revisits_items, with_captures,
+    parse_stmt, pattern_bindings, recreated_closure, revisits_items, with_captures,
 };
 
 /// Folds every block of the body, innermost last. Reading a re-created closure reads what it
@@ -340,11 +340,5 @@ fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {
         [] => quote! { { #(#stmts)* } },
         _ => quote! { #allow let #pattern = { #(#stmts)* #names }; },
     };
-    let span = syn::spanned::Spanned::span(&tokens);
-    syn::parse2(tokens).unwrap_or_else(|error| {
-        let message = format!(
-            "internal error in mrtr: a region of statements does not parse ({error}); please report it"
-        );
-        syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
-    })
+    parse_stmt(tokens)
 }

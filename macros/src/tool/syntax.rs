@@ -1041,3 +1041,15 @@ pub(crate) const PRINTING_MACROS: &[&str] = &[
     "error",
     "event",
 ];
+
+/// Tokens mrtr wrote, as a statement; where they do not parse, an internal error at them rather
+/// than a panic.
+pub(crate) fn parse_stmt(tokens: proc_macro2::TokenStream) -> syn::Stmt {
+    let span = syn::spanned::Spanned::span(&tokens);
+    syn::parse2(tokens).unwrap_or_else(|error| {
+        let message = format!(
+            "internal error in mrtr: a rewritten statement does not parse ({error}); please report it"
+        );
+        syn::parse_quote_spanned!(span=> ::core::compile_error!(#message);)
+    })
+}
