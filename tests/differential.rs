@@ -6567,6 +6567,43 @@ corpus! {
         Ok(format!("{out:?} {said} {last} {star} {dropped} {total}"))
     }
 
+    // References collected, mapped by picks and filtered by reads from what the tool holds,
+    // held across asks: collected again on resume, with an item copied out of them, a loop
+    // over them, and a `match` on one found.
+    collected_borrows_made_again_on_resume(args) => {
+        let text = format!(" a{}, bb ,, c ,dd{} @x", args.n, args.n);
+        let repos = vec![format!("r{}", args.n), "s".to_owned(), String::new()];
+        let min = args.n as usize % 3;
+        let words: Vec<&str> = text.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
+        let first = words[0];
+        let mut out = Vec::new();
+        for w in &words {
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {w} after {first}?"))).ok().is_some_and(|y| y.yes);
+            if keep {
+                out.push(w.to_string());
+            }
+        }
+        let long = text.split(',').map(|w| w.trim()).find(|w| w.len() > min);
+        let named = repos.first().map(|r| r.as_str()).unwrap_or("none");
+        let set: std::collections::BTreeSet<&str> = repos.iter().map(String::as_str).filter(|r| !r.is_empty()).collect();
+        let upper: Vec<String> = words.iter().map(|w| w.to_uppercase()).collect();
+        let n = ask!(n = elicit::<Num>(format!("How many of {named}?"))).ok().map_or(0, |n| n.num);
+        note!(args, "{long:?} {set:?} {upper:?} {n}");
+        let tail = text.trim().trim_start_matches('a').trim_end_matches("@x");
+        match text.split(',').map(str::trim).filter(|w| w.len() == 2).max() {
+            Some(two) => {
+                let sure = ask!(sure = elicit::<Yes>(format!("Sure of {two}?"))).ok().is_some_and(|y| y.yes);
+                out.push(format!("{two}:{sure}"));
+            }
+            None => out.push("no pair".to_owned()),
+        }
+        let (user, domain) = text.split_once('@').unwrap_or((&text, ""));
+        let last = ask!(last = elicit::<Text>(format!("Last for {user}{domain}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        let counts = format!("{} {first} {tail} {}", words.len(), set.len());
+        let size = consume(text);
+        Ok(format!("{out:?} {counts} {last} {size}"))
+    }
+
     // A local moved in an arm, given anew there, then walked by a loop over borrowed items
     // that asks, and named nowhere after the `match` (seed 1219): the loop reads the arm's new
     // binding, so the moved one is not saved at its asks.
@@ -8114,6 +8151,32 @@ fn cases(name: &str) -> Vec<Run> {
         "a_local_moved_by_two_lets_and_given_anew_after_each_ask" => vec![
             run(3, vec![text("ab"), text("xyz"), num(4), num(5), num(6)]),
             run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "collected_borrows_made_again_on_resume" => vec![
+            run(
+                4,
+                vec![
+                    yes(true),
+                    yes(false),
+                    decline.clone(),
+                    yes(true),
+                    num(3),
+                    yes(true),
+                    text("z"),
+                ],
+            ),
+            run(
+                12,
+                vec![
+                    decline.clone(),
+                    yes(true),
+                    yes(true),
+                    yes(false),
+                    decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
         ],
         "borrowed_arms_bound_again_on_resume" => vec![
             run(

@@ -267,6 +267,38 @@ mod loops {
 
         #[mrtr_tool]
         #[tool]
+        async fn collected_copies(&self) -> Result<String, String> {
+            let repos = repos();
+            let names: Vec<String> = repos
+                .iter()
+                .map(|repo| repo.trim_start_matches("github.com/").to_owned())
+                .filter(|name| name.ends_with('1') || name.ends_with('2'))
+                .collect();
+            let level = ask!(level = elicit::<Level>(format!("Level for {names:?}?")))
+                .accepted()
+                .map_err(|refused| refused.to_string())?
+                .level;
+            Ok(format!("{names:?} {level} {}", repos.len()))
+        }
+
+        #[mrtr_tool]
+        #[tool]
+        async fn collected_again(&self) -> Result<String, String> {
+            let repos = repos();
+            let names: Vec<&str> = repos
+                .iter()
+                .map(|repo| repo.trim_start_matches("github.com/"))
+                .filter(|name| name.ends_with('1') || name.ends_with('2'))
+                .collect();
+            let level = ask!(level = elicit::<Level>(format!("Level for {names:?}?")))
+                .accepted()
+                .map_err(|refused| refused.to_string())?
+                .level;
+            Ok(format!("{names:?} {level} {}", repos.len()))
+        }
+
+        #[mrtr_tool]
+        #[tool]
         async fn owned(&self) -> Result<String, String> {
             let repos = repos();
             let mut levels = Vec::new();
@@ -374,6 +406,20 @@ async fn an_arm_that_borrows_costs_no_bytes() {
     let (copied, bound_again) = first_state_sizes("arm_copied", "arm_bound_again").await;
     let first = loops::repos().remove(0);
     assert_eq!(copied - bound_again, 1 + first.len());
+}
+
+/// References collected from a `Vec` the tool holds anyway, through a pick and a test that
+/// reads, are collected again on resume: the state is smaller than that of the owned copies by
+/// those copies, a length byte for the `Vec` and a length byte and the text for each.
+#[tokio::test]
+async fn collected_references_cost_no_bytes() {
+    let (copied, collected) = first_state_sizes("collected_copies", "collected_again").await;
+    let names = [
+        "analytical-engines/repository-1",
+        "analytical-engines/repository-2",
+    ];
+    let copies = 1 + names.iter().map(|name| 1 + name.len()).sum::<usize>();
+    assert_eq!(copied - collected, copies);
 }
 
 /// The first round's state size of two `loops` tools, each answered with one level, after

@@ -316,6 +316,22 @@ fn an_arm_that_borrows_from_a_held_local_binds_it_again() {
 }
 
 #[test]
+fn borrows_collected_through_picks_are_collected_again() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn tags(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let tags: Vec<&str> = args.text.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+                let first = tags[0];
+                let keep = ask!(keep = elicit::<Yes>(format!("Keep {first}?"))).accepted().map_err(refuse)?.yes;
+                Ok(format!("{} {keep}", tags.join(" ")))
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

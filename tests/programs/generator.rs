@@ -1118,17 +1118,28 @@ impl Generator {
                         let text = self
                             .visible()
                             .any(|v| v.name == source && v.kind == Kind::Text);
-                        let value = match (text, self.rng.u8(0..5)) {
+                        let value = match (text, self.rng.u8(0..8)) {
                             (true, 0) => format!("{source}.trim()"),
                             (true, 1) => {
                                 format!("{source}.split_once('1').unwrap_or((\"\", \"\"))")
                             }
                             (true, 2) => format!("{source}.as_str()"),
                             (true, 3) => format!("{source}.split('1').next()"),
+                            // Collected, or found, through picks and reads.
+                            (true, 4) => format!(
+                                "{source}.split('1').map(str::trim).filter(|w| !w.is_empty()).collect::<Vec<_>>()"
+                            ),
+                            (true, 5) => format!(
+                                "{source}.split('1').map(|w| w.trim_start_matches('0')).find(|w| w.len() > 1)"
+                            ),
                             (false, 0) => format!("{source}.first()"),
                             (false, 1) => format!("{source}.get(1)"),
                             (false, 2) => format!("{source}.last()"),
                             (false, 3) => format!("{source}.iter().rev().max()"),
+                            (false, 4) => {
+                                format!("{source}.iter().filter(|x| **x > 1).collect::<Vec<_>>()")
+                            }
+                            (false, 5) => format!("{source}.first().filter(|x| **x != 0)"),
                             _ => format!("&{source}"),
                         };
                         let borrow = self.fresh("r");

@@ -1,5 +1,6 @@
 // A local that picks a borrowed item out of the arguments, held across an `ask!`: `.first()`,
-// `.get(1)` and `.strip_prefix(..)` are made again on resume. `.next()` of a `split`, and a
+// `.get(1)` and `.strip_prefix(..)` are made again on resume, as is `.next()` of a `split`
+// filtered by a read. Filtered by the user's own function, which may do more than read, or a
 // `.get(at)` whose `at` then changes, cannot be: an `Option<&str>` fails only as a lifetime
 // error at the attribute, so the error names the call to add `.cloned()` after.
 use mrtr::{ask, elicit, mrtr_tool};
@@ -35,17 +36,18 @@ impl Server {
         let second_tag = args.tags.get(1);
         let rest = args.text.strip_prefix("Dr. ").ok_or("not a doctor")?;
         let first_word = args.text.split(' ').next();
+        let short: Vec<&str> = args.text.split(' ').map(str::trim).filter(|w| w.len() < 4).collect();
         let top_tag = args.tags.iter().max();
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         Ok(format!(
-            "{first_tag:?} {second_tag:?} {rest} {first_word:?} {top_tag:?} {name:?}"
+            "{first_tag:?} {second_tag:?} {rest} {first_word:?} {top_tag:?} {short:?} {name:?}"
         ))
     }
 
     #[mrtr_tool]
     #[tool(description = "Greets")]
     async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
-        let first_word = args.text.split(' ').filter(|w| !w.is_empty()).next();
+        let first_word = args.text.split(' ').filter(|w| wanted(w)).next();
         let mut at = 0;
         let tag = args.tags.get(at);
         at += 1;
@@ -58,5 +60,9 @@ impl mrtr::MrtrServer for Server {}
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Server {}
+
+fn wanted(word: &str) -> bool {
+    !word.is_empty()
+}
 
 fn main() {}

@@ -33,9 +33,9 @@ use super::{
     remade::{not_remade_hint, remade_let},
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
-        assigned_place, bindings_tuple, borrowed_from_item, borrows, iterates, kept_for_drop,
-        parse_stmt, pattern_bindings, picks_borrow, recreated_closure, revisits_items, static_str,
-        str_type, task_start_marker, with_captures,
+        assigned_place, bindings_tuple, borrowed_from_item, borrows, collects_borrows, iterates,
+        kept_for_drop, parse_stmt, pattern_bindings, picks_borrow, recreated_closure,
+        revisits_items, static_str, str_type, task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -763,6 +763,28 @@ impl<'a> Lowering<'a> {
                          gives an owned value already, name its type: `let {0}: Type = ..`{2}",
                         binding.ident,
                         method,
+                        not_remade_hint(init),
+                    ),
+                );
+                continue;
+            }
+            let annotation = match &local.pat {
+                Pat::Type(typed) => Some(&*typed.ty),
+                _ => None,
+            };
+            if init.is_some_and(|init| collects_borrows(init, annotation)) {
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` holds references collected from an iterator across an `ask!`, \
+                         and a borrow cannot be saved into `requestState`. Collect owned \
+                         values: `.map(str::to_owned)` before `.collect()` for `&str` items, \
+                         `.cloned()` for others, into `Vec<String>` or the like. mrtr collects again on resume, rather \
+                         than saving, an iterator over what the tool holds whose `map` only \
+                         picks (`.map(str::trim)`, `.map(|s| s.trim())`) and whose `filter` \
+                         only reads (`.filter(|s| !s.is_empty())`), but not one that calls \
+                         other code{1}",
+                        binding.ident,
                         not_remade_hint(init),
                     ),
                 );

@@ -31,6 +31,7 @@ mod parse;
 mod refusal;
 mod remade;
 mod remade_arms;
+mod remade_closures;
 mod scopes;
 mod syntax;
 

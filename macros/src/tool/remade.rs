@@ -31,13 +31,14 @@ use syn::{
 use super::borrowed_items::{BORROWING_ITEMS, KEEPING};
 use super::macro_reads::macro_names;
 use super::moved_fields::consumes_receiver;
+use super::remade_closures;
 use super::syntax::{
     Binding, asks_in_block, asks_in_expr, asks_in_stmt, assigned_place, macro_items, names_in_expr,
     names_in_stmt, pattern_bindings, private_call,
 };
 
 /// Methods that pick a borrow out of what they are called on, and run none of the user's code.
-const REMADE_PICKS: &[&str] = &[
+pub(crate) const REMADE_PICKS: &[&str] = &[
     "as_str",
     "as_slice",
     "as_bytes",
@@ -47,6 +48,9 @@ const REMADE_PICKS: &[&str] = &[
     "trim",
     "trim_start",
     "trim_end",
+    "trim_matches",
+    "trim_start_matches",
+    "trim_end_matches",
     "first",
     "last",
     "get",
@@ -59,7 +63,7 @@ const REMADE_PICKS: &[&str] = &[
 ];
 
 /// Methods that take the borrow out of an `Option` or `Result`, with arguments as a pick's.
-const UNWRAPPING: &[&str] = &[
+pub(crate) const UNWRAPPING: &[&str] = &[
     "unwrap",
     "expect",
     "unwrap_or",
@@ -68,7 +72,11 @@ const UNWRAPPING: &[&str] = &[
 ];
 
 pub(crate) fn remake_borrows(body: &mut Block) {
-    Remake { levels: Vec::new() }.visit_block_mut(body);
+    Remake {
+        levels: Vec::new(),
+        made: BTreeSet::new(),
+    }
+    .visit_block_mut(body);
     // A name bound more than once stays made again only where every such binding is made
     // again from the same names: what reading it reads is then the same, whichever it is.
     let mut bound = Bound(BTreeMap::new());
@@ -169,6 +177,8 @@ struct Remake {
     /// The names bound around the block being walked, a set per level: by the `let`s of each
     /// enclosing block before it, and by the pattern of each enclosing arm or `if let`.
     levels: Vec<BTreeSet<String>>,
+    /// The names of the `let`s marked so far.
+    made: BTreeSet<String>,
 }
 
 impl Remake {
@@ -207,13 +217,17 @@ impl VisitMut for Remake {
             let Stmt::Local(local) = &mut made[0] else {
                 continue;
             };
-            if !remade_let(local) && self.sources_known(local) && remade_here(earlier, local, later)
+            let names: Vec<String> = pattern_bindings(&local.pat)
+                .into_iter()
+                .map(|b| b.ident.to_string())
+                .collect();
+            if !remade_let(local)
+                && self.sources_known(local)
+                && remade_here(earlier, local, later, &self.made)
             {
                 mark(local);
+                self.made.extend(names.iter().cloned());
             }
-            let names = pattern_bindings(&local.pat)
-                .into_iter()
-                .map(|b| b.ident.to_string());
             if let Some(level) = self.levels.last_mut() {
                 level.extend(names);
             }
@@ -258,12 +272,12 @@ impl VisitMut for Remake {
 /// it runs again on resume there, even with its bindings dead. A field it borrows (`&p.name`)
 /// must be of a local none of whose other fields the block may have moved before: the local
 /// must be whole to be saved.
-fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt]) -> bool {
+fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt], made: &BTreeSet<String>) -> bool {
     let Some(init) = &local.init else {
         return false;
     };
     let mut arguments = Vec::new();
-    if !remade_shape(local, &mut arguments)
+    if !remade_shape(local, &mut arguments, made)
         || later.iter().all(|stmt| asks_in_stmt(stmt).is_empty())
     {
         return false;
@@ -479,6 +493,9 @@ fn mark(local: &mut Local) {
 struct InOrder;
 
 impl VisitMut for InOrder {
+    // A pick run in a closure takes no item from an iterator (`remade_closures`).
+    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+
     fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
         if BORROWING_ITEMS.contains(&call.method.to_string().as_str()) {
             let place = &call.receiver;
@@ -508,8 +525,9 @@ impl VisitMut for AnyOrder {
 
 /// Whether `local` has the shape of a `let` made again on resume, whatever its block does
 /// later; the locals it passes as arguments go to `arguments`. A `let .. else` whose `else`
-/// does not ask is one too (`remade_arms` writes them): made again, it matches again.
-fn remade_shape(local: &Local, arguments: &mut Vec<String>) -> bool {
+/// does not ask is one too (`remade_arms` writes them): made again, it matches again. So is a
+/// copy out of a `let` of `made` (`let first = words[0];`, a `&str` of a `Vec<&str>`).
+fn remade_shape(local: &Local, arguments: &mut Vec<String>, made: &BTreeSet<String>) -> bool {
     local.init.as_ref().is_some_and(|init| {
         let pattern = match &init.diverge {
             None => plain_pattern(&local.pat),
@@ -519,8 +537,28 @@ fn remade_shape(local: &Local, arguments: &mut Vec<String>) -> bool {
         };
         // `remade_arms` allows `irrefutable_let_patterns` on a `let .. else` it writes.
         let allows = local.attrs.iter().all(|attr| attr.path().is_ident("allow"));
-        pattern && allows && remade_value(&init.expr, arguments)
+        pattern
+            && allows
+            && (remade_value(&init.expr, arguments)
+                || init.diverge.is_none() && copied_out(&init.expr, made, arguments))
     })
+}
+
+/// `words[0]` or `pairs[i].0`, with `words` one of `made`: an item copied out of a value made
+/// again, which may be a borrow. A copy out of a saved value is saved as it is.
+fn copied_out(expr: &Expr, made: &BTreeSet<String>, arguments: &mut Vec<String>) -> bool {
+    let mut root = expr;
+    loop {
+        match root {
+            Expr::Index(index) => root = &index.expr,
+            Expr::Field(field) => root = &field.base,
+            Expr::Paren(inner) => root = &inner.expr,
+            _ => break,
+        }
+    }
+    let made_root = matches!(root, Expr::Path(path)
+        if path.path.get_ident().is_some_and(|ident| made.contains(&ident.to_string())));
+    made_root && !matches!(expr, Expr::Path(_)) && indexed_place(expr, arguments)
 }
 
 /// Whether `expr` is a borrow that a `let` made again on resume may hold (`remade_value`).
@@ -593,7 +631,7 @@ pub(crate) fn rebinding_pattern(pat: &Pat) -> bool {
 
 /// A pure read of a borrow from a held place, through unwrapping; the locals it reads as
 /// arguments go to `arguments`.
-fn remade_value(expr: &Expr, arguments: &mut Vec<String>) -> bool {
+pub(crate) fn remade_value(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::Paren(inner) => remade_value(&inner.expr, arguments),
         Expr::Try(tried) => remade_value(&tried.expr, arguments),
@@ -601,6 +639,12 @@ fn remade_value(expr: &Expr, arguments: &mut Vec<String>) -> bool {
             call.turbofish.is_none()
                 && call.args.iter().all(|arg| steady(arg, arguments))
                 && remade_value(&call.receiver, arguments)
+        }
+        // An `Option` of a borrow, mapped by a pick or filtered by a read.
+        Expr::MethodCall(call)
+            if call.turbofish.is_none() && filtered_or_mapped(call, arguments) =>
+        {
+            remade_value(&call.receiver, arguments)
         }
         Expr::Reference(reference) => {
             reference.mutability.is_none() && indexed_place(&reference.expr, arguments)
@@ -631,9 +675,14 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     let Expr::MethodCall(call) = expr else {
         return false;
     };
-    if !TAKING.contains(&call.method.to_string().as_str())
-        || call.turbofish.is_some()
-        || !call.args.iter().all(|arg| steady(arg, arguments))
+    let method = call.method.to_string();
+    let arguments_kept = match (method.as_str(), &call.args.iter().collect::<Vec<_>>()[..]) {
+        ("find", [predicate]) => remade_closures::reading(predicate, arguments),
+        _ => call.args.iter().all(|arg| steady(arg, arguments)),
+    };
+    if !(TAKING.contains(&method.as_str()) || method == "find")
+        || call.turbofish.is_some() && method != "collect"
+        || !arguments_kept
     {
         return false;
     }
@@ -642,6 +691,10 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         let Expr::MethodCall(step) = iterator else {
             return false;
         };
+        if step.turbofish.is_none() && filtered_or_mapped(step, arguments) {
+            iterator = &step.receiver;
+            continue;
+        }
         let method = step.method.to_string();
         if step.turbofish.is_some() || !step.args.iter().all(|arg| steady(arg, arguments)) {
             return false;
@@ -656,8 +709,22 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     }
 }
 
-/// Methods that take one item out of an iterator.
-const TAKING: &[&str] = &["next", "last", "nth", "max", "min"];
+/// Methods that take one item out of an iterator, or all of them; `find` too, with a
+/// predicate that reads (`remade_closures::reading`).
+const TAKING: &[&str] = &["next", "last", "nth", "max", "min", "collect"];
+
+/// `.map(f)`, `.and_then(f)` or `.filter_map(f)` with `f` a pick, or `.filter(p)` with `p` a
+/// read (`remade_closures`): of an iterator or an `Option`.
+fn filtered_or_mapped(call: &syn::ExprMethodCall, arguments: &mut Vec<String>) -> bool {
+    let [function] = call.args.iter().collect::<Vec<_>>()[..] else {
+        return false;
+    };
+    match call.method.to_string().as_str() {
+        "map" | "and_then" | "filter_map" => remade_closures::picking(function, arguments),
+        "filter" => remade_closures::reading(function, arguments),
+        _ => false,
+    }
+}
 
 /// A held place, or one indexed by steady values: `items[0]`, `text[1..]`, `grid[i][j]`.
 fn indexed_place(expr: &Expr, arguments: &mut Vec<String>) -> bool {
@@ -684,8 +751,8 @@ fn held_place(expr: &Expr) -> bool {
 }
 
 /// A literal, a name (a local, which goes to `arguments`, or a constant), a borrow of one, or a
-/// range, tuple or array of them.
-fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
+/// range, tuple or array of them, or a field of a local.
+pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::Lit(_) => true,
         Expr::Unary(unary) => {
@@ -695,6 +762,10 @@ fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
             reference.mutability.is_none() && steady(&reference.expr, arguments)
         }
         Expr::Paren(inner) => steady(&inner.expr, arguments),
+        Expr::Field(field) if held_place(&field.base) => {
+            arguments.extend(names_in_expr(&field.base));
+            true
+        }
         Expr::Tuple(tuple) => tuple.elems.iter().all(|elem| steady(elem, arguments)),
         Expr::Array(array) => array.elems.iter().all(|elem| steady(elem, arguments)),
         Expr::Range(range) => {
@@ -804,7 +875,9 @@ impl<'ast> Visit<'ast> for Later<'_> {
                 reference.mutability.is_some() && self.argument(&reference.expr)
             }
             Expr::MethodCall(call) => {
-                !READING.contains(&call.method.to_string().as_str())
+                let method = call.method.to_string();
+                !READING.contains(&method.as_str())
+                    && !REMADE_PICKS.contains(&method.as_str())
                     && self.argument(&call.receiver)
             }
             _ => false,
@@ -886,6 +959,14 @@ mod tests {
             "items.iter().skip(k).max()",
             "items.iter().enumerate().nth(k)",
             "map.keys().next()",
+            // Collected, mapped by picks and filtered by reads.
+            "text.split(',').collect()",
+            "text.split(',').collect::<Vec<_>>()",
+            "text.split(',').map(str::trim).filter(|w| !w.is_empty()).collect()",
+            "text.lines().map(|l| l.trim_start_matches(\"> \")).find(|l| l.len() > min)",
+            "items.first().map(|s| s.as_str()).unwrap_or(\"none\")",
+            "name.as_deref().filter(|n| n.starts_with('x')).and_then(|n| n.strip_prefix('x'))",
+            "text.split_once('@').unwrap_or((&args.text, \"\"))",
         ] {
             let block = format!("{{ let v = {value}; {ASK} use_it(v, a); }}");
             assert_eq!(remade(&block), ["v"], "{value}");
@@ -924,6 +1005,13 @@ mod tests {
             // Runs the user's code, or picks from a value made here.
             ("text.split(' ').map(f).next()", ASK),
             ("items.iter().filter(f).max()", ASK),
+            ("text.split(' ').map(|w| clean(w)).collect()", ASK),
+            (
+                "text.split(' ').filter(|w| { seen += 1; true }).collect()",
+                ASK,
+            ),
+            ("items.first().map(|s| s.to_lowercase())", ASK),
+            ("text.lines().find(|l| wanted(l))", ASK),
             ("text.chars().next()", ASK),
             ("make().iter().next()", ASK),
             ("make().trim()", ASK),
@@ -1018,6 +1106,19 @@ mod tests {
             let block = format!("{{ let v = text.trim(); {ASK} f(v); {elsewhere} }}");
             assert_eq!(remade(&block), ["v"], "{elsewhere}");
         }
+        // A local a closure reads is watched as an argument is: changed, it is not made again.
+        let watched = format!(
+            "{{ let v = text.split(' ').filter(|w| w.len() > min).next(); {ASK} min += 1; f(v); }}"
+        );
+        assert!(remade(&watched).is_empty());
+        // An item copied out of a `let` made again (a `&str` of a `Vec<&str>`) is made again
+        // too; out of a saved one, it is saved.
+        let copied = format!(
+            "{{ let words: Vec<&str> = text.split(',').collect(); let first = words[0]; {ASK} f(first); }}"
+        );
+        assert_eq!(remade(&copied), ["words", "first"]);
+        let saved = format!("{{ let first = counts[0]; {ASK} f(first); }}");
+        assert!(remade(&saved).is_empty());
         // A local read as an argument, not changed: still made again.
         let read = format!("{{ let v = items.get(at); {ASK} println!(\"{{at}}\"); f(at, v); }}");
         assert_eq!(remade(&read), ["v"]);

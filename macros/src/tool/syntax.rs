@@ -560,6 +560,9 @@ pub(crate) fn borrows(init: &Expr) -> bool {
         "trim",
         "trim_start",
         "trim_end",
+        "trim_matches",
+        "trim_start_matches",
+        "trim_end_matches",
         "borrow",
     ];
     match init {
@@ -724,6 +727,53 @@ pub(crate) fn iterates(init: &Expr) -> bool {
         Expr::Paren(inner) => iterates(&inner.expr),
         _ => false,
     }
+}
+
+/// `text.split(',').map(f).collect::<Vec<&str>>()`, or such a `collect()` into an annotated
+/// type holding a `&` that is not `'static`: the references an iterator over a local's data
+/// hands out, collected.
+pub(crate) fn collects_borrows(init: &Expr, annotated: Option<&syn::Type>) -> bool {
+    let Expr::MethodCall(call) = init else {
+        return match init {
+            Expr::Paren(inner) => collects_borrows(&inner.expr, annotated),
+            _ => false,
+        };
+    };
+    let mut root = &*call.receiver;
+    while let Expr::MethodCall(step) = root {
+        root = &step.receiver;
+    }
+    while let Expr::Field(field) = root {
+        root = &field.base;
+    }
+    let local = matches!(root, Expr::Path(path)
+        if path.path.get_ident().is_some_and(|i| i.to_string().chars().any(char::is_lowercase)));
+    let turbofish = call.turbofish.iter().flat_map(|generics| &generics.args);
+    let typed = turbofish.into_iter().any(|arg| match arg {
+        syn::GenericArgument::Type(ty) => borrowed_type(ty),
+        _ => false,
+    });
+    call.method == "collect"
+        && local
+        && iterates(&call.receiver)
+        && (typed || annotated.is_some_and(borrowed_type))
+}
+
+/// A type that holds a `&` other than `&'static`.
+fn borrowed_type(ty: &syn::Type) -> bool {
+    struct Reference(bool);
+    impl<'ast> Visit<'ast> for Reference {
+        fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
+            self.0 |= reference
+                .lifetime
+                .as_ref()
+                .is_none_or(|l| l.ident != "static");
+            visit::visit_type_reference(self, reference);
+        }
+    }
+    let mut found = Reference(false);
+    found.visit_type(ty);
+    found.0
 }
 
 /// The body's own `const` and `static` items whose type holds a reference (`[&str; 3]`), by
