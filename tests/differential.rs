@@ -6598,8 +6598,9 @@ corpus! {
             None => out.push("no pair".to_owned()),
         }
         let (user, domain) = text.split_once('@').unwrap_or((&text, ""));
-        let last = ask!(last = elicit::<Text>(format!("Last for {user}{domain}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
-        let counts = format!("{} {first} {tail} {}", words.len(), set.len());
+        let label = if repos.len() > 5 { "many" } else if args.n > 5 { repos[0].as_str() } else { repos[1].trim() };
+        let last = ask!(last = elicit::<Text>(format!("Last for {user}{domain} {label}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        let counts = format!("{} {first} {tail} {} {label}", words.len(), set.len());
         let size = consume(text);
         Ok(format!("{out:?} {counts} {last} {size}"))
     }

@@ -650,18 +650,49 @@ pub(crate) fn remade_value(expr: &Expr, arguments: &mut Vec<String>) -> bool {
             reference.mutability.is_none() && indexed_place(&reference.expr, arguments)
         }
         Expr::MethodCall(_) => picked(expr, arguments) || taken(expr, arguments),
+        Expr::If(branch) => chosen(branch, arguments),
         _ => false,
     }
 }
 
-/// `place.pick(..)` with `pick` in `REMADE_PICKS`, on a held place or on another such pick.
+/// `if test { "none" } else { text.trim() }`: `test` only reads
+/// (`remade_closures::read_only`), and each branch is a string literal, a value
+/// `remade_value` takes, or another such `if`.
+fn chosen(branch: &syn::ExprIf, arguments: &mut Vec<String>) -> bool {
+    let Some((_, otherwise)) = &branch.else_branch else {
+        return false;
+    };
+    let tail = |block: &Block, arguments: &mut Vec<String>| match &block.stmts[..] {
+        [Stmt::Expr(value, None)] => {
+            matches!(
+                value,
+                Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(_),
+                    ..
+                })
+            ) || remade_value(value, arguments)
+        }
+        _ => false,
+    };
+    !matches!(&*branch.cond, Expr::Let(_))
+        && remade_closures::read_only(&branch.cond, arguments)
+        && tail(&branch.then_branch, arguments)
+        && match &**otherwise {
+            Expr::Block(block) => block.attrs.is_empty() && tail(&block.block, arguments),
+            Expr::If(inner) => chosen(inner, arguments),
+            _ => false,
+        }
+}
+
+/// `place.pick(..)` with `pick` in `REMADE_PICKS`, on a held place, maybe indexed
+/// (`items[0].as_str()`), or on another such pick.
 fn picked(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::MethodCall(call) => {
             REMADE_PICKS.contains(&call.method.to_string().as_str())
                 && call.turbofish.is_none()
                 && call.args.iter().all(|arg| steady(arg, arguments))
-                && (held_place(&call.receiver) || picked(&call.receiver, arguments))
+                && (indexed_place(&call.receiver, arguments) || picked(&call.receiver, arguments))
         }
         Expr::Paren(inner) => picked(&inner.expr, arguments),
         _ => false,
@@ -700,7 +731,7 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
             return false;
         }
         if BORROWING_ITEMS.contains(&method.as_str()) {
-            return held_place(&step.receiver) || picked(&step.receiver, arguments);
+            return indexed_place(&step.receiver, arguments) || picked(&step.receiver, arguments);
         }
         if !KEEPING.contains(&method.as_str()) {
             return false;
@@ -967,6 +998,9 @@ mod tests {
             "items.first().map(|s| s.as_str()).unwrap_or(\"none\")",
             "name.as_deref().filter(|n| n.starts_with('x')).and_then(|n| n.strip_prefix('x'))",
             "text.split_once('@').unwrap_or((&args.text, \"\"))",
+            // Chosen by a test that reads.
+            "if items.is_empty() { \"none\" } else { items[0].as_str() }",
+            "if n > 2 { text.trim() } else if n > 1 { &text[1..] } else { \"\" }",
         ] {
             let block = format!("{{ let v = {value}; {ASK} use_it(v, a); }}");
             assert_eq!(remade(&block), ["v"], "{value}");
@@ -1012,6 +1046,9 @@ mod tests {
             ),
             ("items.first().map(|s| s.to_lowercase())", ASK),
             ("text.lines().find(|l| wanted(l))", ASK),
+            ("if ready() { \"none\" } else { text.trim() }", ASK),
+            ("if c { \"none\" } else { log(); text.trim() }", ASK),
+            ("if let Some(t) = o { t.trim() } else { \"\" }", ASK),
             ("text.chars().next()", ASK),
             ("make().iter().next()", ASK),
             ("make().trim()", ASK),

@@ -142,7 +142,10 @@ fn plain_picks(body: &Expr) -> bool {
     plain.0
 }
 
-fn read_only(expr: &Expr, arguments: &mut Vec<String>) -> bool {
+/// An expression that only reads: literals, locals, their fields, comparisons and the like,
+/// and the methods of `READS`, the picks and the unwrapping ones. The locals it reads go to
+/// `arguments`.
+pub(crate) fn read_only(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::Lit(_) => true,
         Expr::Path(_) | Expr::Range(_) | Expr::Tuple(_) | Expr::Array(_) => steady(expr, arguments),

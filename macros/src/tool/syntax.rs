@@ -571,6 +571,21 @@ pub(crate) fn borrows(init: &Expr) -> bool {
             BORROWING.contains(&call.method.to_string().as_str()) || iterates(init)
         }
         Expr::Paren(inner) => borrows(&inner.expr),
+        // `if c { "none" } else { &name }`: a branch that borrows.
+        Expr::If(branch) => {
+            let tail = |block: &Block| match block.stmts.last() {
+                Some(Stmt::Expr(value, None)) => borrows(value),
+                _ => false,
+            };
+            tail(&branch.then_branch)
+                || branch
+                    .else_branch
+                    .as_ref()
+                    .is_some_and(|(_, otherwise)| match &**otherwise {
+                        Expr::Block(block) => tail(&block.block),
+                        other => borrows(other),
+                    })
+        }
         _ => false,
     }
 }
