@@ -804,9 +804,10 @@ impl<'a> Lowering<'a> {
                     format!(
                         "`{0}` holds a borrow across an `ask!`, and a borrow cannot be saved into \
                          `requestState`. Hold an owned value: `.to_owned()`, `.clone()` or \
-                         `.to_string()`{or_static}{1}",
+                         `.to_string()`{or_static}{1}{2}",
                         binding.ident,
                         not_remade_hint(init),
+                        chosen_hint(init),
                     ),
                 );
             }
@@ -1030,5 +1031,17 @@ fn rebound_by(stmt: &Stmt) -> Vec<String> {
             .map(|binding| binding.ident.to_string())
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+/// For the error on a binding held across an ask whose value is an `if` that borrows: when
+/// mrtr chooses one again on resume.
+fn chosen_hint(value: Option<&Expr>) -> &'static str {
+    if matches!(value, Some(Expr::If(_))) && value.is_some_and(|v| !super::remade::borrow_pick(v)) {
+        ". mrtr chooses an `if` again on resume, rather than saving what it chose, when its \
+         test only reads locals (comparisons, `len`, `is_empty`, `starts_with` and the like) \
+         and each branch is a string literal or a borrow made again, but not this one"
+    } else {
+        ""
     }
 }

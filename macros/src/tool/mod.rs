@@ -21,6 +21,7 @@ mod fingerprint;
 mod format_asks;
 mod given_anew;
 mod idents;
+mod kept_borrows;
 mod let_chains;
 mod liveness;
 mod lower;
@@ -82,6 +83,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
     borrowed::check(&analysis.body, &mut diagnostics);
+    kept_borrows::check(&analysis.body, &mut diagnostics);
     closures::check(&analysis.body, &mut diagnostics);
     let flow = diagram::flowchart(
         &tool.item.sig.ident.to_string(),

@@ -1,0 +1,65 @@
+// A borrow put into a collection that an `ask!` outlives: the collection is saved at the ask,
+// and a `BTreeMap<&str, Option<String>>` passes the saving bound's trait check (as `&'static str`s) to
+// fail only as a lifetime error at the attribute. The error is at the borrow put in.
+use mrtr::{ask, elicit, mrtr_tool};
+use rmcp::{
+    ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    tool, tool_handler, tool_router,
+};
+
+#[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
+struct Name {
+    name: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Args {
+    items: Vec<String>,
+}
+
+#[derive(Clone)]
+struct Server {
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl Server {
+    // Owned values, literals, or a collection made after the ask: these compile.
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn owned(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+        let mut kept = std::collections::BTreeMap::new();
+        let mut labels = Vec::new();
+        for item in &args.items {
+            let name = ask!(name = elicit::<Name>(format!("Name for {item}?"))).ok().map(|n| n.name);
+            kept.insert(item.clone(), name);
+            labels.push("seen");
+        }
+        let mut firsts = Vec::new();
+        for item in &args.items {
+            firsts.push(item.as_str());
+        }
+        Ok(format!("{kept:?} {labels:?} {firsts:?}"))
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+        let mut kept = std::collections::BTreeMap::new();
+        let mut seen = Vec::new();
+        for item in &args.items {
+            let name = ask!(name = elicit::<Name>(format!("Name for {item}?"))).ok().map(|n| n.name);
+            kept.insert(item.as_str(), name);
+            seen.push(item);
+        }
+        Ok(format!("{kept:?} {seen:?}"))
+    }
+}
+
+impl mrtr::MrtrServer for Server {}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {}
+
+fn main() {}
