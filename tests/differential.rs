@@ -6178,8 +6178,8 @@ corpus! {
     // `&'static str`s held across asks: string literals chosen by branches (one of which
     // returns), annotated, in arrays, tuples, `vec!`s and `Option`s, from a call, the items of
     // a `const` outside the tool and of one in the body, a struct's field, a map's keys, a
-    // `for` loop's items (a literal's `split` too), and a literal given a new value after the
-    // ask.
+    // `for` loop's items (a literal's `split` too, also put into a `Vec`), and a literal given a
+    // new value after the ask.
     static_strs_held_across_asks(args) => {
         const SIZES: [&str; 3] = ["small", "medium", "large"];
         let label = if args.n > 2 { "many" } else if args.n == 0 { return Ok("none".to_owned()) } else { "few" };
@@ -6209,11 +6209,17 @@ corpus! {
                 ways.push(way);
             }
         }
+        // Slices of a literal, put into a `Vec` that an ask outlives: `&'static str`s too.
+        let choice = "left right";
+        let mut sides = Vec::new();
+        for side in choice.split(' ') {
+            sides.push(side.trim());
+        }
         let index = ask!(index = elicit::<Num>(format!("Which, {mood}?"))).accepted().map_or(9, |n| n.num) as usize;
         let shown = mood.len();
         mood = "done";
         let picked = options.get(index).copied().or(fallback).unwrap_or_default();
-        Ok(format!("{greeting} {label} {word} {pairs:?} {size} {step:?} {seen:?} {mood} {shown} {picked} {ways:?}"))
+        Ok(format!("{greeting} {label} {word} {pairs:?} {size} {step:?} {seen:?} {mood} {shown} {picked} {ways:?} {sides:?}"))
     }
 
     // A local of the body given a new value in a branch of a `let` that `deferred_init` makes

@@ -21,7 +21,8 @@ use syn::{
 use super::borrowed_items::{BORROWING_ITEMS, KEEPING};
 use super::remade::borrow_pick;
 use super::syntax::{
-    asks_in_expr, asks_in_stmt, borrows, names_in_stmt, pattern_bindings, picks_borrow,
+    asks_in_expr, asks_in_stmt, borrows, local_name, names_in_stmt, pattern_bindings, picks_borrow,
+    static_locals,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -29,27 +30,44 @@ use crate::diagnostics::Diagnostics;
 const PUTTING: &[&str] = &["push", "push_back", "push_front", "insert", "entry"];
 
 pub(crate) fn check(body: &Block, diagnostics: &mut Diagnostics) {
-    let mut borrowed = Borrowed(BTreeSet::new());
+    let mut borrowed = Borrowed {
+        names: BTreeSet::new(),
+        statics: static_locals(body),
+    };
     borrowed.visit_block(body);
     Check {
-        borrowed: borrowed.0,
+        borrowed: borrowed.names,
+        statics: &borrowed.statics,
         diagnostics,
     }
     .visit_block(body);
 }
 
-/// The names the body binds to a borrow: a `for` loop's item over borrowed items, and a `let`
-/// of a value made again on resume (`remade::borrow_pick`).
-struct Borrowed(BTreeSet<String>);
+/// The names the body binds to a borrow of a local: a `for` loop's item over borrowed items,
+/// and a `let` of a value made again on resume (`remade::borrow_pick`). Those that borrow from
+/// a literal, a constant or another of `statics` go to `statics`.
+struct Borrowed {
+    names: BTreeSet<String>,
+    statics: BTreeSet<String>,
+}
+
+impl Borrowed {
+    fn bind(&mut self, names: impl IntoIterator<Item = String>, source: &Expr) {
+        if local_root(source, &self.statics) {
+            self.names.extend(names);
+        } else {
+            self.statics.extend(names);
+        }
+    }
+}
 
 impl<'ast> Visit<'ast> for Borrowed {
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
         if let Pat::Ident(item) = &*e.pat
             && item.by_ref.is_none()
             && borrowed_items(&e.expr)
-            && local_root(&e.expr)
         {
-            self.0.insert(item.ident.to_string());
+            self.bind([item.ident.to_string()], &e.expr);
         }
         visit::visit_expr_for_loop(self, e);
     }
@@ -58,10 +76,9 @@ impl<'ast> Visit<'ast> for Borrowed {
         if let Some(init) = &local.init
             && init.diverge.is_none()
             && borrow_pick(&init.expr)
-            && local_root(&init.expr)
         {
             let names = pattern_bindings(&local.pat);
-            self.0.extend(names.iter().map(|b| b.ident.to_string()));
+            self.bind(names.iter().map(|b| b.ident.to_string()), &init.expr);
         }
         visit::visit_local(self, local);
     }
@@ -82,9 +99,10 @@ fn borrowed_items(iterable: &Expr) -> bool {
     }
 }
 
-struct Check<'d> {
+struct Check<'a> {
     borrowed: BTreeSet<String>,
-    diagnostics: &'d mut Diagnostics,
+    statics: &'a BTreeSet<String>,
+    diagnostics: &'a mut Diagnostics,
 }
 
 impl Check<'_> {
@@ -92,13 +110,15 @@ impl Check<'_> {
     fn borrow(&self, value: &Expr) -> bool {
         let named = matches!(value, Expr::Path(path)
             if path.path.get_ident().is_some_and(|i| self.borrowed.contains(&i.to_string())));
-        named || local_root(value) && (borrows(value) || picks_borrow(value).is_some())
+        named
+            || local_root(value, self.statics) && (borrows(value) || picks_borrow(value).is_some())
     }
 }
 
 /// Whether what `value` reads from is a local: `item` in `&item.name[1..]`, `text` in
-/// `text.split(',')`; not a literal or a constant (`"a b".split(' ')`, `NAMES.first()`).
-fn local_root(value: &Expr) -> bool {
+/// `text.split(',')`; not a literal, a constant (`"a b".split(' ')`, `NAMES.first()`) or a
+/// local of `statics`.
+fn local_root(value: &Expr, statics: &BTreeSet<String>) -> bool {
     let mut root = value;
     loop {
         match root {
@@ -112,7 +132,7 @@ fn local_root(value: &Expr) -> bool {
         }
     }
     matches!(root, Expr::Path(path)
-        if path.path.get_ident().is_some_and(|ident| ident.to_string().chars().any(char::is_lowercase)))
+        if path.path.get_ident().is_some_and(|ident| local_name(ident, statics)))
 }
 
 impl<'ast> Visit<'ast> for Check<'_> {
@@ -234,9 +254,12 @@ mod tests {
             "names.push(LIST.first())",
             "names.push(other)",
             "names.push(word)",
+            "names.push(choice.trim())",
+            "names.push(picked)",
+            "names.push(side.trim())",
         ] {
             let body = format!(
-                "{{ let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} for word in \"a b\".split(' ') {{ f(word); }} f(names); }}"
+                "{{ let choice = \"x\"; let picked = choice.trim(); for side in choice.split(' ') {{ f(side); }} let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} for word in \"a b\".split(' ') {{ f(word); }} f(names); }}"
             );
             assert_eq!(errors(&body), 0, "{put}");
         }

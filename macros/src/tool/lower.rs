@@ -52,6 +52,8 @@ pub(crate) struct Lowering<'a> {
     captures: Captures,
     /// The body's `const` and `static` items whose values hold references.
     borrowing_items: BorrowingItems,
+    /// The locals whose data may be `'static` (`syntax::static_locals`).
+    static_locals: BTreeSet<String>,
     /// The path of the `ask!` around `start_task()`, if there is one.
     task_start: Option<syn::Path>,
     /// A `let x;` that the `let` being lowered gives its value inside its own value: restored,
@@ -68,6 +70,7 @@ impl<'a> Lowering<'a> {
         task_start: Option<syn::Path>,
         captures: Captures,
         borrowing_items: BorrowingItems,
+        static_locals: BTreeSet<String>,
         machine: Ident,
         diagnostics: &'a mut Diagnostics,
     ) -> Self {
@@ -78,6 +81,7 @@ impl<'a> Lowering<'a> {
             high: 0,
             captures,
             borrowing_items,
+            static_locals,
             task_start,
             given_inside: None,
             machine,
@@ -772,7 +776,7 @@ impl<'a> Lowering<'a> {
                 Pat::Type(typed) => Some(&*typed.ty),
                 _ => None,
             };
-            if init.is_some_and(|init| collects_borrows(init, annotation)) {
+            if init.is_some_and(|init| collects_borrows(init, annotation, &self.static_locals)) {
                 self.diagnostics.error(
                     &binding.ident,
                     format!(

@@ -104,11 +104,13 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     let captures = syntax::captures_in(&body);
     scopes::narrow_scopes(&mut body, &captures);
     let borrowing_items = syntax::borrowing_items(&body);
+    let static_locals = syntax::static_locals(&body);
     let mut lowering = lower::Lowering::new(
         analysis.asks,
         task_start.clone(),
         captures,
         borrowing_items,
+        static_locals,
         machine.clone(),
         &mut diagnostics,
     );

@@ -747,10 +747,14 @@ pub(crate) fn iterates(init: &Expr) -> bool {
 /// `text.split(',').map(f).collect::<Vec<&str>>()`, or such a `collect()` into an annotated
 /// type holding a `&` that is not `'static`: the references an iterator over a local's data
 /// hands out, collected.
-pub(crate) fn collects_borrows(init: &Expr, annotated: Option<&syn::Type>) -> bool {
+pub(crate) fn collects_borrows(
+    init: &Expr,
+    annotated: Option<&syn::Type>,
+    statics: &BTreeSet<String>,
+) -> bool {
     let Expr::MethodCall(call) = init else {
         return match init {
-            Expr::Paren(inner) => collects_borrows(&inner.expr, annotated),
+            Expr::Paren(inner) => collects_borrows(&inner.expr, annotated, statics),
             _ => false,
         };
     };
@@ -762,7 +766,7 @@ pub(crate) fn collects_borrows(init: &Expr, annotated: Option<&syn::Type>) -> bo
         root = &field.base;
     }
     let local = matches!(root, Expr::Path(path)
-        if path.path.get_ident().is_some_and(|i| i.to_string().chars().any(char::is_lowercase)));
+        if path.path.get_ident().is_some_and(|i| local_name(i, statics)));
     let turbofish = call.turbofish.iter().flat_map(|generics| &generics.args);
     let typed = turbofish.into_iter().any(|arg| match arg {
         syn::GenericArgument::Type(ty) => borrowed_type(ty),
@@ -772,6 +776,65 @@ pub(crate) fn collects_borrows(init: &Expr, annotated: Option<&syn::Type>) -> bo
         && local
         && iterates(&call.receiver)
         && (typed || annotated.is_some_and(borrowed_type))
+}
+
+/// A name that may be a local holding data of its own: not a constant's (`NAMES`), nor one of
+/// `statics`.
+pub(crate) fn local_name(ident: &Ident, statics: &BTreeSet<String>) -> bool {
+    let name = ident.to_string();
+    name.chars().any(char::is_lowercase) && !statics.contains(&name)
+}
+
+/// The locals of `body` whose data may be `'static`: bound to string literals, alone or in an
+/// array, tuple or `vec!` (`let options = ["red", "blue"];`), or typed with `'static`
+/// (`let word: &'static str = word_for(n);`). What borrows from them need not be refused.
+pub(crate) fn static_locals(body: &Block) -> BTreeSet<String> {
+    fn literal(expr: &Expr) -> bool {
+        match expr {
+            Expr::Lit(_) => true,
+            Expr::Reference(reference) => literal(&reference.expr),
+            Expr::Paren(inner) => literal(&inner.expr),
+            Expr::Array(array) => array.elems.iter().all(literal),
+            Expr::Tuple(tuple) => tuple.elems.iter().all(literal),
+            Expr::Macro(mac) if mac.mac.path.is_ident("vec") => {
+                macro_items(&mac.mac).is_some_and(|items| items.iter().all(literal))
+            }
+            other => str_literal(other),
+        }
+    }
+    struct Statics(BTreeSet<String>);
+    impl<'ast> Visit<'ast> for Statics {
+        fn visit_local(&mut self, local: &'ast syn::Local) {
+            let typed_static = match &local.pat {
+                Pat::Type(typed) => names_static(&typed.ty),
+                _ => false,
+            };
+            if typed_static || local.init.as_ref().is_some_and(|init| literal(&init.expr)) {
+                self.0.extend(
+                    pattern_bindings(&local.pat)
+                        .into_iter()
+                        .map(|b| b.ident.to_string()),
+                );
+            }
+            visit::visit_local(self, local);
+        }
+    }
+    let mut statics = Statics(BTreeSet::new());
+    statics.visit_block(body);
+    statics.0
+}
+
+/// A type that names `'static`.
+fn names_static(ty: &syn::Type) -> bool {
+    struct Static(bool);
+    impl<'ast> Visit<'ast> for Static {
+        fn visit_lifetime(&mut self, lifetime: &'ast syn::Lifetime) {
+            self.0 |= lifetime.ident == "static";
+        }
+    }
+    let mut found = Static(false);
+    found.visit_type(ty);
+    found.0
 }
 
 /// A type that holds a `&` other than `&'static`.
