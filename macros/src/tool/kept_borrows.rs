@@ -11,7 +11,7 @@
 //! }
 //! ```
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use syn::{
     Block, Expr, Pat, Stmt,
@@ -33,8 +33,12 @@ pub(crate) fn check(body: &Block, diagnostics: &mut Diagnostics) {
     let mut borrowed = Borrowed {
         names: BTreeSet::new(),
         statics: static_locals(body),
+        bound: BTreeMap::new(),
     };
     borrowed.visit_block(body);
+    // A name bound more than once may name another value where it is put.
+    let bound = &borrowed.bound;
+    borrowed.names.retain(|name| bound.get(name) == Some(&1));
     Check {
         borrowed: borrowed.names,
         statics: &borrowed.statics,
@@ -49,6 +53,8 @@ pub(crate) fn check(body: &Block, diagnostics: &mut Diagnostics) {
 struct Borrowed {
     names: BTreeSet<String>,
     statics: BTreeSet<String>,
+    /// How many times each name is bound in the body.
+    bound: BTreeMap<String, usize>,
 }
 
 impl Borrowed {
@@ -62,6 +68,11 @@ impl Borrowed {
 }
 
 impl<'ast> Visit<'ast> for Borrowed {
+    fn visit_pat_ident(&mut self, pat: &'ast syn::PatIdent) {
+        *self.bound.entry(pat.ident.to_string()).or_default() += 1;
+        visit::visit_pat_ident(self, pat);
+    }
+
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
         if let Pat::Ident(item) = &*e.pat
             && item.by_ref.is_none()
@@ -177,7 +188,9 @@ impl<'ast> Visit<'ast> for Check<'_> {
                             "this is a borrow, and `.{method}(..)` puts it into `{name}`, which \
                              an `ask!` outlives: `{name}` is saved into `requestState` there, \
                              and a borrow cannot be. Put in an owned value (`.to_owned()`, \
-                             `.to_string()`, `.clone()`), or make `{name}` after the ask"
+                             `.to_string()`, `.clone()`), or make `{name}` after the ask. If it \
+                             is owned already (mrtr tells borrows by the methods' names), name \
+                             the collection's type: `let mut {name}: Vec<Type> = ..`"
                         ),
                     );
                 }
@@ -257,9 +270,10 @@ mod tests {
             "names.push(choice.trim())",
             "names.push(picked)",
             "names.push(side.trim())",
+            "names.push(again)",
         ] {
             let body = format!(
-                "{{ let choice = \"x\"; let picked = choice.trim(); for side in choice.split(' ') {{ f(side); }} let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} for word in \"a b\".split(' ') {{ f(word); }} f(names); }}"
+                "{{ let choice = \"x\"; let picked = choice.trim(); for side in choice.split(' ') {{ f(side); }} for again in &items {{ f(again); }} for again in owned() {{ f(again); }} let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} for word in \"a b\".split(' ') {{ f(word); }} f(names); }}"
             );
             assert_eq!(errors(&body), 0, "{put}");
         }
