@@ -6573,6 +6573,32 @@ corpus! {
         Ok(format!("{out:?} {said} {last} {star} {dropped} {total}"))
     }
 
+    // A loop over items borrowed from a local, and a value made again from another, after a
+    // macro read them (which may move a value), while another branch moves them (seed 1270):
+    // resuming makes the loop's iterator and the value again from the locals, so they are
+    // saved as they are at the asks, not from a snapshot taken at their `let`s.
+    made_every_round_after_a_macro_read_of_what_another_branch_moves(args) => {
+        let mut list = Vec::new();
+        list.push(args.n + 1);
+        list.push(7);
+        let mut text = String::new();
+        text.push_str(" ab ");
+        if args.n % 2 == 0 {
+            note!(args, "{list:?} {text}");
+            for &x in list.iter().rev() {
+                let m = ask!(m = elicit::<Num>(format!("m {x}?"))).ok().map_or(0, |n| n.num);
+                note!(args, "{x}+{m}");
+            }
+            let t = text.trim();
+            let k = ask!(k = elicit::<Num>(format!("k {t}?"))).ok().map_or(0, |n| n.num);
+            note!(args, "{t} {k}");
+        } else {
+            note!(args, "{}", sum_with(list, 1));
+            note!(args, "{}", consume(text));
+        }
+        Ok("done".to_owned())
+    }
+
     // References collected, mapped by picks and filtered by reads from what the tool holds,
     // held across asks: collected again on resume, with an item copied out of them, a loop
     // over them, and a `match` on one found.
@@ -8158,6 +8184,11 @@ fn cases(name: &str) -> Vec<Run> {
         "a_local_moved_by_two_lets_and_given_anew_after_each_ask" => vec![
             run(3, vec![text("ab"), text("xyz"), num(4), num(5), num(6)]),
             run(0, vec![decline.clone(), decline.clone(), decline.clone()]),
+        ],
+        "made_every_round_after_a_macro_read_of_what_another_branch_moves" => vec![
+            run(2, vec![num(3), num(4), num(5)]),
+            run(4, vec![decline.clone(), num(1), decline.clone()]),
+            run(1, vec![]),
         ],
         "collected_borrows_made_again_on_resume" => vec![
             run(

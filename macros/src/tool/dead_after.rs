@@ -34,8 +34,8 @@ use super::{
     macro_reads::macro_names,
     overwritten::rebinds,
     syntax::{
-        PRINTING_MACROS, ask_marker, asks_in_expr, asks_in_stmt, is_comparison, names_in_expr,
-        operands_in_order, pattern_bindings,
+        PRINTING_MACROS, ask_marker, asks_in_expr, asks_in_stmt, is_comparison, made_every_round,
+        names_in_expr, operands_in_order, pattern_bindings,
     },
 };
 
@@ -457,10 +457,16 @@ struct Resumed<'n> {
 
 impl Resumed<'_> {
     fn stmts(&mut self, stmts: &[Stmt], named: bool) {
+        let mut named = named;
         for stmt in stmts {
             let mut outside = Outside::default();
             outside.visit_stmt(stmt);
+            // A `let` made on every round (a borrowed loop's iterator, a value made again)
+            // runs on resume too, so it reads the binding at every ask after it in its block.
+            let every_round = matches!(stmt, Stmt::Local(local) if made_every_round(local))
+                && reads(&outside.names, self.name, self.closures);
             self.found(outside, named);
+            named |= every_round;
         }
     }
 
@@ -625,6 +631,37 @@ mod tests {
             }
         };
         assert_eq!(dead(continued), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn not_after_a_let_made_on_every_round_that_reads_it() {
+        // A loop over items borrowed from `s`, after a macro that may have moved it: resuming
+        // makes the loop's iterator again from `s` (seed 1270).
+        let walked = quote! {
+            let mut s = a();
+            note!("{s:?}");
+            {
+                let mut walk = match ::mrtr::__private::Visited::resume(&mut visited, s.iter()) {
+                    Some(walk) => walk,
+                    None => lost(),
+                };
+                loop {
+                    let item = match ::mrtr::__private::Visited::next(&mut visited, &mut walk) {
+                        Some(item) => item,
+                        None => break,
+                    };
+                    let m = __mrtr_ask_1(q(item))?;
+                }
+            }
+        };
+        assert_eq!(dead(walked), Vec::<u32>::new());
+        let made = quote! {
+            let mut s = a();
+            note!("{s:?}");
+            let t = ::mrtr::__private::remade(s.trim());
+            let m = __mrtr_ask_1(q())?;
+        };
+        assert_eq!(dead(made), Vec::<u32>::new());
     }
 
     #[test]

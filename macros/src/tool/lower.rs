@@ -30,12 +30,12 @@ use super::{
     desugar::strip_mut,
     idents,
     overwritten::{Overwritten, overwritten_asks, overwritten_by},
-    remade::{not_remade_hint, remade_let},
+    remade::not_remade_hint,
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
         assigned_place, bindings_tuple, borrowed_from_item, borrows, collects_borrows, iterates,
-        kept_for_drop, parse_stmt, pattern_bindings, picks_borrow, recreated_closure,
-        revisits_items, static_str, str_type, task_start_marker, with_captures,
+        kept_for_drop, made_every_round, parse_stmt, pattern_bindings, picks_borrow, static_str,
+        str_type, task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -549,11 +549,7 @@ impl<'a> Lowering<'a> {
             }
         }
         // Made again on every round from what it captures, which is saved instead.
-        if !ask_follows
-            || recreated_closure(&local).is_some()
-            || revisits_items(&local)
-            || remade_let(&local)
-        {
+        if !ask_follows || made_every_round(&local) {
             return Stmt::Local(local);
         }
         let machine = self.machine.clone();

@@ -51,6 +51,13 @@ pub(crate) fn revisits_items(local: &syn::Local) -> bool {
         .is_some_and(|names| names == ["Visited", "resume"] || names == ["Visited", "next"])
 }
 
+/// A `let` made again on every round rather than restored: a re-created closure, a loop
+/// over borrowed items' iterator or item (`revisits_items`), or a value made again on resume
+/// (`remade::remade_let`).
+pub(crate) fn made_every_round(local: &syn::Local) -> bool {
+    recreated_closure(local).is_some() || revisits_items(local) || super::remade::remade_let(local)
+}
+
 /// The path after `::mrtr::__private::` of a call that `expr` is to an item there, as the
 /// code mrtr writes calls it: `["Visited", "next"]` for `::mrtr::__private::Visited::next(..)`.
 pub(crate) fn private_call(expr: &Expr) -> Option<Vec<String>> {
