@@ -1118,7 +1118,7 @@ impl Generator {
                         let text = self
                             .visible()
                             .any(|v| v.name == source && v.kind == Kind::Text);
-                        let value = match (text, self.rng.u8(0..8)) {
+                        let value = match (text, self.rng.u8(0..9)) {
                             (true, 0) => format!("{source}.trim()"),
                             (true, 1) => {
                                 format!("{source}.split_once('1').unwrap_or((\"\", \"\"))")
@@ -1140,6 +1140,13 @@ impl Generator {
                                 format!("{source}.iter().filter(|x| **x > 1).collect::<Vec<_>>()")
                             }
                             (false, 5) => format!("{source}.first().filter(|x| **x != 0)"),
+                            // Chosen by a test that reads.
+                            (true, 6) => format!(
+                                "if {source}.len() > 2 {{ {source}.trim() }} else {{ \"short\" }}"
+                            ),
+                            (false, 6) => format!(
+                                "if {source}.len() > 1 {{ {source}.get(1) }} else {{ {source}.first() }}"
+                            ),
                             _ => format!("&{source}"),
                         };
                         let borrow = self.fresh("r");
