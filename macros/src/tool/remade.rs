@@ -828,7 +828,7 @@ pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
 
 /// Methods of the standard collections, strings and numbers that only read what they are
 /// called on: calling one does not change a local a `let` made again reads.
-const READING: &[&str] = &[
+pub(crate) const READING: &[&str] = &[
     "len",
     "is_empty",
     "contains",
@@ -857,6 +857,12 @@ const READING: &[&str] = &[
     "to_vec",
     "is_some",
     "is_none",
+    "is_ok",
+    "is_err",
+    "is_ascii",
+    "is_char_boundary",
+    "eq_ignore_ascii_case",
+    "rfind",
 ];
 
 /// What later statements do that rules out making the `let` again: bind again a name of

@@ -14,31 +14,13 @@ use syn::{
 };
 
 use super::borrowed_items::BORROWING_ITEMS;
-use super::remade::{REMADE_PICKS, UNWRAPPING, remade_value, steady};
+use super::remade::{READING, REMADE_PICKS, UNWRAPPING, remade_value, steady};
+use super::syntax::is_assign_op;
 
 /// The types of std whose picks a path names: `str::trim`, `String::as_str`.
 const STD_TYPES: &[&str] = &[
     "str", "String", "Vec", "Option", "Result", "Box", "Cow", "Path", "PathBuf", "OsStr",
     "OsString",
-];
-
-/// Methods a predicate may call: they only read what they are called on.
-const READS: &[&str] = &[
-    "len",
-    "is_empty",
-    "contains",
-    "contains_key",
-    "starts_with",
-    "ends_with",
-    "is_some",
-    "is_none",
-    "is_ok",
-    "is_err",
-    "is_ascii",
-    "is_char_boundary",
-    "eq_ignore_ascii_case",
-    "find",
-    "rfind",
 ];
 
 /// A function of one borrow that picks a borrow out of it: `|s| s.trim()`, `|p| &p.name`,
@@ -63,7 +45,7 @@ pub(crate) fn picking(function: &Expr, arguments: &mut Vec<String>) -> bool {
 }
 
 /// A predicate of one borrow that only reads it, with comparisons, `!`, `&&` and `||`, and the
-/// methods of `READS` or the picks: `|l| !l.trim().is_empty()`, `|w| w.len() > min`.
+/// methods of `remade::READING` or the picks: `|l| !l.trim().is_empty()`, `|w| w.len() > min`.
 pub(crate) fn reading(function: &Expr, arguments: &mut Vec<String>) -> bool {
     with_body(function, arguments, read_only)
 }
@@ -143,7 +125,7 @@ fn plain_picks(body: &Expr) -> bool {
 }
 
 /// An expression that only reads: literals, locals, their fields, comparisons and the like,
-/// and the methods of `READS`, the picks and the unwrapping ones. The locals it reads go to
+/// and the methods of `remade::READING` (not its iterators), the picks and the unwrapping ones. The locals it reads go to
 /// `arguments`.
 pub(crate) fn read_only(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
@@ -151,7 +133,7 @@ pub(crate) fn read_only(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         Expr::Path(_) | Expr::Range(_) | Expr::Tuple(_) | Expr::Array(_) => steady(expr, arguments),
         Expr::Unary(unary) => read_only(&unary.expr, arguments),
         Expr::Binary(binary) => {
-            !assigns(&binary.op)
+            !is_assign_op(&binary.op)
                 && read_only(&binary.left, arguments)
                 && read_only(&binary.right, arguments)
         }
@@ -162,8 +144,12 @@ pub(crate) fn read_only(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         Expr::Field(field) => read_only(&field.base, arguments),
         Expr::MethodCall(call) => {
             let method = call.method.to_string();
+            // Not an iterator: made again in a closure, its place would not be checked to
+            // keep its order.
+            let reads =
+                READING.contains(&method.as_str()) && !BORROWING_ITEMS.contains(&method.as_str());
             call.turbofish.is_none()
-                && (READS.contains(&method.as_str())
+                && (reads
                     || REMADE_PICKS.contains(&method.as_str())
                     || UNWRAPPING.contains(&method.as_str()))
                 && read_only(&call.receiver, arguments)
@@ -171,24 +157,6 @@ pub(crate) fn read_only(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         }
         _ => false,
     }
-}
-
-/// `+=` and the like.
-fn assigns(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_)
-            | SubAssign(_)
-            | MulAssign(_)
-            | DivAssign(_)
-            | RemAssign(_)
-            | BitXorAssign(_)
-            | BitAndAssign(_)
-            | BitOrAssign(_)
-            | ShlAssign(_)
-            | ShrAssign(_)
-    )
 }
 
 #[cfg(test)]
