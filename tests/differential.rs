@@ -6631,8 +6631,9 @@ corpus! {
         }
         let (user, domain) = text.split_once('@').unwrap_or((&text, ""));
         let label = if repos.len() > 5 { "many" } else if args.n > 5 { repos[0].as_str() } else { repos[1].trim() };
+        let pair = (repos[0].as_str(), 2);
         let last = ask!(last = elicit::<Text>(format!("Last for {user}{domain} {label}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
-        let counts = format!("{} {first} {tail} {} {label}", words.len(), set.len());
+        let counts = format!("{} {first} {tail} {} {label} {pair:?}", words.len(), set.len());
         let size = consume(text);
         Ok(format!("{out:?} {counts} {last} {size}"))
     }

@@ -651,8 +651,25 @@ pub(crate) fn remade_value(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         }
         Expr::MethodCall(_) => picked(expr, arguments) || taken(expr, arguments),
         Expr::If(branch) => chosen(branch, arguments),
+        Expr::Tuple(syn::ExprTuple { elems, .. }) | Expr::Array(syn::ExprArray { elems, .. }) => {
+            built(elems.iter(), arguments)
+        }
         _ => false,
     }
+}
+
+/// `(name.as_str(), 1)`, `[a.trim(), "-"]`: of values `remade_value` takes and literals, one
+/// at least of the former (a tuple of literals alone is saved as before).
+fn built<'e>(parts: impl Iterator<Item = &'e Expr>, arguments: &mut Vec<String>) -> bool {
+    let mut made = false;
+    for part in parts {
+        if remade_value(part, arguments) {
+            made = true;
+        } else if !matches!(part, Expr::Lit(_)) {
+            return false;
+        }
+    }
+    made
 }
 
 /// `if test { "none" } else { text.trim() }`: `test` only reads
@@ -1007,6 +1024,9 @@ mod tests {
             // Chosen by a test that reads.
             "if items.is_empty() { \"none\" } else { items[0].as_str() }",
             "if n > 2 { text.trim() } else if n > 1 { &text[1..] } else { \"\" }",
+            // Built of such values and literals.
+            "(args.name.as_str(), 1)",
+            "[text.trim(), \"-\", &args.name]",
         ] {
             let block = format!("{{ let v = {value}; {ASK} use_it(v, a); }}");
             assert_eq!(remade(&block), ["v"], "{value}");
@@ -1055,6 +1075,8 @@ mod tests {
             ("if ready() { \"none\" } else { text.trim() }", ASK),
             ("if c { \"none\" } else { log(); text.trim() }", ASK),
             ("if let Some(t) = o { t.trim() } else { \"\" }", ASK),
+            ("(\"a\", 1)", ASK),
+            ("(text.trim(), n)", ASK),
             ("text.chars().next()", ASK),
             ("make().iter().next()", ASK),
             ("make().trim()", ASK),

@@ -578,6 +578,10 @@ pub(crate) fn borrows(init: &Expr) -> bool {
             BORROWING.contains(&call.method.to_string().as_str()) || iterates(init)
         }
         Expr::Paren(inner) => borrows(&inner.expr),
+        // `(name.as_str(), 1)`: a part that borrows.
+        Expr::Tuple(syn::ExprTuple { elems, .. }) | Expr::Array(syn::ExprArray { elems, .. }) => {
+            elems.iter().any(borrows)
+        }
         // `if c { "none" } else { &name }`: a branch that borrows.
         Expr::If(branch) => {
             let tail = |block: &Block| match block.stmts.last() {
