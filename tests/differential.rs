@@ -6632,8 +6632,10 @@ corpus! {
         let (user, domain) = text.split_once('@').unwrap_or((&text, ""));
         let label = if repos.len() > 5 { "many" } else if args.n > 5 { repos[0].as_str() } else { repos[1].trim() };
         let pair = (repos[0].as_str(), 2);
+        let end = &repos[repos.len() - 2];
+        let next = repos.get(min + 1);
         let last = ask!(last = elicit::<Text>(format!("Last for {user}{domain} {label}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
-        let counts = format!("{} {first} {tail} {} {label} {pair:?}", words.len(), set.len());
+        let counts = format!("{} {first} {tail} {} {label} {pair:?} {end} {next:?}", words.len(), set.len());
         let size = consume(text);
         Ok(format!("{out:?} {counts} {last} {size}"))
     }

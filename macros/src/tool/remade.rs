@@ -33,8 +33,8 @@ use super::macro_reads::macro_names;
 use super::moved_fields::consumes_receiver;
 use super::remade_closures;
 use super::syntax::{
-    Binding, asks_in_block, asks_in_expr, asks_in_stmt, assigned_place, macro_items, names_in_expr,
-    names_in_stmt, pattern_bindings, private_call,
+    Binding, asks_in_block, asks_in_expr, asks_in_stmt, assigned_place, is_assign_op, macro_items,
+    names_in_expr, names_in_stmt, pattern_bindings, private_call,
 };
 
 /// Methods that pick a borrow out of what they are called on, and run none of the user's code.
@@ -445,6 +445,17 @@ fn fallible(expr: &Expr) -> bool {
         fn visit_expr(&mut self, expr: &'ast Expr) {
             self.0 |= match expr {
                 Expr::Try(_) | Expr::Index(_) => true,
+                // Overflow, or a division by zero.
+                Expr::Binary(binary) => matches!(
+                    binary.op,
+                    syn::BinOp::Add(_)
+                        | syn::BinOp::Sub(_)
+                        | syn::BinOp::Mul(_)
+                        | syn::BinOp::Div(_)
+                        | syn::BinOp::Rem(_)
+                        | syn::BinOp::Shl(_)
+                        | syn::BinOp::Shr(_)
+                ),
                 Expr::MethodCall(call) => {
                     ["unwrap", "expect"].contains(&call.method.to_string().as_str())
                 }
@@ -799,7 +810,8 @@ fn held_place(expr: &Expr) -> bool {
 }
 
 /// A literal, a name (a local, which goes to `arguments`, or a constant), a borrow of one, or a
-/// range, tuple or array of them, or a field of a local.
+/// range, tuple or array of them, a field of a local, or arithmetic, comparisons and the
+/// methods of `READING` on them.
 pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::Lit(_) => true,
@@ -825,6 +837,18 @@ pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
                     .end
                     .as_deref()
                     .is_none_or(|end| steady(end, arguments))
+        }
+        // `at + 1`, `items.len() - 1`: what such values compute, reading them only.
+        Expr::Binary(binary) if !is_assign_op(&binary.op) => {
+            steady(&binary.left, arguments) && steady(&binary.right, arguments)
+        }
+        Expr::MethodCall(call) => {
+            let method = call.method.to_string();
+            call.turbofish.is_none()
+                && READING.contains(&method.as_str())
+                && !BORROWING_ITEMS.contains(&method.as_str())
+                && steady(&call.receiver, arguments)
+                && call.args.iter().all(|arg| steady(arg, arguments))
         }
         Expr::Path(path) if path.qself.is_none() => match path.path.get_ident() {
             Some(ident) if ident == "self" => false,
@@ -1026,6 +1050,9 @@ mod tests {
             "if n > 2 { text.trim() } else if n > 1 { &text[1..] } else { \"\" }",
             // Built of such values and literals.
             "(args.name.as_str(), 1)",
+            // Arguments computed from locals.
+            "items.get(at + 1)",
+            "&items[items.len() - 1]",
             "[text.trim(), \"-\", &args.name]",
         ] {
             let block = format!("{{ let v = {value}; {ASK} use_it(v, a); }}");
@@ -1080,8 +1107,7 @@ mod tests {
             ("text.chars().next()", ASK),
             ("make().iter().next()", ASK),
             ("make().trim()", ASK),
-            ("items.get(at + 1)", ASK),
-            ("text.strip_prefix(\"x\").ok_or(\"none\".to_owned())?", ASK),
+            ("text.strip_prefix(\"x\").ok_or(none())?", ASK),
             // An argument changed later, or a name read bound again.
             ("items.get(at)", "at += 1; let a = __mrtr_ask_1(q());"),
             ("map.get(&key)", "key.push('x'); let a = __mrtr_ask_1(q());"),
