@@ -1118,7 +1118,7 @@ impl Generator {
                         let text = self
                             .visible()
                             .any(|v| v.name == source && v.kind == Kind::Text);
-                        let value = match (text, self.rng.u8(0..9)) {
+                        let value = match (text, self.rng.u8(0..10)) {
                             (true, 0) => format!("{source}.trim()"),
                             (true, 1) => {
                                 format!("{source}.split_once('1').unwrap_or((\"\", \"\"))")
@@ -1147,6 +1147,9 @@ impl Generator {
                             (false, 6) => format!(
                                 "if {source}.len() > 1 {{ {source}.get(1) }} else {{ {source}.first() }}"
                             ),
+                            // Built of such values, or picked at a place computed.
+                            (true, 7) => format!("({source}.trim(), 1)"),
+                            (false, 7) => format!("{source}.get({source}.len() / 2)"),
                             _ => format!("&{source}"),
                         };
                         let borrow = self.fresh("r");
