@@ -779,11 +779,11 @@ impl<'a> Lowering<'a> {
                         "`{0}` holds references collected from an iterator across an `ask!`, \
                          and a borrow cannot be saved into `requestState`. Collect owned \
                          values: `.map(str::to_owned)` before `.collect()` for `&str` items, \
-                         `.cloned()` for others, into `Vec<String>` or the like. mrtr collects again on resume, rather \
-                         than saving, an iterator over what the tool holds whose `map` only \
-                         picks (`.map(str::trim)`, `.map(|s| s.trim())`) and whose `filter` \
-                         only reads (`.filter(|s| !s.is_empty())`), but not one that calls \
-                         other code{1}",
+                         `.cloned()` for others, into `Vec<String>` or the like. mrtr collects \
+                         again on resume, rather than saving, an iterator over what the tool \
+                         holds whose `map` only picks (`.map(str::trim)`, \
+                         `.map(|s| s.trim())`) and whose `filter` only reads \
+                         (`.filter(|s| !s.is_empty())`), but not one that calls other code{1}",
                         binding.ident,
                         not_remade_hint(init),
                     ),
