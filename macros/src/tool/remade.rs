@@ -445,17 +445,20 @@ fn fallible(expr: &Expr) -> bool {
         fn visit_expr(&mut self, expr: &'ast Expr) {
             self.0 |= match expr {
                 Expr::Try(_) | Expr::Index(_) => true,
-                // Overflow, or a division by zero.
-                Expr::Binary(binary) => matches!(
-                    binary.op,
+                // Overflow, or a division by zero (not by a literal other than 0: `len() / 2`).
+                Expr::Binary(binary) => match binary.op {
                     syn::BinOp::Add(_)
-                        | syn::BinOp::Sub(_)
-                        | syn::BinOp::Mul(_)
-                        | syn::BinOp::Div(_)
-                        | syn::BinOp::Rem(_)
-                        | syn::BinOp::Shl(_)
-                        | syn::BinOp::Shr(_)
-                ),
+                    | syn::BinOp::Sub(_)
+                    | syn::BinOp::Mul(_)
+                    | syn::BinOp::Shl(_)
+                    | syn::BinOp::Shr(_) => true,
+                    syn::BinOp::Div(_) | syn::BinOp::Rem(_) => !matches!(
+                        &*binary.right,
+                        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. })
+                            if n.base10_parse::<u128>().is_ok_and(|n| n != 0)
+                    ),
+                    _ => false,
+                },
                 Expr::MethodCall(call) => {
                     ["unwrap", "expect"].contains(&call.method.to_string().as_str())
                 }
@@ -1155,6 +1158,12 @@ mod tests {
         // What it borrows from changed once it is dead, when it cannot fail: made again.
         let changed = format!("{{ let v = text.trim(); f(v); text.clear(); {ASK} }}");
         assert_eq!(remade(&changed), ["v"]);
+        let halved =
+            format!("{{ let v = items.get(items.len() / 2); f(v); items.clear(); {ASK} }}");
+        assert_eq!(remade(&halved), ["v"]);
+        // Arithmetic that may overflow may fail.
+        let next = format!("{{ let v = items.get(at + 1); f(v); at = n; {ASK} }}");
+        assert!(remade(&next).is_empty());
         // Changed or bound again once it is dead, with no ask after that may re-run it: made
         // again, as in `while i < n { let item = &items[i]; ask!(..); use(item); i += 1; }`.
         for later in ["f(v); i += 1;", "f(v); if c { let items = 1; f(items); }"] {
