@@ -591,7 +591,8 @@ pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
          (`let t = text.trim();`, not `let text = text.trim();`); no name it reads bound both \
          in its block or branch and around it; and no later statement of its block binding \
          again a name it reads, or changing a local it passes, or, where it may fail (`?`, \
-         `unwrap`, indexing, a pattern that may not match), any local it reads"
+         `unwrap`, indexing, arithmetic that may overflow, a pattern that may not match), any \
+         local it reads"
     } else {
         ""
     }
