@@ -22,17 +22,18 @@ use super::borrowed_items::{BORROWING_ITEMS, KEEPING};
 use super::remade::borrow_pick;
 use super::syntax::{
     asks_in_expr, asks_in_stmt, borrows, local_name, names_in_stmt, pattern_bindings, picks_borrow,
-    static_locals,
+    root_ident,
 };
 use crate::diagnostics::Diagnostics;
 
 /// Methods that put their arguments into what they are called on.
 const PUTTING: &[&str] = &["push", "push_back", "push_front", "insert", "entry"];
 
-pub(crate) fn check(body: &Block, diagnostics: &mut Diagnostics) {
+/// `statics`: the body's locals whose data may be `'static` (`syntax::static_locals`).
+pub(crate) fn check(body: &Block, statics: &BTreeSet<String>, diagnostics: &mut Diagnostics) {
     let mut borrowed = Borrowed {
         names: BTreeSet::new(),
-        statics: static_locals(body),
+        statics: statics.clone(),
         bound: BTreeMap::new(),
     };
     borrowed.visit_block(body);
@@ -130,20 +131,7 @@ impl Check<'_> {
 /// `text.split(',')`; not a literal, a constant (`"a b".split(' ')`, `NAMES.first()`) or a
 /// local of `statics`.
 fn local_root(value: &Expr, statics: &BTreeSet<String>) -> bool {
-    let mut root = value;
-    loop {
-        match root {
-            Expr::Reference(reference) => root = &reference.expr,
-            Expr::MethodCall(call) => root = &call.receiver,
-            Expr::Field(field) => root = &field.base,
-            Expr::Index(index) => root = &index.expr,
-            Expr::Paren(inner) => root = &inner.expr,
-            Expr::Try(tried) => root = &tried.expr,
-            _ => break,
-        }
-    }
-    matches!(root, Expr::Path(path)
-        if path.path.get_ident().is_some_and(|ident| local_name(ident, statics)))
+    root_ident(value).is_some_and(|root| local_name(root, statics))
 }
 
 impl<'ast> Visit<'ast> for Check<'_> {
@@ -229,11 +217,12 @@ impl<'ast> Visit<'ast> for Puts<'_, 'ast> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::syntax::static_locals;
 
     fn errors(body: &str) -> usize {
         let block: Block = syn::parse_str(body).unwrap();
         let mut diagnostics = Diagnostics::default();
-        check(&block, &mut diagnostics);
+        check(&block, &static_locals(&block), &mut diagnostics);
         diagnostics
             .into_compile_errors()
             .to_string()

@@ -83,7 +83,9 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
 
     let analysis = analyze::analyze(&tool.item.block, &mut diagnostics);
     borrowed::check(&analysis.body, &mut diagnostics);
-    kept_borrows::check(&analysis.body, &mut diagnostics);
+    // The user's locals whose data may be `'static`, for both checks of collected borrows.
+    let static_locals = syntax::static_locals(&analysis.body);
+    kept_borrows::check(&analysis.body, &static_locals, &mut diagnostics);
     closures::check(&analysis.body, &mut diagnostics);
     let flow = diagram::flowchart(
         &tool.item.sig.ident.to_string(),
@@ -104,7 +106,6 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     let captures = syntax::captures_in(&body);
     scopes::narrow_scopes(&mut body, &captures);
     let borrowing_items = syntax::borrowing_items(&body);
-    let static_locals = syntax::static_locals(&body);
     let mut lowering = lower::Lowering::new(
         analysis.asks,
         task_start.clone(),

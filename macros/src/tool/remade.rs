@@ -12,7 +12,7 @@
 //! made again equal. The value must be a pure read: a reference to a held place (`&user.name`,
 //! `&items[0]`, `&text[1..]`) or one of a few methods that pick a borrow out of one
 //! (`REMADE_PICKS`, told by name), then only the unwrapping methods (`UNWRAPPING`) or `?`. Its
-//! arguments are literals, constants or locals; the place's root a local or a parameter, not
+//! arguments only read (`steady`); the place's root a local or a parameter, not
 //! `self`, whose fields may differ on the instance that takes the retry. What else must hold is
 //! in `remade_here`. Lowering, scope narrowing and liveness then take it as they take a
 //! re-created closure: not saved, and reading it reads what it reads (`syntax::captures_in`).
@@ -34,7 +34,7 @@ use super::moved_fields::consumes_receiver;
 use super::remade_closures;
 use super::syntax::{
     Binding, asks_in_block, asks_in_expr, asks_in_stmt, assigned_place, is_assign_op, macro_items,
-    names_in_expr, names_in_stmt, pattern_bindings, private_call,
+    names_in_expr, names_in_stmt, pattern_bindings, private_call, root_ident,
 };
 
 /// Methods that pick a borrow out of what they are called on, and run none of the user's code.
@@ -63,7 +63,7 @@ pub(crate) const REMADE_PICKS: &[&str] = &[
 ];
 
 /// Methods that take the borrow out of an `Option` or `Result`, with arguments as a pick's.
-pub(crate) const UNWRAPPING: &[&str] = &[
+const UNWRAPPING: &[&str] = &[
     "unwrap",
     "expect",
     "unwrap_or",
@@ -561,17 +561,7 @@ fn remade_shape(local: &Local, arguments: &mut Vec<String>, made: &BTreeSet<Stri
 /// `words[0]` or `pairs[i].0`, with `words` one of `made`: an item copied out of a value made
 /// again, which may be a borrow. A copy out of a saved value is saved as it is.
 fn copied_out(expr: &Expr, made: &BTreeSet<String>, arguments: &mut Vec<String>) -> bool {
-    let mut root = expr;
-    loop {
-        match root {
-            Expr::Index(index) => root = &index.expr,
-            Expr::Field(field) => root = &field.base,
-            Expr::Paren(inner) => root = &inner.expr,
-            _ => break,
-        }
-    }
-    let made_root = matches!(root, Expr::Path(path)
-        if path.path.get_ident().is_some_and(|ident| made.contains(&ident.to_string())));
+    let made_root = root_ident(expr).is_some_and(|root| made.contains(&root.to_string()));
     made_root && !matches!(expr, Expr::Path(_)) && indexed_place(expr, arguments)
 }
 
@@ -687,9 +677,8 @@ fn built<'e>(parts: impl Iterator<Item = &'e Expr>, arguments: &mut Vec<String>)
     made
 }
 
-/// `if test { "none" } else { text.trim() }`: `test` only reads
-/// (`remade_closures::read_only`), and each branch is a string literal, a value
-/// `remade_value` takes, or another such `if`.
+/// `if test { "none" } else { text.trim() }`: `test` only reads (`steady`), and each branch is
+/// a string literal, a value `remade_value` takes, or another such `if`.
 fn chosen(branch: &syn::ExprIf, arguments: &mut Vec<String>) -> bool {
     let Some((_, otherwise)) = &branch.else_branch else {
         return false;
@@ -707,7 +696,7 @@ fn chosen(branch: &syn::ExprIf, arguments: &mut Vec<String>) -> bool {
         _ => false,
     };
     !matches!(&*branch.cond, Expr::Let(_))
-        && remade_closures::read_only(&branch.cond, arguments)
+        && steady(&branch.cond, arguments)
         && tail(&branch.then_branch, arguments)
         && match &**otherwise {
             Expr::Block(block) => block.attrs.is_empty() && tail(&block.block, arguments),
@@ -731,9 +720,10 @@ fn picked(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     }
 }
 
-/// `place.iterate(..).adapt(..).take(..)`: one item of a held place, or of a pick of one,
-/// taken in order as a borrowed loop takes them (`borrowed_items`) (`text.split(',').next()`, `items.iter().rev().nth(1)`, `list.iter().max()`).
-/// `mark` has the place checked to keep its order when saved (`revisited`).
+/// `place.iterate(..).adapt(..).take(..)`: items of a held place, or of a pick of one, taken
+/// in order as a borrowed loop takes them (`borrowed_items`): `text.split(',').next()`,
+/// `items.iter().rev().nth(1)`, `list.iter().max()`, `text.lines().collect()`. `mark` has the
+/// place checked to keep its order when saved (`revisited`).
 fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     let Expr::MethodCall(call) = expr else {
         return false;
@@ -743,7 +733,7 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         ("find", [predicate]) => remade_closures::reading(predicate, arguments),
         _ => call.args.iter().all(|arg| steady(arg, arguments)),
     };
-    if !(TAKING.contains(&method.as_str()) || method == "find")
+    if !TAKING.contains(&method.as_str())
         || call.turbofish.is_some() && method != "collect"
         || !arguments_kept
     {
@@ -772,9 +762,9 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     }
 }
 
-/// Methods that take one item out of an iterator, or all of them; `find` too, with a
-/// predicate that reads (`remade_closures::reading`).
-const TAKING: &[&str] = &["next", "last", "nth", "max", "min", "collect"];
+/// Methods that take one item out of an iterator, or all of them; `find` with a predicate
+/// that reads (`remade_closures::reading`).
+const TAKING: &[&str] = &["next", "last", "nth", "max", "min", "find", "collect"];
 
 /// `.map(f)`, `.and_then(f)` or `.filter_map(f)` with `f` a pick, or `.filter(p)` with `p` a
 /// read (`remade_closures`): of an iterator or an `Option`.
@@ -813,23 +803,19 @@ fn held_place(expr: &Expr) -> bool {
     }
 }
 
-/// A literal, a name (a local, which goes to `arguments`, or a constant), a borrow of one, or a
-/// range, tuple or array of them, a field of a local, or arithmetic, comparisons and the
-/// methods of `READING` on them.
+/// A value computed only by reading: a literal, a name (a local, which goes to `arguments`, or
+/// a constant), and what borrows, fields, ranges, tuples, arrays, operators other than
+/// assignments, and the methods of `READING` (not its iterators), the picks and the unwrapping
+/// ones make of them: `at + 1`, `items.len() - 1`, `!w.trim().is_empty()`.
 pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     match expr {
         Expr::Lit(_) => true,
-        Expr::Unary(unary) => {
-            matches!(unary.op, syn::UnOp::Neg(_)) && steady(&unary.expr, arguments)
-        }
+        Expr::Unary(unary) => steady(&unary.expr, arguments),
         Expr::Reference(reference) => {
             reference.mutability.is_none() && steady(&reference.expr, arguments)
         }
         Expr::Paren(inner) => steady(&inner.expr, arguments),
-        Expr::Field(field) if held_place(&field.base) => {
-            arguments.extend(names_in_expr(&field.base));
-            true
-        }
+        Expr::Field(field) => steady(&field.base, arguments),
         Expr::Tuple(tuple) => tuple.elems.iter().all(|elem| steady(elem, arguments)),
         Expr::Array(array) => array.elems.iter().all(|elem| steady(elem, arguments)),
         Expr::Range(range) => {
@@ -842,15 +828,19 @@ pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
                     .as_deref()
                     .is_none_or(|end| steady(end, arguments))
         }
-        // `at + 1`, `items.len() - 1`: what such values compute, reading them only.
         Expr::Binary(binary) if !is_assign_op(&binary.op) => {
             steady(&binary.left, arguments) && steady(&binary.right, arguments)
         }
         Expr::MethodCall(call) => {
             let method = call.method.to_string();
+            // Not an iterator: made again here, its place would not be checked to keep its
+            // order (`InOrder`).
+            let reads =
+                READING.contains(&method.as_str()) && !BORROWING_ITEMS.contains(&method.as_str());
             call.turbofish.is_none()
-                && READING.contains(&method.as_str())
-                && !BORROWING_ITEMS.contains(&method.as_str())
+                && (reads
+                    || REMADE_PICKS.contains(&method.as_str())
+                    || UNWRAPPING.contains(&method.as_str()))
                 && steady(&call.receiver, arguments)
                 && call.args.iter().all(|arg| steady(arg, arguments))
         }
@@ -873,7 +863,7 @@ pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
 
 /// Methods of the standard collections, strings and numbers that only read what they are
 /// called on: calling one does not change a local a `let` made again reads.
-pub(crate) const READING: &[&str] = &[
+const READING: &[&str] = &[
     "len",
     "is_empty",
     "contains",

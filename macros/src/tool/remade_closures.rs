@@ -14,8 +14,7 @@ use syn::{
 };
 
 use super::borrowed_items::BORROWING_ITEMS;
-use super::remade::{READING, REMADE_PICKS, UNWRAPPING, remade_value, steady};
-use super::syntax::is_assign_op;
+use super::remade::{REMADE_PICKS, remade_value, steady};
 
 /// The types of std whose picks a path names: `str::trim`, `String::as_str`.
 const STD_TYPES: &[&str] = &[
@@ -44,10 +43,10 @@ pub(crate) fn picking(function: &Expr, arguments: &mut Vec<String>) -> bool {
     })
 }
 
-/// A predicate of one borrow that only reads it, with comparisons, `!`, `&&` and `||`, and the
-/// methods of `remade::READING` or the picks: `|l| !l.trim().is_empty()`, `|w| w.len() > min`.
+/// A predicate of one borrow that only reads it (`remade::steady`): `|l| !l.trim().is_empty()`,
+/// `|w| w.len() > min`.
 pub(crate) fn reading(function: &Expr, arguments: &mut Vec<String>) -> bool {
-    with_body(function, arguments, read_only)
+    with_body(function, arguments, steady)
 }
 
 /// Checks the body of a closure of one parameter with `check`, and moves what it found to
@@ -122,41 +121,6 @@ fn plain_picks(body: &Expr) -> bool {
     let mut plain = Plain(true);
     plain.visit_expr(body);
     plain.0
-}
-
-/// An expression that only reads: literals, locals, their fields, comparisons and the like,
-/// and the methods of `remade::READING` (not its iterators), the picks and the unwrapping ones. The locals it reads go to
-/// `arguments`.
-pub(crate) fn read_only(expr: &Expr, arguments: &mut Vec<String>) -> bool {
-    match expr {
-        Expr::Lit(_) => true,
-        Expr::Path(_) | Expr::Range(_) | Expr::Tuple(_) | Expr::Array(_) => steady(expr, arguments),
-        Expr::Unary(unary) => read_only(&unary.expr, arguments),
-        Expr::Binary(binary) => {
-            !is_assign_op(&binary.op)
-                && read_only(&binary.left, arguments)
-                && read_only(&binary.right, arguments)
-        }
-        Expr::Paren(inner) => read_only(&inner.expr, arguments),
-        Expr::Reference(reference) => {
-            reference.mutability.is_none() && read_only(&reference.expr, arguments)
-        }
-        Expr::Field(field) => read_only(&field.base, arguments),
-        Expr::MethodCall(call) => {
-            let method = call.method.to_string();
-            // Not an iterator: made again in a closure, its place would not be checked to
-            // keep its order.
-            let reads =
-                READING.contains(&method.as_str()) && !BORROWING_ITEMS.contains(&method.as_str());
-            call.turbofish.is_none()
-                && (reads
-                    || REMADE_PICKS.contains(&method.as_str())
-                    || UNWRAPPING.contains(&method.as_str()))
-                && read_only(&call.receiver, arguments)
-                && call.args.iter().all(|arg| read_only(arg, arguments))
-        }
-        _ => false,
-    }
 }
 
 #[cfg(test)]

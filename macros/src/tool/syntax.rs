@@ -769,15 +769,7 @@ pub(crate) fn collects_borrows(
             _ => false,
         };
     };
-    let mut root = &*call.receiver;
-    while let Expr::MethodCall(step) = root {
-        root = &step.receiver;
-    }
-    while let Expr::Field(field) = root {
-        root = &field.base;
-    }
-    let local = matches!(root, Expr::Path(path)
-        if path.path.get_ident().is_some_and(|i| local_name(i, statics)));
+    let local = root_ident(&call.receiver).is_some_and(|root| local_name(root, statics));
     let turbofish = call.turbofish.iter().flat_map(|generics| &generics.args);
     let typed = turbofish.into_iter().any(|arg| match arg {
         syn::GenericArgument::Type(ty) => borrowed_type(ty),
@@ -787,6 +779,20 @@ pub(crate) fn collects_borrows(
         && local
         && iterates(&call.receiver)
         && (typed || annotated.is_some_and(borrowed_type))
+}
+
+/// The name a place, or a chain on one, starts from: `x` of `&x.a[i].trim()?`.
+pub(crate) fn root_ident(expr: &Expr) -> Option<&Ident> {
+    match expr {
+        Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        Expr::Reference(e) => root_ident(&e.expr),
+        Expr::MethodCall(e) => root_ident(&e.receiver),
+        Expr::Field(e) => root_ident(&e.base),
+        Expr::Index(e) => root_ident(&e.expr),
+        Expr::Paren(e) => root_ident(&e.expr),
+        Expr::Try(e) => root_ident(&e.expr),
+        _ => None,
+    }
 }
 
 /// A name that may be a local holding data of its own: not a constant's (`NAMES`), nor one of
