@@ -6640,6 +6640,39 @@ corpus! {
         Ok(format!("{out:?} {counts} {last} {size}"))
     }
 
+    // `let name = name.trim();` and the like, which borrow from the name they bind: the old
+    // value is moved under a hidden name and saved, or read through its own value where that
+    // is made again too, and the new one is made again from it on resume.
+    names_bound_again_from_their_old_values(args) => {
+        let name = format!("  Ada{}! ", args.n);
+        let name = name.trim();
+        let keep = ask!(keep = elicit::<Yes>(format!("Keep {name}?"))).ok().is_some_and(|y| y.yes);
+        let name = name.strip_suffix('!').unwrap_or(name);
+        let text = format!("x one{} \n two \n", args.n);
+        let mut out = vec![format!("{name}:{keep}")];
+        for line in text.lines() {
+            let line = line.trim();
+            let take = ask!(take = elicit::<Yes>(format!("Take {line} of {name}?"))).ok().is_some_and(|y| y.yes);
+            if take {
+                out.push(line.to_owned());
+            }
+        }
+        let items = vec![format!(" p{} ", args.n), "q ".to_owned()];
+        for item in &items {
+            let item = item.trim();
+            let n = ask!(n = elicit::<Num>(format!("How many {item}?"))).ok().map_or(0, |n| n.num);
+            out.push(format!("{item}{n}"));
+        }
+        let mut word = String::from("w");
+        word.push_str(&args.n.to_string());
+        let word = word.as_str();
+        let pair = format!("{} tail", args.n);
+        let (pair, tail) = pair.split_once(' ').unwrap_or((&pair, ""));
+        let last = ask!(last = elicit::<Text>(format!("Last {pair}/{tail} {word}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        let size = consume(text);
+        Ok(format!("{out:?} {name} {word} {pair} {tail} {last} {size} {}", items.len()))
+    }
+
     // A local moved in an arm, given anew there, then walked by a loop over borrowed items
     // that asks, and named nowhere after the `match` (seed 1219): the loop reads the arm's new
     // binding, so the moved one is not saved at its asks.
@@ -8215,6 +8248,30 @@ fn cases(name: &str) -> Vec<Run> {
                     yes(false),
                     decline.clone(),
                     decline.clone(),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "names_bound_again_from_their_old_values" => vec![
+            run(
+                4,
+                vec![
+                    yes(true),
+                    yes(false),
+                    yes(true),
+                    num(3),
+                    decline.clone(),
+                    text("z"),
+                ],
+            ),
+            run(
+                12,
+                vec![
+                    decline.clone(),
+                    yes(true),
+                    decline.clone(),
+                    num(1),
+                    num(2),
                     decline.clone(),
                 ],
             ),

@@ -332,6 +332,24 @@ fn borrows_collected_through_picks_are_collected_again() {
 }
 
 #[test]
+fn names_bound_again_from_themselves_are_made_again_from_a_hidden_copy() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let name = args.name;
+                let name = name.trim();
+                let keep = ask!(keep = elicit::<Yes>(format!("Keep {name}?"))).accepted().map_err(refuse)?.yes;
+                let name = name.strip_suffix('!').unwrap_or(name);
+                let sure = ask!(sure = elicit::<Yes>(format!("Sure of {name}?"))).accepted().map_err(refuse)?.yes;
+                Ok(format!("{name} {keep} {sure}"))
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

@@ -1,6 +1,7 @@
 // A local annotated with a reference type (`let s: &str`) held across an `ask!`, from a call:
 // mrtr cannot tell a `&'static str` from a borrow there. A borrow of a held local is made
-// again on resume (`short`), but not one that binds the name it reads (`owned`).
+// again on resume (`short`), and so is one that binds the name it reads, but not where the
+// old binding is of an outer block, which may read it after (`owned`).
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -27,9 +28,12 @@ impl Server {
     async fn greet(&self) -> String {
         let greeting: &str = word(true);
         let owned = String::from(" Ada ");
-        let owned = owned.trim();
-        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-        format!("{greeting} {owned} {name:?}")
+        let asked = {
+            let owned = owned.trim();
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            format!("{owned} {name:?}")
+        };
+        format!("{greeting} {owned} {asked}")
     }
 
     #[mrtr_tool]

@@ -82,6 +82,21 @@ pub(crate) fn is_bound_first(ident: &Ident) -> bool {
         .is_some_and(|index| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// What a `let` that borrows from the name it binds (`let name = name.trim();`) borrows from,
+/// moved under a hidden name so that it is saved, and the `let` made again from it on resume.
+pub(crate) fn kept(index: u32, located: Span) -> Ident {
+    fresh(KEPT, index, located)
+}
+
+const KEPT: &str = "kept";
+
+/// Whether `name` is a [`kept`] local's.
+pub(crate) fn is_kept(name: &str) -> bool {
+    name.strip_prefix("__mrtr_")
+        .and_then(|rest| rest.strip_prefix(KEPT))
+        .is_some_and(|index| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// The enum that names the arm a desugared `match` enters.
 pub(crate) fn arm_enum(located: Span) -> Ident {
     Ident::new("__MrtrArm", Span::mixed_site().located_at(located))

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use quote::ToTokens;
 use syn::{
-    Block, Expr, Ident, Local, Pat, Stmt,
+    Block, Expr, Ident, Local, Pat, Stmt, parse_quote_spanned,
     spanned::Spanned,
     visit::{self, Visit},
     visit_mut::{self, VisitMut},
@@ -35,6 +35,10 @@ use super::remade_closures;
 use super::syntax::{
     Binding, asks_in_block, asks_in_expr, asks_in_stmt, assigned_place, is_assign_op, macro_items,
     names_in_expr, names_in_stmt, pattern_bindings, private_call, root_ident,
+};
+use super::{
+    idents,
+    syntax::{made_every_round, revisits_items},
 };
 
 /// Methods that pick a borrow out of what they are called on, and run none of the user's code.
@@ -75,6 +79,7 @@ pub(crate) fn remake_borrows(body: &mut Block) {
     Remake {
         levels: Vec::new(),
         made: BTreeSet::new(),
+        kept: 0,
     }
     .visit_block_mut(body);
     // A name bound more than once stays made again only where every such binding is made
@@ -85,6 +90,15 @@ pub(crate) fn remake_borrows(body: &mut Block) {
         .0
         .into_iter()
         .filter(|(_, sites)| {
+            // One made again from what `keep_shadowed` hid reads what no other can move.
+            let sites: Vec<_> = sites
+                .iter()
+                .filter(|site| {
+                    !site
+                        .as_ref()
+                        .is_some_and(|reads| reads.iter().all(|name| idents::is_kept(name)))
+                })
+                .collect();
             sites.len() > 1 && !sites.iter().all(|site| site.is_some() && *site == sites[0])
         })
         .map(|(name, _)| name)
@@ -173,12 +187,50 @@ impl<'ast> Visit<'ast> for Bound {
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
 }
 
+/// Puts a value in place of a local read by a value made again, but not where a closure's
+/// parameter binds its name.
+struct Rename<'a> {
+    from: &'a Ident,
+    to: &'a Expr,
+}
+
+impl VisitMut for Rename<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut Expr) {
+        match expr {
+            Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.from) => {
+                *expr = self.to.clone();
+            }
+            _ => visit_mut::visit_expr_mut(self, expr),
+        }
+    }
+
+    fn visit_expr_closure_mut(&mut self, closure: &mut syn::ExprClosure) {
+        let binds = closure
+            .inputs
+            .iter()
+            .flat_map(pattern_bindings)
+            .any(|b| b.ident == *self.from);
+        if !binds {
+            visit_mut::visit_expr_closure_mut(self, closure);
+        }
+    }
+}
+
+/// Whether `local` binds `name`.
+fn binds(local: &Local, name: &Ident) -> bool {
+    pattern_bindings(&local.pat)
+        .iter()
+        .any(|b| b.ident == *name)
+}
+
 struct Remake {
     /// The names bound around the block being walked, a set per level: by the `let`s of each
     /// enclosing block before it, and by the pattern of each enclosing arm or `if let`.
     levels: Vec<BTreeSet<String>>,
     /// The names of the `let`s marked so far.
     made: BTreeSet<String>,
+    /// How many locals `keep_shadowed` has hidden so far.
+    kept: u32,
 }
 
 impl Remake {
@@ -200,6 +252,131 @@ impl Remake {
         })
     }
 
+    /// `let name = name.trim();` at `stmts[index]`, which borrows from the name it binds, made
+    /// again without reading its own name, where each name it binds again was bound by an
+    /// earlier `let` of this block, or is a parameter read in the function's own block (nothing
+    /// after the block can read the old one, so it may be moved):
+    /// - what the old `name` holds is moved under a hidden name, saved, and the `let` made again
+    ///   from that: `let __mrtr_kept1 = name; let name = __mrtr_kept1.trim();`;
+    /// - a loop's borrowed item is copied so, and the copy made again too;
+    /// - an old `name` that is itself made again (`let name = text.trim();`) is read through
+    ///   its value: `let name = text.trim().strip_suffix('!').unwrap_or(text.trim());`.
+    ///
+    /// Returns how many `let`s it put before the one made again.
+    fn keep_shadowed(&mut self, stmts: &mut Vec<Stmt>, index: usize) -> usize {
+        let Stmt::Local(local) = &stmts[index] else {
+            return 0;
+        };
+        let Some(init) = local.init.as_ref().filter(|_| !remade_let(local)) else {
+            return 0;
+        };
+        let reads = names_in_expr(&init.expr);
+        let shadowed: Vec<Ident> = pattern_bindings(&local.pat)
+            .into_iter()
+            .map(|b| b.ident)
+            .filter(|ident| reads.contains(&ident.to_string()))
+            .collect();
+        let Some(level) = self.levels.last() else {
+            return 0;
+        };
+        let outermost = self.levels.len() == 1;
+        let ours = |name: &String| {
+            level.contains(name) || outermost && !self.levels.iter().any(|l| l.contains(name))
+        };
+        let fields = borrowed_fields(&init.expr);
+        // A closure or a value made again that reads the old one, and is used from here on,
+        // keeps it borrowed: it cannot be moved.
+        let borrowed = stmts[..index].iter().any(|stmt| {
+            let Stmt::Local(earlier) = stmt else {
+                return false;
+            };
+            let read = earlier.init.as_ref().is_some_and(|init| {
+                let reads = names_in_expr(&init.expr);
+                shadowed
+                    .iter()
+                    .any(|name| reads.contains(&name.to_string()))
+            });
+            read && made_every_round(earlier)
+                && !uses(&pattern_bindings(&earlier.pat), &stmts[index..]).is_empty()
+        });
+        if shadowed.is_empty()
+            || borrowed
+            || !shadowed.iter().all(|ident| ours(&ident.to_string()))
+            || stmts[..index]
+                .iter()
+                .any(|stmt| moves_other_fields(stmt, &fields))
+        {
+            return 0;
+        }
+        let mut rebound = local.clone();
+        let mut copies = Vec::new();
+        for name in &shadowed {
+            let earlier = stmts[..index].iter().rev().find_map(|stmt| match stmt {
+                Stmt::Local(earlier) if binds(earlier, name) => Some(earlier),
+                _ => None,
+            });
+            let value = match earlier {
+                Some(earlier) if remade_let(earlier) => {
+                    let Some(value) = made_value(earlier) else {
+                        return 0;
+                    };
+                    Expr::Paren(syn::ExprParen {
+                        attrs: Vec::new(),
+                        paren_token: Default::default(),
+                        expr: Box::new(value),
+                    })
+                }
+                Some(earlier) if made_every_round(earlier) && !revisits_items(earlier) => {
+                    return 0;
+                }
+                _ => {
+                    let hidden = idents::kept(self.kept + copies.len() as u32 + 1, name.span());
+                    let mut copy = Local {
+                        attrs: Vec::new(),
+                        let_token: Default::default(),
+                        pat: parse_quote_spanned!(name.span()=> #hidden),
+                        init: Some(syn::LocalInit {
+                            eq_token: Default::default(),
+                            expr: Box::new(parse_quote_spanned!(name.span()=> #name)),
+                            diverge: None,
+                        }),
+                        semi_token: Default::default(),
+                    };
+                    if earlier.is_some_and(revisits_items) {
+                        mark(&mut copy);
+                    }
+                    copies.push(Stmt::Local(copy));
+                    parse_quote_spanned!(name.span()=> #hidden)
+                }
+            };
+            if let Some(init) = &mut rebound.init {
+                Rename {
+                    from: name,
+                    to: &value,
+                }
+                .visit_expr_mut(&mut init.expr);
+            }
+        }
+        let still_read = rebound.init.as_ref().is_some_and(|init| {
+            let reads = names_in_expr(&init.expr);
+            shadowed
+                .iter()
+                .any(|name| reads.contains(&name.to_string()))
+        });
+        if still_read
+            || !self.sources_known(&rebound)
+            || !remade_here(&stmts[..index], &rebound, &stmts[index + 1..], &self.made)
+        {
+            return 0;
+        }
+        mark(&mut rebound);
+        self.kept += copies.len() as u32;
+        let kept = copies.len();
+        stmts[index] = Stmt::Local(rebound);
+        stmts.splice(index..index, copies);
+        kept
+    }
+
     fn within(&mut self, names: BTreeSet<String>, walk: impl FnOnce(&mut Self)) {
         self.levels.push(names);
         walk(self);
@@ -210,8 +387,25 @@ impl Remake {
 impl VisitMut for Remake {
     fn visit_block_mut(&mut self, block: &mut Block) {
         self.levels.push(BTreeSet::new());
-        for index in 0..block.stmts.len() {
+        let mut next = 0;
+        while next < block.stmts.len() {
+            let index = next;
             self.visit_stmt_mut(&mut block.stmts[index]);
+            let kept = self.keep_shadowed(&mut block.stmts, index);
+            next = index + kept + 1;
+            if kept > 0 {
+                for stmt in &block.stmts[index..=index + kept] {
+                    if let (Stmt::Local(local), Some(level)) = (stmt, self.levels.last_mut()) {
+                        let names = pattern_bindings(&local.pat);
+                        level.extend(names.iter().map(|b| b.ident.to_string()));
+                    }
+                }
+                if let Stmt::Local(local) = &block.stmts[index + kept] {
+                    let names = pattern_bindings(&local.pat);
+                    self.made.extend(names.iter().map(|b| b.ident.to_string()));
+                }
+                continue;
+            }
             let (made, later) = block.stmts.split_at_mut(index + 1);
             let (earlier, made) = made.split_at_mut(index);
             let Stmt::Local(local) = &mut made[0] else {
@@ -472,6 +666,27 @@ fn fallible(expr: &Expr) -> bool {
     fallible.0
 }
 
+/// The value of a `let` made again, as it was before `mark`; `None` for a `let .. else`, or
+/// a pattern other than a name.
+fn made_value(local: &Local) -> Option<Expr> {
+    let init = local.init.as_ref().filter(|init| init.diverge.is_none())?;
+    let named = match &local.pat {
+        Pat::Ident(_) => true,
+        Pat::Type(typed) => matches!(&*typed.pat, Pat::Ident(_)),
+        _ => false,
+    };
+    let Expr::Call(call) = &*init.expr else {
+        return None;
+    };
+    let mut value = call
+        .args
+        .first()
+        .filter(|_| named && call.args.len() == 1)?
+        .clone();
+    AnyOrder.visit_expr_mut(&mut value);
+    Some(value)
+}
+
 /// Takes back `mark` from the `let`s that bind one of its names.
 struct Unmark<'a>(&'a BTreeSet<String>);
 
@@ -577,8 +792,10 @@ pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
         ". mrtr makes a `let`, an arm or an `if let` that only borrows from what the tool \
          holds again on resume, rather than saving it, but not this one. That needs its names \
          bound nowhere else in the tool where an ask outlives them but by one made again from \
-         the same locals, and not read by its value \
-         (`let t = text.trim();`, not `let text = text.trim();`); no name it reads bound both \
+         the same locals; where it reads a name it binds (`let text = text.trim();`), that \
+         name bound before it by a `let` of its own block (a loop's item is one), or a \
+         parameter read in the function's own block, not by an arm that borrows, and no \
+         closure or value made again from the old one used after it; no name it reads bound both \
          in its block or branch and around it; and no later statement of its block binding \
          again a name it reads, or changing a local it passes, or, where it may fail (`?`, \
          `unwrap`, indexing, arithmetic that may overflow, a pattern that may not match), any \
@@ -1075,6 +1292,74 @@ mod tests {
         assert_eq!(remade(&refutable), ["k,v"]);
     }
 
+    /// The block after `remake_borrows`, as tokens print.
+    fn remade_text(block: &str) -> String {
+        let mut block: Block = syn::parse_str(block).unwrap();
+        remake_borrows(&mut block);
+        block.to_token_stream().to_string()
+    }
+
+    #[test]
+    fn names_bound_again_from_themselves_are_made_again() {
+        // A parameter, or a `let` of the block: moved under a hidden name, which is saved.
+        for block in [
+            format!("{{ let text = text.trim(); {ASK} use_it(text); }}"),
+            format!("{{ let text = own(); let text = text.trim(); {ASK} use_it(text); }}"),
+        ] {
+            let text = remade_text(&block);
+            assert!(
+                text.contains("let __mrtr_kept1 = text ;")
+                    && text.contains(
+                        "let text = :: mrtr :: __private :: remade (__mrtr_kept1 . trim ())"
+                    ),
+                "{text}"
+            );
+        }
+        // A second, from the first: read through its value.
+        let twice = format!(
+            "{{ let name = name.trim(); {ASK} let name = name.strip_suffix('!').unwrap_or(name); \
+             {ASK} use_it(name); }}"
+        );
+        let text = remade_text(&twice);
+        assert!(
+            text.contains(
+                "remade ((__mrtr_kept1 . trim ()) . strip_suffix ('!') . unwrap_or ((__mrtr_kept1 . trim ())))"
+            ),
+            "{text}"
+        );
+        assert_eq!(text.matches("let __mrtr_kept").count(), 1, "{text}");
+        // A closure's own parameter of the name is not the local.
+        let closure = format!(
+            "{{ let text = own(); let text = text.split(' ').map(|text| text.trim()).next(); {ASK} use_it(text); }}"
+        );
+        assert!(remade_text(&closure).contains("map (| text | text . trim ())"));
+    }
+
+    #[test]
+    fn names_bound_again_from_themselves_where_the_old_one_is_needed_are_not() {
+        for block in [
+            // The old one is of an outer block, which reads it after.
+            format!(
+                "{{ let text = own(); {{ let text = text.trim(); {ASK} use_it(text); }} use_it(text); }}"
+            ),
+            // A closure that reads the old one is called after.
+            format!(
+                "{{ let f = || text.len(); let text = text.trim(); {ASK} f(); use_it(text); }}"
+            ),
+            // An arm's binding that borrows, matched again on resume.
+            format!(
+                "{{ let Some(first) = ::mrtr::__private::remade(items.first()) else {{ lost() }}; \
+                 let first = first.trim(); {ASK} use_it(first); }}"
+            ),
+            // `mut`, and a field moved before.
+            format!("{{ let mut text = text.trim(); {ASK} use_it(text); }}"),
+            format!("{{ let p = own(); take(p.a); let p = p.b.trim(); {ASK} use_it(p); }}"),
+        ] {
+            let text = remade_text(&block);
+            assert!(!text.contains("__mrtr_kept"), "{text}");
+        }
+    }
+
     #[test]
     fn other_lets_are_left_to_lowering() {
         for (value, later) in [
@@ -1133,7 +1418,6 @@ mod tests {
             "let mut v = text.trim();",
             "let Some(&v) = items.first() else { return 0; };",
             "let Some(v) = items.first() else { __mrtr_ask_2(q()); return 0; };",
-            "let text = text.trim();",
             "let __mrtr_bound_first0 = text.trim();",
         ] {
             assert!(
