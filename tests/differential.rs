@@ -6663,6 +6663,20 @@ corpus! {
             let n = ask!(n = elicit::<Num>(format!("How many {item}?"))).ok().map_or(0, |n| n.num);
             out.push(format!("{item}{n}"));
         }
+        match items.first() {
+            Some(first) => {
+                let first = first.trim();
+                let sure = ask!(sure = elicit::<Yes>(format!("First {first}?"))).ok().is_some_and(|y| y.yes);
+                out.push(format!("{first}{sure}"));
+            }
+            None => out.push("none".to_owned()),
+        }
+        let Some(end) = items.last() else {
+            return Err("no items".to_owned());
+        };
+        let end = end.trim_end();
+        let fine = ask!(fine = elicit::<Yes>(format!("End {end}?"))).ok().is_some_and(|y| y.yes);
+        out.push(format!("{end}{fine}"));
         let mut word = String::from("w");
         word.push_str(&args.n.to_string());
         let word = word.as_str();
@@ -8261,6 +8275,8 @@ fn cases(name: &str) -> Vec<Run> {
                     yes(true),
                     num(3),
                     decline.clone(),
+                    yes(true),
+                    yes(false),
                     text("z"),
                 ],
             ),
@@ -8272,6 +8288,8 @@ fn cases(name: &str) -> Vec<Run> {
                     decline.clone(),
                     num(1),
                     num(2),
+                    decline.clone(),
+                    yes(true),
                     decline.clone(),
                 ],
             ),

@@ -1118,7 +1118,17 @@ impl Generator {
                         let text = self
                             .visible()
                             .any(|v| v.name == source && v.kind == Kind::Text);
-                        let value = match (text, self.rng.u8(0..10)) {
+                        let borrow = self.fresh("r");
+                        // Or an owned copy first, then a `let` of its name that borrows from it.
+                        let mut copy = None;
+                        let value = match (text, self.rng.u8(0..11)) {
+                            (_, 10) => {
+                                copy = Some(format!("let {borrow} = {source}.clone();"));
+                                match text {
+                                    true => format!("{borrow}.trim()"),
+                                    false => format!("{borrow}.first()"),
+                                }
+                            }
                             (true, 0) => format!("{source}.trim()"),
                             (true, 1) => {
                                 format!("{source}.split_once('1').unwrap_or((\"\", \"\"))")
@@ -1152,9 +1162,9 @@ impl Generator {
                             (false, 7) => format!("{source}.get({source}.len() / 2)"),
                             _ => format!("&{source}"),
                         };
-                        let borrow = self.fresh("r");
                         // Or an arm that binds it, bound again on resume rather than saved.
                         let arm = match (text, self.rng.u8(0..5)) {
+                            _ if copy.is_some() => None,
                             (true, 0) => Some((
                                 format!("match {source}.split_once('1')"),
                                 format!("Some(({borrow}, _))"),
@@ -1186,6 +1196,9 @@ impl Generator {
                                 self.line("}");
                             }
                             None => {
+                                if let Some(copy) = &copy {
+                                    self.line(copy);
+                                }
                                 self.line(&format!("let {borrow} = {value};"));
                                 self.line(&format!("let {answer} = {ask};"));
                                 self.line(&note);

@@ -216,6 +216,21 @@ impl VisitMut for Rename<'_> {
     }
 }
 
+/// Names a binding of a pattern anew.
+struct RenameBinding {
+    from: Ident,
+    to: Ident,
+}
+
+impl VisitMut for RenameBinding {
+    fn visit_pat_ident_mut(&mut self, pat: &mut syn::PatIdent) {
+        if pat.ident == self.from {
+            pat.ident = self.to.clone();
+        }
+        visit_mut::visit_pat_ident_mut(self, pat);
+    }
+}
+
 /// Whether `local` binds `name`.
 fn binds(local: &Local, name: &Ident) -> bool {
     pattern_bindings(&local.pat)
@@ -260,7 +275,9 @@ impl Remake {
     ///   from that: `let __mrtr_kept1 = name; let name = __mrtr_kept1.trim();`;
     /// - a loop's borrowed item is copied so, and the copy made again too;
     /// - an old `name` that is itself made again (`let name = text.trim();`) is read through
-    ///   its value: `let name = text.trim().strip_suffix('!').unwrap_or(text.trim());`.
+    ///   its value: `let name = text.trim().strip_suffix('!').unwrap_or(text.trim());`;
+    /// - or, bound by a pattern made again (`let Some(name) = .. else`, an arm's), is given
+    ///   the hidden name in that pattern, where nothing reads it before.
     ///
     /// Returns how many `let`s it put before the one made again.
     fn keep_shadowed(&mut self, stmts: &mut Vec<Stmt>, index: usize) -> usize {
@@ -310,27 +327,46 @@ impl Remake {
         }
         let mut rebound = local.clone();
         let mut copies = Vec::new();
+        // The `let`s made again whose binding is named anew: at, old name, new name.
+        let mut renamed: Vec<(usize, Ident, Ident)> = Vec::new();
+        let mut hidden_count = 0;
         for name in &shadowed {
-            let earlier = stmts[..index].iter().rev().find_map(|stmt| match stmt {
-                Stmt::Local(earlier) if binds(earlier, name) => Some(earlier),
+            let at = stmts[..index]
+                .iter()
+                .rposition(|stmt| matches!(stmt, Stmt::Local(earlier) if binds(earlier, name)));
+            let earlier = at.and_then(|at| match &stmts[at] {
+                Stmt::Local(earlier) => Some(earlier),
                 _ => None,
             });
-            let value = match earlier {
-                Some(earlier) if remade_let(earlier) => {
-                    let Some(value) = made_value(earlier) else {
+            let inlined = earlier.filter(|e| remade_let(e)).and_then(made_value);
+            let value = match (earlier, at, inlined) {
+                (_, _, Some(value)) => Expr::Paren(syn::ExprParen {
+                    attrs: Vec::new(),
+                    paren_token: Default::default(),
+                    expr: Box::new(value),
+                }),
+                // A pattern made again (`let Some(first) = .. else`, an arm's): its binding is
+                // named anew, if nothing reads it before.
+                (Some(earlier), Some(at), None) if remade_let(earlier) => {
+                    let read_between = stmts[at + 1..index]
+                        .iter()
+                        .any(|stmt| names_in_stmt(stmt).contains(&name.to_string()));
+                    if read_between {
                         return 0;
-                    };
-                    Expr::Paren(syn::ExprParen {
-                        attrs: Vec::new(),
-                        paren_token: Default::default(),
-                        expr: Box::new(value),
-                    })
+                    }
+                    hidden_count += 1;
+                    let hidden = idents::kept(self.kept + hidden_count, name.span());
+                    renamed.push((at, name.clone(), hidden.clone()));
+                    parse_quote_spanned!(name.span()=> #hidden)
                 }
-                Some(earlier) if made_every_round(earlier) && !revisits_items(earlier) => {
+                (Some(earlier), _, None)
+                    if made_every_round(earlier) && !revisits_items(earlier) =>
+                {
                     return 0;
                 }
                 _ => {
-                    let hidden = idents::kept(self.kept + copies.len() as u32 + 1, name.span());
+                    hidden_count += 1;
+                    let hidden = idents::kept(self.kept + hidden_count, name.span());
                     let mut copy = Local {
                         attrs: Vec::new(),
                         let_token: Default::default(),
@@ -370,7 +406,12 @@ impl Remake {
             return 0;
         }
         mark(&mut rebound);
-        self.kept += copies.len() as u32;
+        for (at, from, to) in renamed {
+            if let Stmt::Local(earlier) = &mut stmts[at] {
+                RenameBinding { from, to }.visit_pat_mut(&mut earlier.pat);
+            }
+        }
+        self.kept += hidden_count;
         let kept = copies.len();
         stmts[index] = Stmt::Local(rebound);
         stmts.splice(index..index, copies);
@@ -793,9 +834,10 @@ pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
          holds again on resume, rather than saving it, but not this one. That needs its names \
          bound nowhere else in the tool where an ask outlives them but by one made again from \
          the same locals; where it reads a name it binds (`let text = text.trim();`), that \
-         name bound before it by a `let` of its own block (a loop's item is one), or a \
-         parameter read in the function's own block, not by an arm that borrows, and no \
-         closure or value made again from the old one used after it; no name it reads bound both \
+         name bound before it by a `let` of its own block (a loop's item or an arm's binding \
+         is one; one that borrows through a pattern, not read between), or a parameter read \
+         in the function's own block, and no closure or value made again from the old one \
+         used after it; no name it reads bound both \
          in its block or branch and around it; and no later statement of its block binding \
          again a name it reads, or changing a local it passes, or, where it may fail (`?`, \
          `unwrap`, indexing, arithmetic that may overflow, a pattern that may not match), any \
@@ -1328,6 +1370,19 @@ mod tests {
             "{text}"
         );
         assert_eq!(text.matches("let __mrtr_kept").count(), 1, "{text}");
+        // A pattern's binding made again (an arm's, a `let .. else`): named anew.
+        let arm = format!(
+            "{{ let Some(first) = ::mrtr::__private::remade(items.first()) else {{ lost() }}; \
+             let first = first.trim(); {ASK} use_it(first); }}"
+        );
+        let text = remade_text(&arm);
+        assert!(
+            text.contains(
+                "let Some (__mrtr_kept1) = :: mrtr :: __private :: remade (items . first ())"
+            ) && text
+                .contains("let first = :: mrtr :: __private :: remade (__mrtr_kept1 . trim ())"),
+            "{text}"
+        );
         // A closure's own parameter of the name is not the local.
         let closure = format!(
             "{{ let text = own(); let text = text.split(' ').map(|text| text.trim()).next(); {ASK} use_it(text); }}"
@@ -1346,10 +1401,10 @@ mod tests {
             format!(
                 "{{ let f = || text.len(); let text = text.trim(); {ASK} f(); use_it(text); }}"
             ),
-            // An arm's binding that borrows, matched again on resume.
+            // A pattern's binding made again, read before.
             format!(
                 "{{ let Some(first) = ::mrtr::__private::remade(items.first()) else {{ lost() }}; \
-                 let first = first.trim(); {ASK} use_it(first); }}"
+                 use_it(first); let first = first.trim(); {ASK} use_it(first); }}"
             ),
             // `mut`, and a field moved before.
             format!("{{ let mut text = text.trim(); {ASK} use_it(text); }}"),
