@@ -6680,11 +6680,15 @@ corpus! {
         let mut word = String::from("w");
         word.push_str(&args.n.to_string());
         let word = word.as_str();
+        let word = if word.len() > 2 { word } else { "short" };
+        let lines = text.as_str();
+        let lines = lines.trim_end();
         let pair = format!("{} tail", args.n);
         let (pair, tail) = pair.split_once(' ').unwrap_or((&pair, ""));
-        let last = ask!(last = elicit::<Text>(format!("Last {pair}/{tail} {word}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        let last = ask!(last = elicit::<Text>(format!("Last {pair}/{tail} {word} {lines}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        let count = lines.len();
         let size = consume(text);
-        Ok(format!("{out:?} {name} {word} {pair} {tail} {last} {size} {}", items.len()))
+        Ok(format!("{out:?} {name} {word} {pair} {tail} {last} {size} {count} {}", items.len()))
     }
 
     // A local moved in an arm, given anew there, then walked by a loop over borrowed items

@@ -99,7 +99,9 @@ pub(crate) fn remake_borrows(body: &mut Block) {
                         .is_some_and(|reads| reads.iter().all(|name| idents::is_kept(name)))
                 })
                 .collect();
-            sites.len() > 1 && !sites.iter().all(|site| site.is_some() && *site == sites[0])
+            sites.iter().any(|site| site.is_some())
+                && sites.len() > 1
+                && !sites.iter().all(|site| site.is_some() && *site == sites[0])
         })
         .map(|(name, _)| name)
         .collect();
@@ -216,6 +218,17 @@ impl VisitMut for Rename<'_> {
     }
 }
 
+/// What `Remake::shadow_plan` changes: the `let` made again, the copies put before it, the
+/// `let`s made again whose binding is named anew (at, old name, new name) and those read
+/// through their value only, and how many hidden names it takes.
+struct ShadowPlan {
+    rebound: Local,
+    copies: Vec<Stmt>,
+    renamed: Vec<(usize, Ident, Ident)>,
+    inlined: Vec<usize>,
+    hidden: u32,
+}
+
 /// Names a binding of a pattern anew.
 struct RenameBinding {
     from: Ident,
@@ -274,10 +287,10 @@ impl Remake {
     /// - what the old `name` holds is moved under a hidden name, saved, and the `let` made again
     ///   from that: `let __mrtr_kept1 = name; let name = __mrtr_kept1.trim();`;
     /// - a loop's borrowed item is copied so, and the copy made again too;
-    /// - an old `name` that is itself made again (`let name = text.trim();`) is read through
-    ///   its value: `let name = text.trim().strip_suffix('!').unwrap_or(text.trim());`;
-    /// - or, bound by a pattern made again (`let Some(name) = .. else`, an arm's), is given
-    ///   the hidden name in that pattern, where nothing reads it before.
+    /// - an old `name` that is itself made again (`let name = text.trim();`, `Some(name) =>`)
+    ///   is bound under the hidden name there, if nothing reads it before; else, if bound by
+    ///   a name alone, read through its value:
+    ///   `let name = text.trim().strip_suffix('!').unwrap_or(text.trim());`.
     ///
     /// Returns how many `let`s it put before the one made again.
     fn keep_shadowed(&mut self, stmts: &mut Vec<Stmt>, index: usize) -> usize {
@@ -325,12 +338,53 @@ impl Remake {
         {
             return 0;
         }
-        let mut rebound = local.clone();
-        let mut copies = Vec::new();
-        // The `let`s made again whose binding is named anew: at, old name, new name.
-        let mut renamed: Vec<(usize, Ident, Ident)> = Vec::new();
-        let mut hidden_count = 0;
-        for name in &shadowed {
+        let Some(plan) = [false, true]
+            .into_iter()
+            .find_map(|inline| self.shadow_plan(stmts, index, &shadowed, inline))
+        else {
+            return 0;
+        };
+        for (at, from, to) in plan.renamed {
+            if let Stmt::Local(earlier) = &mut stmts[at] {
+                RenameBinding { from, to }.visit_pat_mut(&mut earlier.pat);
+            }
+        }
+        // Read through its value only, the old one is not read by name.
+        for at in plan.inlined {
+            if let Stmt::Local(earlier) = &mut stmts[at] {
+                earlier
+                    .attrs
+                    .push(parse_quote_spanned!(earlier.pat.span()=> #[allow(unused_variables)]));
+            }
+        }
+        self.kept += plan.hidden;
+        let kept = plan.copies.len();
+        stmts[index] = Stmt::Local(plan.rebound);
+        stmts.splice(index..index, plan.copies);
+        kept
+    }
+
+    /// How `keep_shadowed` makes `stmts[index]` again without reading the names `shadowed`:
+    /// an old one made again is named anew, or, with `inline` or where it is read before, read
+    /// through its value. `None` if the `let` is still not one made again.
+    fn shadow_plan(
+        &self,
+        stmts: &[Stmt],
+        index: usize,
+        shadowed: &[Ident],
+        inline: bool,
+    ) -> Option<ShadowPlan> {
+        let Stmt::Local(local) = &stmts[index] else {
+            return None;
+        };
+        let mut plan = ShadowPlan {
+            rebound: local.clone(),
+            copies: Vec::new(),
+            renamed: Vec::new(),
+            inlined: Vec::new(),
+            hidden: 0,
+        };
+        for name in shadowed {
             let at = stmts[..index]
                 .iter()
                 .rposition(|stmt| matches!(stmt, Stmt::Local(earlier) if binds(earlier, name)));
@@ -338,35 +392,38 @@ impl Remake {
                 Stmt::Local(earlier) => Some(earlier),
                 _ => None,
             });
-            let inlined = earlier.filter(|e| remade_let(e)).and_then(made_value);
-            let value = match (earlier, at, inlined) {
-                (_, _, Some(value)) => Expr::Paren(syn::ExprParen {
-                    attrs: Vec::new(),
-                    paren_token: Default::default(),
-                    expr: Box::new(value),
-                }),
-                // A pattern made again (`let Some(first) = .. else`, an arm's): its binding is
-                // named anew, if nothing reads it before.
-                (Some(earlier), Some(at), None) if remade_let(earlier) => {
-                    let read_between = stmts[at + 1..index]
-                        .iter()
-                        .any(|stmt| names_in_stmt(stmt).contains(&name.to_string()));
-                    if read_between {
-                        return 0;
-                    }
-                    hidden_count += 1;
-                    let hidden = idents::kept(self.kept + hidden_count, name.span());
-                    renamed.push((at, name.clone(), hidden.clone()));
+            let read_between = at.is_some_and(|at| {
+                stmts[at + 1..index]
+                    .iter()
+                    .any(|stmt| names_in_stmt(stmt).contains(&name.to_string()))
+            });
+            let hidden = |plan: &mut ShadowPlan| {
+                plan.hidden += 1;
+                idents::kept(self.kept + plan.hidden, name.span())
+            };
+            let value: Expr = match (earlier.filter(|e| remade_let(e)), at) {
+                // Made again, and read nowhere before: its binding is named anew.
+                (Some(_), Some(at)) if !inline && !read_between => {
+                    let hidden = hidden(&mut plan);
+                    plan.renamed.push((at, name.clone(), hidden.clone()));
                     parse_quote_spanned!(name.span()=> #hidden)
                 }
-                (Some(earlier), _, None)
-                    if made_every_round(earlier) && !revisits_items(earlier) =>
-                {
-                    return 0;
+                // Made again: read through its value.
+                (Some(made), Some(at)) => {
+                    if !read_between {
+                        plan.inlined.push(at);
+                    }
+                    Expr::Paren(syn::ExprParen {
+                        attrs: Vec::new(),
+                        paren_token: Default::default(),
+                        expr: Box::new(made_value(made)?),
+                    })
+                }
+                _ if earlier.is_some_and(|e| made_every_round(e) && !revisits_items(e)) => {
+                    return None;
                 }
                 _ => {
-                    hidden_count += 1;
-                    let hidden = idents::kept(self.kept + hidden_count, name.span());
+                    let hidden = hidden(&mut plan);
                     let mut copy = Local {
                         attrs: Vec::new(),
                         let_token: Default::default(),
@@ -381,11 +438,11 @@ impl Remake {
                     if earlier.is_some_and(revisits_items) {
                         mark(&mut copy);
                     }
-                    copies.push(Stmt::Local(copy));
+                    plan.copies.push(Stmt::Local(copy));
                     parse_quote_spanned!(name.span()=> #hidden)
                 }
             };
-            if let Some(init) = &mut rebound.init {
+            if let Some(init) = &mut plan.rebound.init {
                 Rename {
                     from: name,
                     to: &value,
@@ -393,29 +450,24 @@ impl Remake {
                 .visit_expr_mut(&mut init.expr);
             }
         }
-        let still_read = rebound.init.as_ref().is_some_and(|init| {
-            let reads = names_in_expr(&init.expr);
-            shadowed
-                .iter()
-                .any(|name| reads.contains(&name.to_string()))
-        });
+        let init = plan.rebound.init.as_ref()?;
+        let reads = names_in_expr(&init.expr);
+        let still_read = shadowed
+            .iter()
+            .any(|name| reads.contains(&name.to_string()));
         if still_read
-            || !self.sources_known(&rebound)
-            || !remade_here(&stmts[..index], &rebound, &stmts[index + 1..], &self.made)
+            || !self.sources_known(&plan.rebound)
+            || !remade_here(
+                &stmts[..index],
+                &plan.rebound,
+                &stmts[index + 1..],
+                &self.made,
+            )
         {
-            return 0;
+            return None;
         }
-        mark(&mut rebound);
-        for (at, from, to) in renamed {
-            if let Stmt::Local(earlier) = &mut stmts[at] {
-                RenameBinding { from, to }.visit_pat_mut(&mut earlier.pat);
-            }
-        }
-        self.kept += hidden_count;
-        let kept = copies.len();
-        stmts[index] = Stmt::Local(rebound);
-        stmts.splice(index..index, copies);
-        kept
+        mark(&mut plan.rebound);
+        Some(plan)
     }
 
     fn within(&mut self, names: BTreeSet<String>, walk: impl FnOnce(&mut Self)) {
@@ -1357,7 +1409,8 @@ mod tests {
                 "{text}"
             );
         }
-        // A second, from the first: read through its value.
+        // A second, from the first, which is made again: named anew where nothing reads it
+        // before, else read through its value (and not named, so not found unused).
         let twice = format!(
             "{{ let name = name.trim(); {ASK} let name = name.strip_suffix('!').unwrap_or(name); \
              {ASK} use_it(name); }}"
@@ -1365,11 +1418,35 @@ mod tests {
         let text = remade_text(&twice);
         assert!(
             text.contains(
+                "let __mrtr_kept2 = :: mrtr :: __private :: remade (__mrtr_kept1 . trim ())"
+            ) && text
+                .contains("remade (__mrtr_kept2 . strip_suffix ('!') . unwrap_or (__mrtr_kept2))"),
+            "{text}"
+        );
+        let read = format!(
+            "{{ let name = name.trim(); {ASK} use_it(name); let name = name.strip_suffix('!').unwrap_or(name); \
+             {ASK} use_it(name); }}"
+        );
+        let text = remade_text(&read);
+        assert!(
+            text.contains(
                 "remade ((__mrtr_kept1 . trim ()) . strip_suffix ('!') . unwrap_or ((__mrtr_kept1 . trim ())))"
             ),
             "{text}"
         );
         assert_eq!(text.matches("let __mrtr_kept").count(), 1, "{text}");
+        // A branch of an `if` that is the old one, alone, is not a value made again: read
+        // through its value, with the old one allowed to go unread.
+        let chosen = format!(
+            "{{ let name = text.trim(); let name = if name.is_empty() {{ \"-\" }} else {{ name }}; \
+             {ASK} use_it(name); }}"
+        );
+        let text = remade_text(&chosen);
+        assert!(
+            text.contains("# [allow (unused_variables)] let name = :: mrtr :: __private :: remade (text . trim ())")
+                && text.contains("else { (text . trim ()) }"),
+            "{text}"
+        );
         // A pattern's binding made again (an arm's, a `let .. else`): named anew.
         let arm = format!(
             "{{ let Some(first) = ::mrtr::__private::remade(items.first()) else {{ lost() }}; \
