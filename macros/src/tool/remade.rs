@@ -38,7 +38,7 @@ use super::syntax::{
 };
 use super::{
     idents,
-    syntax::{made_every_round, revisits_items},
+    syntax::{borrowed_type, made_every_round, revisits_items},
 };
 
 /// Methods that pick a borrow out of what they are called on, and run none of the user's code.
@@ -190,16 +190,33 @@ impl<'ast> Visit<'ast> for Bound {
 }
 
 /// Puts a value in place of a local read by a value made again, but not where a closure's
-/// parameter binds its name.
+/// parameter binds its name. `clash` is set where it would put it inside a closure whose
+/// parameter binds a name the value reads, which would then read the parameter.
 struct Rename<'a> {
     from: &'a Ident,
     to: &'a Expr,
+    /// The names bound by the parameters of the closures around.
+    bound: Vec<String>,
+    clash: bool,
+}
+
+impl<'a> Rename<'a> {
+    fn new(from: &'a Ident, to: &'a Expr) -> Self {
+        Rename {
+            from,
+            to,
+            bound: Vec::new(),
+            clash: false,
+        }
+    }
 }
 
 impl VisitMut for Rename<'_> {
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
         match expr {
             Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.from) => {
+                let reads = names_in_expr(self.to);
+                self.clash |= self.bound.iter().any(|name| reads.contains(name));
                 *expr = self.to.clone();
             }
             _ => visit_mut::visit_expr_mut(self, expr),
@@ -207,14 +224,19 @@ impl VisitMut for Rename<'_> {
     }
 
     fn visit_expr_closure_mut(&mut self, closure: &mut syn::ExprClosure) {
-        let binds = closure
+        let bound: Vec<String> = closure
             .inputs
             .iter()
             .flat_map(pattern_bindings)
-            .any(|b| b.ident == *self.from);
-        if !binds {
-            visit_mut::visit_expr_closure_mut(self, closure);
+            .map(|b| b.ident.to_string())
+            .collect();
+        if bound.contains(&self.from.to_string()) {
+            return;
         }
+        let around = self.bound.len();
+        self.bound.extend(bound);
+        visit_mut::visit_expr_closure_mut(self, closure);
+        self.bound.truncate(around);
     }
 }
 
@@ -242,6 +264,17 @@ impl VisitMut for RenameBinding {
         }
         visit_mut::visit_pat_ident_mut(self, pat);
     }
+}
+
+/// Whether `local`'s value is a borrow as one made again takes it (`text.trim()`), or its
+/// type names a `&` other than `&'static`.
+fn borrowing_let(local: &Local) -> bool {
+    let typed = matches!(&local.pat, Pat::Type(typed) if borrowed_type(&typed.ty));
+    typed
+        || local
+            .init
+            .as_ref()
+            .is_some_and(|init| borrow_pick(&init.expr))
 }
 
 /// Whether `local` binds `name`.
@@ -314,20 +347,20 @@ impl Remake {
             level.contains(name) || outermost && !self.levels.iter().any(|l| l.contains(name))
         };
         let fields = borrowed_fields(&init.expr);
-        // A closure or a value made again that reads the old one, and is used from here on,
-        // keeps it borrowed: it cannot be moved.
+        // A closure, a value made again or a borrow (`&name`, `name.as_str()`) that reads the
+        // old one, and is used from here on, keeps it borrowed: it cannot be moved.
         let borrowed = stmts[..index].iter().any(|stmt| {
             let Stmt::Local(earlier) = stmt else {
                 return false;
             };
-            let read = earlier.init.as_ref().is_some_and(|init| {
+            let borrows = earlier.init.as_ref().is_some_and(|init| {
                 let reads = names_in_expr(&init.expr);
-                shadowed
+                let read = shadowed
                     .iter()
-                    .any(|name| reads.contains(&name.to_string()))
+                    .any(|name| reads.contains(&name.to_string()));
+                read && (made_every_round(earlier) || borrow_pick(&init.expr))
             });
-            read && made_every_round(earlier)
-                && !uses(&pattern_bindings(&earlier.pat), &stmts[index..]).is_empty()
+            borrows && !uses(&pattern_bindings(&earlier.pat), &stmts[index..]).is_empty()
         });
         if shadowed.is_empty()
             || borrowed
@@ -422,6 +455,10 @@ impl Remake {
                 _ if earlier.is_some_and(|e| made_every_round(e) && !revisits_items(e)) => {
                     return None;
                 }
+                // A borrow that is not made again: a copy of it could not be saved either.
+                _ if earlier.is_some_and(|e| !revisits_items(e) && borrowing_let(e)) => {
+                    return None;
+                }
                 _ => {
                     let hidden = hidden(&mut plan);
                     let mut copy = Local {
@@ -443,11 +480,11 @@ impl Remake {
                 }
             };
             if let Some(init) = &mut plan.rebound.init {
-                Rename {
-                    from: name,
-                    to: &value,
+                let mut rename = Rename::new(name, &value);
+                rename.visit_expr_mut(&mut init.expr);
+                if rename.clash {
+                    return None;
                 }
-                .visit_expr_mut(&mut init.expr);
             }
         }
         let init = plan.rebound.init.as_ref()?;
@@ -1468,6 +1505,22 @@ mod tests {
     }
 
     #[test]
+    fn a_value_put_inside_a_closure_whose_parameter_it_reads_clashes() {
+        let name: Ident = syn::parse_str("name").unwrap();
+        let value: Expr = syn::parse_str("(text.trim())").unwrap();
+        for (expr, clash) in [
+            ("words.iter().find(|text| text.starts_with(name))", true),
+            ("words.iter().find(|word| word.starts_with(name))", false),
+            ("words.iter().find(|name| name.is_empty())", false),
+        ] {
+            let mut expr: Expr = syn::parse_str(expr).unwrap();
+            let mut rename = Rename::new(&name, &value);
+            rename.visit_expr_mut(&mut expr);
+            assert_eq!(rename.clash, clash, "{}", expr.to_token_stream());
+        }
+    }
+
+    #[test]
     fn names_bound_again_from_themselves_where_the_old_one_is_needed_are_not() {
         for block in [
             // The old one is of an outer block, which reads it after.
@@ -1482,6 +1535,16 @@ mod tests {
             format!(
                 "{{ let Some(first) = ::mrtr::__private::remade(items.first()) else {{ lost() }}; \
                  use_it(first); let first = first.trim(); {ASK} use_it(first); }}"
+            ),
+            // A borrow of the old one used after.
+            format!(
+                "{{ let text = own(); let r = &text; let text = text.trim(); f(r); {ASK} use_it(text); }}"
+            ),
+            // A borrow not made again (here, as a closure's parameter binds what it reads
+            // again): a copy of it could not be saved either.
+            format!(
+                "{{ let name = text.trim(); use_it(name); let name = words.iter().find(|text| text.starts_with(name)); \
+                 {ASK} use_it(name); }}"
             ),
             // `mut`, and a field moved before.
             format!("{{ let mut text = text.trim(); {ASK} use_it(text); }}"),

@@ -855,7 +855,7 @@ fn names_static(ty: &syn::Type) -> bool {
 }
 
 /// A type that holds a `&` other than `&'static`.
-fn borrowed_type(ty: &syn::Type) -> bool {
+pub(crate) fn borrowed_type(ty: &syn::Type) -> bool {
     struct Reference(bool);
     impl<'ast> Visit<'ast> for Reference {
         fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
