@@ -1,7 +1,8 @@
 // A local annotated with a reference type (`let s: &str`) held across an `ask!`, from a call:
 // mrtr cannot tell a `&'static str` from a borrow there. A borrow of a held local is made
 // again on resume (`short`), and so is one that binds the name it reads, but not where the
-// old binding is of an outer block, which may read it after (`owned`).
+// old binding is of an outer block, which may read it after, or a borrow of it is used after
+// (`owned`).
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -34,6 +35,17 @@ impl Server {
             format!("{owned} {name:?}")
         };
         format!("{greeting} {owned} {asked}")
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets, showing what it borrowed first")]
+    async fn shown(&self) -> String {
+        let owned = String::from(" Ada ");
+        let first = &owned;
+        let owned = owned.trim();
+        println!("{first}");
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        format!("{owned} {name:?}")
     }
 
     #[mrtr_tool]
