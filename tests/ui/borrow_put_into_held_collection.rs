@@ -55,6 +55,19 @@ impl Server {
         }
         Ok(format!("{kept:?} {seen:?}"))
     }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets the trimmed")]
+    async fn trimmed(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+        let mut seen = Vec::new();
+        for item in &args.items {
+            let item = item.trim();
+            let name = ask!(name = elicit::<Name>(format!("Name for {item}?"))).ok().map(|n| n.name);
+            seen.push(item);
+            drop(name);
+        }
+        Ok(format!("{seen:?}"))
+    }
 }
 
 impl mrtr::MrtrServer for Server {}

@@ -35,11 +35,15 @@ pub(crate) fn check(body: &Block, statics: &BTreeSet<String>, diagnostics: &mut 
         names: BTreeSet::new(),
         statics: statics.clone(),
         bound: BTreeMap::new(),
+        borrowing: BTreeMap::new(),
     };
     borrowed.visit_block(body);
-    // A name bound more than once may name another value where it is put.
-    let bound = &borrowed.bound;
-    borrowed.names.retain(|name| bound.get(name) == Some(&1));
+    // A name bound more than once may name another value where it is put, unless each of
+    // its bindings is a borrow of a local (`for item in &items { let item = item.trim(); .. }`).
+    let (bound, borrowing) = (&borrowed.bound, &borrowed.borrowing);
+    borrowed
+        .names
+        .retain(|name| bound.get(name) == borrowing.get(name));
     Check {
         borrowed: borrowed.names,
         statics: &borrowed.statics,
@@ -56,12 +60,17 @@ struct Borrowed {
     statics: BTreeSet<String>,
     /// How many times each name is bound in the body.
     bound: BTreeMap<String, usize>,
+    /// How many of those bind it to a borrow of a local.
+    borrowing: BTreeMap<String, usize>,
 }
 
 impl Borrowed {
     fn bind(&mut self, names: impl IntoIterator<Item = String>, source: &Expr) {
         if local_root(source, &self.statics) {
-            self.names.extend(names);
+            for name in names {
+                *self.borrowing.entry(name.clone()).or_default() += 1;
+                self.names.insert(name);
+            }
         } else {
             self.statics.extend(names);
         }
@@ -266,6 +275,11 @@ mod tests {
             );
             assert_eq!(errors(&body), 0, "{put}");
         }
+        // A name bound again, each time to a borrow of a local.
+        let again = format!(
+            "{{ let mut names = Vec::new(); for item in &items {{ let item = item.trim(); {ASK} names.push(item); }} f(names); }}"
+        );
+        assert_eq!(errors(&again), 1);
         // Not outlived by an ask: none while `names` is used.
         let before = format!(
             "{{ {ASK} let mut names = Vec::new(); for item in &items {{ names.push(item.as_str()); }} f(names); }}"
