@@ -6681,6 +6681,7 @@ corpus! {
         word.push_str(&args.n.to_string());
         let word = word.as_str();
         let word = if word.len() > 2 { word } else { "short" };
+        let shown = word;
         let lines = text.as_str();
         let lines = lines.trim_end();
         let pair = format!("{} tail", args.n);
@@ -6688,7 +6689,7 @@ corpus! {
         let last = ask!(last = elicit::<Text>(format!("Last {pair}/{tail} {word} {lines}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
         let count = lines.len();
         let size = consume(text);
-        Ok(format!("{out:?} {name} {word} {pair} {tail} {last} {size} {count} {}", items.len()))
+        Ok(format!("{out:?} {name} {word} {shown} {pair} {tail} {last} {size} {count} {}", items.len()))
     }
 
     // A local moved in an arm, given anew there, then walked by a loop over borrowed items

@@ -601,7 +601,7 @@ fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt], made: &BTreeSet<
         return false;
     };
     let mut arguments = Vec::new();
-    if !remade_shape(local, &mut arguments, made)
+    if !(remade_shape(local, &mut arguments, made) || copy_of_made(earlier, local))
         || later.iter().all(|stmt| asks_in_stmt(stmt).is_empty())
     {
         return false;
@@ -885,7 +885,8 @@ impl VisitMut for AnyOrder {
 /// Whether `local` has the shape of a `let` made again on resume, whatever its block does
 /// later; the locals it passes as arguments go to `arguments`. A `let .. else` whose `else`
 /// does not ask is one too (`remade_arms` writes them): made again, it matches again. So is a
-/// copy out of a `let` of `made` (`let first = words[0];`, a `&str` of a `Vec<&str>`).
+/// copy out of a `let` of `made` (`let first = words[0];`, a `&str` of a `Vec<&str>`); and
+/// `remade_here` takes a plain copy of one of its block too (`copy_of_made`).
 fn remade_shape(local: &Local, arguments: &mut Vec<String>, made: &BTreeSet<String>) -> bool {
     local.init.as_ref().is_some_and(|init| {
         let pattern = match &init.diverge {
@@ -901,6 +902,25 @@ fn remade_shape(local: &Local, arguments: &mut Vec<String>, made: &BTreeSet<Stri
             && (remade_value(&init.expr, arguments)
                 || init.diverge.is_none() && copied_out(&init.expr, made, arguments))
     })
+}
+
+/// `let first = picked;`, a name bound plainly to another that the last `let` of `earlier`
+/// binding it makes again: a copy of that value, which may be a borrow.
+fn copy_of_made(earlier: &[Stmt], local: &Local) -> bool {
+    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+        return false;
+    };
+    let Expr::Path(path) = &*init.expr else {
+        return false;
+    };
+    let Some(source) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
+        return false;
+    };
+    let last = earlier.iter().rev().find_map(|stmt| match stmt {
+        Stmt::Local(earlier) if binds(earlier, source) => Some(earlier),
+        _ => None,
+    });
+    plain_pattern(&local.pat) && local.attrs.is_empty() && last.is_some_and(remade_let)
 }
 
 /// `words[0]` or `pairs[i].0`, with `words` one of `made`: an item copied out of a value made
@@ -1689,6 +1709,11 @@ mod tests {
         assert_eq!(remade(&copied), ["words", "first"]);
         let saved = format!("{{ let first = counts[0]; {ASK} f(first); }}");
         assert!(remade(&saved).is_empty());
+        // So is a plain copy of a `let` of the block made again; of a saved one, it is saved.
+        let plain = format!("{{ let t = text.trim(); let label = t; {ASK} f(label); }}");
+        assert_eq!(remade(&plain), ["t", "label"]);
+        let owned = format!("{{ let t = own(); let label = t; {ASK} f(label); }}");
+        assert!(remade(&owned).is_empty());
         // A local read as an argument, not changed: still made again.
         let read = format!("{{ let v = items.get(at); {ASK} println!(\"{{at}}\"); f(at, v); }}");
         assert_eq!(remade(&read), ["v"]);
