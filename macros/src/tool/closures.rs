@@ -11,7 +11,8 @@ use syn::{
 };
 
 use super::syntax::{
-    asks_in_stmt, assigned_place, names_in_expr, names_in_stmt, pattern_bindings, recreated_closure,
+    asks_in_stmt, assigned_place, names_in_expr, names_in_stmt, pattern_bindings, pattern_binds,
+    recreated_closure,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -49,7 +50,7 @@ impl Check<'_> {
             let captured = names_in_expr(&syn::Expr::Closure(closure.clone()));
             // Until a `let` binds the name again; its initializer may still read this one.
             let rebound = (made + 1..stmts.len()).find(|&index| {
-                matches!(&stmts[index], Stmt::Local(l) if shadowing_binds(&l.pat, &name.to_string()))
+                matches!(&stmts[index], Stmt::Local(l) if pattern_binds(&l.pat, &name.to_string()))
             });
             let used_from = |start: usize| {
                 let end = rebound.unwrap_or(stmts.len());
@@ -84,7 +85,7 @@ impl Check<'_> {
                 let Stmt::Local(shadowing) = later else {
                     continue;
                 };
-                if shadowing_binds(&shadowing.pat, &name.to_string()) {
+                if pattern_binds(&shadowing.pat, &name.to_string()) {
                     break;
                 }
                 let Some(ask) = first_ask_from(shadows) else {
@@ -110,10 +111,6 @@ impl Check<'_> {
             }
         }
     }
-}
-
-fn shadowing_binds(pat: &syn::Pat, name: &str) -> bool {
-    pattern_bindings(pat).iter().any(|b| b.ident == name)
 }
 
 /// `let mut f = ..`: a closure that is `FnMut`.

@@ -75,10 +75,13 @@ const BOUND_FIRST: &str = "operand";
 
 /// Whether `ident` is a [`bound_first`] operand's, which errors describe rather than name.
 pub(crate) fn is_bound_first(ident: &Ident) -> bool {
-    ident
-        .to_string()
-        .strip_prefix("__mrtr_")
-        .and_then(|rest| rest.strip_prefix(BOUND_FIRST))
+    is_fresh(&ident.to_string(), BOUND_FIRST)
+}
+
+/// Whether `name` is one [`fresh`] made with `stem`.
+fn is_fresh(name: &str, stem: &str) -> bool {
+    name.strip_prefix("__mrtr_")
+        .and_then(|rest| rest.strip_prefix(stem))
         .is_some_and(|index| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
 }
 
@@ -92,9 +95,7 @@ const KEPT: &str = "kept";
 
 /// Whether `name` is a [`kept`] local's.
 pub(crate) fn is_kept(name: &str) -> bool {
-    name.strip_prefix("__mrtr_")
-        .and_then(|rest| rest.strip_prefix(KEPT))
-        .is_some_and(|index| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+    is_fresh(name, KEPT)
 }
 
 /// The enum that names the arm a desugared `match` enters.

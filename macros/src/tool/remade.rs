@@ -34,7 +34,7 @@ use super::moved_fields::consumes_receiver;
 use super::remade_closures;
 use super::syntax::{
     Binding, asks_in_block, asks_in_expr, asks_in_stmt, assigned_place, is_assign_op, macro_items,
-    names_in_expr, names_in_stmt, pattern_bindings, private_call, root_ident,
+    names_in_expr, names_in_stmt, pattern_bindings, pattern_binds, private_call, root_ident,
 };
 use super::{
     idents,
@@ -195,6 +195,8 @@ impl<'ast> Visit<'ast> for Bound {
 struct Rename<'a> {
     from: &'a Ident,
     to: &'a Expr,
+    /// The names `to` reads.
+    reads: BTreeSet<String>,
     /// The names bound by the parameters of the closures around.
     bound: Vec<String>,
     clash: bool,
@@ -205,6 +207,7 @@ impl<'a> Rename<'a> {
         Rename {
             from,
             to,
+            reads: names_in_expr(to),
             bound: Vec::new(),
             clash: false,
         }
@@ -215,8 +218,7 @@ impl VisitMut for Rename<'_> {
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
         match expr {
             Expr::Path(path) if path.qself.is_none() && path.path.is_ident(self.from) => {
-                let reads = names_in_expr(self.to);
-                self.clash |= self.bound.iter().any(|name| reads.contains(name));
+                self.clash |= self.bound.iter().any(|name| self.reads.contains(name));
                 *expr = self.to.clone();
             }
             _ => visit_mut::visit_expr_mut(self, expr),
@@ -277,11 +279,16 @@ fn borrowing_let(local: &Local) -> bool {
             .is_some_and(|init| borrow_pick(&init.expr))
 }
 
-/// Whether `local` binds `name`.
-fn binds(local: &Local, name: &Ident) -> bool {
-    pattern_bindings(&local.pat)
+/// The last `let` of `stmts` that binds `name`, and where it stands.
+fn last_binding<'s>(stmts: &'s [Stmt], name: &Ident) -> Option<(usize, &'s Local)> {
+    stmts
         .iter()
-        .any(|b| b.ident == *name)
+        .enumerate()
+        .rev()
+        .find_map(|(at, stmt)| match stmt {
+            Stmt::Local(local) if pattern_binds(&local.pat, &name.to_string()) => Some((at, local)),
+            _ => None,
+        })
 }
 
 struct Remake {
@@ -346,6 +353,9 @@ impl Remake {
         let ours = |name: &String| {
             level.contains(name) || outermost && !self.levels.iter().any(|l| l.contains(name))
         };
+        if shadowed.is_empty() || !shadowed.iter().all(|ident| ours(&ident.to_string())) {
+            return 0;
+        }
         let fields = borrowed_fields(&init.expr);
         // A closure, a value made again or a borrow (`&name`, `name.as_str()`) that reads the
         // old one, and is used from here on, keeps it borrowed: it cannot be moved.
@@ -362,9 +372,7 @@ impl Remake {
             });
             borrows && !uses(&pattern_bindings(&earlier.pat), &stmts[index..]).is_empty()
         });
-        if shadowed.is_empty()
-            || borrowed
-            || !shadowed.iter().all(|ident| ours(&ident.to_string()))
+        if borrowed
             || stmts[..index]
                 .iter()
                 .any(|stmt| moves_other_fields(stmt, &fields))
@@ -418,13 +426,8 @@ impl Remake {
             hidden: 0,
         };
         for name in shadowed {
-            let at = stmts[..index]
-                .iter()
-                .rposition(|stmt| matches!(stmt, Stmt::Local(earlier) if binds(earlier, name)));
-            let earlier = at.and_then(|at| match &stmts[at] {
-                Stmt::Local(earlier) => Some(earlier),
-                _ => None,
-            });
+            let last = last_binding(&stmts[..index], name);
+            let (at, earlier) = (last.map(|(at, _)| at), last.map(|(_, local)| local));
             let read_between = at.is_some_and(|at| {
                 stmts[at + 1..index]
                     .iter()
@@ -916,11 +919,9 @@ fn copy_of_made(earlier: &[Stmt], local: &Local) -> bool {
     let Some(source) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
         return false;
     };
-    let last = earlier.iter().rev().find_map(|stmt| match stmt {
-        Stmt::Local(earlier) if binds(earlier, source) => Some(earlier),
-        _ => None,
-    });
-    plain_pattern(&local.pat) && local.attrs.is_empty() && last.is_some_and(remade_let)
+    plain_pattern(&local.pat)
+        && local.attrs.is_empty()
+        && last_binding(earlier, source).is_some_and(|(_, last)| remade_let(last))
 }
 
 /// `words[0]` or `pairs[i].0`, with `words` one of `made`: an item copied out of a value made

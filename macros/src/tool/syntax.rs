@@ -51,6 +51,11 @@ pub(crate) fn revisits_items(local: &syn::Local) -> bool {
         .is_some_and(|names| names == ["Visited", "resume"] || names == ["Visited", "next"])
 }
 
+/// Whether `pat` binds `name`.
+pub(crate) fn pattern_binds(pat: &syn::Pat, name: &str) -> bool {
+    pattern_bindings(pat).iter().any(|b| b.ident == name)
+}
+
 /// A `let` made again on every round rather than restored: a re-created closure, a loop
 /// over borrowed items' iterator or item (`revisits_items`), or a value made again on resume
 /// (`remade::remade_let`).
