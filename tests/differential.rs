@@ -6692,6 +6692,36 @@ corpus! {
         Ok(format!("{out:?} {name} {word} {shown} {pair} {tail} {last} {size} {count} {}", items.len()))
     }
 
+    // Owned values and copies put into collections an ask outlives, by the ways that put a
+    // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
+    owned_puts_into_collections_held_across_asks(args) => {
+        let text = format!("a{},b, c", args.n);
+        let items = vec![format!("p{}", args.n), "qq".to_owned(), "r".to_owned()];
+        let lens: Vec<usize> = items.iter().map(|item| item.len()).collect();
+        let mut names: Vec<String> = Vec::new();
+        let mut labels: Vec<&'static str> = Vec::new();
+        let mut all_lens = Vec::new();
+        let mut slots = vec![0; 2];
+        let mut groups = BTreeMap::new();
+        for (i, item) in items.iter().enumerate() {
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {item}?"))).ok().is_some_and(|y| y.yes);
+            if keep {
+                names.push(item.clone());
+                names.extend(text.split(',').map(str::to_owned).filter(|w| w.len() == item.len()));
+                labels.push("kept");
+                all_lens.extend(&lens);
+                slots[i % 2] = item.len();
+                groups.entry(item.len()).or_insert_with(Vec::new).push(item.to_uppercase());
+            } else {
+                labels.push("left");
+                slots[i % 2] += 10;
+            }
+        }
+        let n = ask!(n = elicit::<Num>("How many more?")).ok().map_or(0, |n| n.num);
+        all_lens.extend(std::iter::repeat_n(n as usize, 2));
+        Ok(format!("{names:?} {labels:?} {all_lens:?} {slots:?} {groups:?}"))
+    }
+
     // A local moved in an arm, given anew there, then walked by a loop over borrowed items
     // that asks, and named nowhere after the `match` (seed 1219): the loop reads the arm's new
     // binding, so the moved one is not saved at its asks.
@@ -8269,6 +8299,13 @@ fn cases(name: &str) -> Vec<Run> {
                     decline.clone(),
                     decline.clone(),
                 ],
+            ),
+        ],
+        "owned_puts_into_collections_held_across_asks" => vec![
+            run(4, vec![yes(true), yes(false), yes(true), num(3)]),
+            run(
+                12,
+                vec![decline.clone(), yes(true), decline.clone(), decline.clone()],
             ),
         ],
         "names_bound_again_from_their_old_values" => vec![

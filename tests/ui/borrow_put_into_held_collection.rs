@@ -36,11 +36,23 @@ impl Server {
             kept.insert(item.clone(), name);
             labels.push("seen");
         }
+        let lens: Vec<usize> = args.items.iter().map(|item| item.len()).collect();
+        let mut names: Vec<String> = Vec::new();
+        let mut all_lens: Vec<usize> = Vec::new();
+        let mut slots = vec![0; 2];
+        for (i, item) in args.items.iter().enumerate() {
+            let name = ask!(again = elicit::<Name>(format!("Name for {item}?"))).ok().map(|n| n.name);
+            names.push(item.clone());
+            names.extend(item.split(',').map(str::to_owned));
+            all_lens.extend(&lens);
+            slots[i % 2] = item.len();
+            drop(name);
+        }
         let mut firsts = Vec::new();
         for item in &args.items {
             firsts.push(item.as_str());
         }
-        Ok(format!("{kept:?} {labels:?} {firsts:?}"))
+        Ok(format!("{kept:?} {labels:?} {firsts:?} {names:?} {all_lens:?} {slots:?}"))
     }
 
     #[mrtr_tool]
@@ -67,6 +79,25 @@ impl Server {
             drop(name);
         }
         Ok(format!("{seen:?}"))
+    }
+
+    // Into a collection typed to hold borrows, items split from a local, a place inside one.
+    #[mrtr_tool]
+    #[tool(description = "Groups")]
+    async fn places(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+        let mut typed: Vec<&str> = Vec::new();
+        let mut words = Vec::new();
+        let mut groups = std::collections::BTreeMap::new();
+        let mut slots = vec![""; 2];
+        for (i, item) in args.items.iter().enumerate() {
+            let name = ask!(name = elicit::<Name>(format!("Name for {item}?"))).ok().map(|n| n.name);
+            typed.push(item);
+            words.extend(item.split(','));
+            groups.entry(item.len()).or_insert_with(Vec::new).push(item.as_str());
+            slots[i % 2] = item.as_str();
+            drop(name);
+        }
+        Ok(format!("{typed:?} {words:?} {groups:?} {slots:?}"))
     }
 }
 

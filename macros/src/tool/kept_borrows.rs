@@ -29,6 +29,22 @@ use crate::diagnostics::Diagnostics;
 /// Methods that put their arguments into what they are called on.
 const PUTTING: &[&str] = &["push", "push_back", "push_front", "insert", "entry"];
 
+/// Methods that put the items of their argument into what they are called on.
+const EXTENDING: &[&str] = &["extend", "extend_from_slice", "append"];
+
+/// Methods whose items are `&str`s of what they are called on, whatever it holds.
+const SPLITTING: &[&str] = &[
+    "lines",
+    "split",
+    "rsplit",
+    "splitn",
+    "rsplitn",
+    "split_terminator",
+    "split_inclusive",
+    "split_whitespace",
+    "split_ascii_whitespace",
+];
+
 /// `statics`: the body's locals whose data may be `'static` (`syntax::static_locals`).
 pub(crate) fn check(body: &Block, statics: &BTreeSet<String>, diagnostics: &mut Diagnostics) {
     let mut borrowed = Borrowed {
@@ -84,7 +100,12 @@ impl<'ast> Visit<'ast> for Borrowed {
     }
 
     fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
-        if let Pat::Ident(item) = &*e.pat
+        // `item`, or the second of `(i, item)` over `.enumerate()`.
+        let item = match &*e.pat {
+            Pat::Tuple(pair) if pair.elems.len() == 2 && enumerated(&e.expr) => pair.elems.get(1),
+            pat => Some(pat),
+        };
+        if let Some(Pat::Ident(item)) = item
             && item.by_ref.is_none()
             && borrowed_items(&e.expr)
         {
@@ -103,6 +124,11 @@ impl<'ast> Visit<'ast> for Borrowed {
         }
         visit::visit_local(self, local);
     }
+}
+
+/// `items.iter().enumerate()`: the last adapter numbers the items.
+fn enumerated(iterable: &Expr) -> bool {
+    matches!(iterable, Expr::MethodCall(call) if call.method == "enumerate")
 }
 
 /// `&items`, or `text.split(',')` and the like with no adapter after but those that keep the
@@ -134,6 +160,54 @@ impl Check<'_> {
         named
             || local_root(value, self.statics) && (borrows(value) || picks_borrow(value).is_some())
     }
+
+    /// Whether the items of `iterable`, put in by `EXTENDING`, are borrows of a local: split
+    /// from one (`text.split(',')`), or those of a local holding borrows (`&words`,
+    /// `words.iter()`), or any borrowed items where the collection's type holds references.
+    /// `&numbers` alone may be copies (`Extend<&T>` for `T: Copy`).
+    fn borrowed_items(&self, iterable: &Expr, typed_borrows: bool) -> bool {
+        if !borrowed_items(iterable) || !local_root(iterable, self.statics) {
+            return false;
+        }
+        let split = first_method(iterable)
+            .is_some_and(|method| SPLITTING.contains(&method.to_string().as_str()));
+        let of_borrows = root_ident(iterable).is_some_and(|root| {
+            self.borrowed.contains(&root.to_string())
+                && first_method(iterable).is_none_or(|m| {
+                    // `&mut words` (`append`), `&words`, `words.iter()`: the items themselves.
+                    m == "iter"
+                })
+        });
+        split || of_borrows || typed_borrows
+    }
+}
+
+/// The first method called on the root of `expr`: `split` in `text.split(',').rev()`.
+fn first_method(expr: &Expr) -> Option<&syn::Ident> {
+    match expr {
+        Expr::MethodCall(call) => first_method(&call.receiver).or(Some(&call.method)),
+        Expr::Reference(reference) => first_method(&reference.expr),
+        Expr::Paren(inner) => first_method(&inner.expr),
+        _ => None,
+    }
+}
+
+/// Whether `ty` holds a reference whose lifetime is not `'static`: `Vec<&str>`,
+/// `BTreeMap<usize, Vec<&'a str>>`.
+fn holds_borrows(ty: &syn::Type) -> bool {
+    struct References(bool);
+    impl<'ast> Visit<'ast> for References {
+        fn visit_type_reference(&mut self, reference: &'ast syn::TypeReference) {
+            self.0 |= reference
+                .lifetime
+                .as_ref()
+                .is_none_or(|lifetime| lifetime.ident != "static");
+            visit::visit_type_reference(self, reference);
+        }
+    }
+    let mut references = References(false);
+    references.visit_type(ty);
+    references.0
 }
 
 /// Whether what `value` reads from is a local: `item` in `&item.name[1..]`, `text` in
@@ -149,9 +223,15 @@ impl<'ast> Visit<'ast> for Check<'_> {
             let Stmt::Local(local) = stmt else {
                 continue;
             };
-            // A type named says what the collection holds (`Vec<&'static str>`).
-            let Pat::Ident(collection) = &local.pat else {
-                continue;
+            // A type named says what the collection holds: `Vec<&'static str>` or
+            // `Vec<String>` hold no borrow of a local, `Vec<&str>` does.
+            let (collection, typed_borrows) = match &local.pat {
+                Pat::Ident(collection) => (collection, false),
+                Pat::Type(typed) => match &*typed.pat {
+                    Pat::Ident(collection) if holds_borrows(&typed.ty) => (collection, true),
+                    _ => continue,
+                },
+                _ => continue,
             };
             if collection.mutability.is_none() {
                 continue;
@@ -177,45 +257,122 @@ impl<'ast> Visit<'ast> for Check<'_> {
             for stmt in &later[..=last_use] {
                 puts.visit_stmt(stmt);
             }
-            for (method, value) in puts.found {
-                if self.borrow(value) {
-                    self.diagnostics.error(
-                        value,
-                        format!(
-                            "this is a borrow, and `.{method}(..)` puts it into `{name}`, which \
-                             an `ask!` outlives: `{name}` is saved into `requestState` there, \
-                             and a borrow cannot be. Put in an owned value (`.to_owned()`, \
-                             `.to_string()`, `.clone()`), or make `{name}` after the ask. If it \
-                             is owned already (mrtr tells borrows by the methods' names), name \
-                             the collection's type: `let mut {name}: Vec<Type> = ..`"
-                        ),
-                    );
+            for put in puts.found {
+                let (how, borrow, owned) = match put {
+                    Put::Value { method, value } => (
+                        format!("`.{method}(..)` puts it"),
+                        self.borrow(value),
+                        "Put in an owned value (`.to_owned()`, `.to_string()`, `.clone()`)",
+                    ),
+                    Put::Assigned { value } => (
+                        "this assignment puts it".to_owned(),
+                        self.borrow(value),
+                        "Put in an owned value (`.to_owned()`, `.to_string()`, `.clone()`)",
+                    ),
+                    Put::Items { method, items } => (
+                        format!("`.{method}(..)` puts them"),
+                        self.borrowed_items(items, typed_borrows),
+                        "Put in owned items (`.map(str::to_owned)`, `.cloned()`)",
+                    ),
+                };
+                if !borrow {
+                    continue;
                 }
+                let what = match put {
+                    Put::Items { items, .. } => items,
+                    Put::Value { value, .. } | Put::Assigned { value } => value,
+                };
+                let these = if matches!(put, Put::Items { .. }) {
+                    "these are borrows"
+                } else {
+                    "this is a borrow"
+                };
+                let fix_type = if typed_borrows {
+                    "Its type holds borrows: name one of owned values (`Vec<String>` for \
+                     `Vec<&str>`)"
+                        .to_owned()
+                } else {
+                    format!(
+                        "If it is owned already (mrtr tells borrows by the methods' names), \
+                         name the collection's type: `let mut {name}: Vec<Type> = ..`"
+                    )
+                };
+                self.diagnostics.error(
+                    what,
+                    format!(
+                        "{these}, and {how} into `{name}`, which an `ask!` outlives: `{name}` \
+                         is saved into `requestState` there, and a borrow cannot be. {owned}, \
+                         or make `{name}` after the ask. {fix_type}"
+                    ),
+                );
             }
         }
         visit::visit_block(self, block);
     }
 }
 
-/// The values put into `collection` by `PUTTING` methods, with the method.
+/// What is put into a collection, and how.
+#[derive(Clone, Copy)]
+enum Put<'ast> {
+    /// `names.push(value)`, `groups.entry(key).or_default().push(value)`.
+    Value {
+        method: &'ast syn::Ident,
+        value: &'ast Expr,
+    },
+    /// `names.extend(items)`.
+    Items {
+        method: &'ast syn::Ident,
+        items: &'ast Expr,
+    },
+    /// `slots[i] = value`.
+    Assigned { value: &'ast Expr },
+}
+
+/// What is put into `collection`, or into a place inside it: by `PUTTING` and `EXTENDING`
+/// methods, and by assignments to an index or a field.
 struct Puts<'a, 'ast> {
     collection: &'a str,
-    found: Vec<(String, &'ast Expr)>,
+    found: Vec<Put<'ast>>,
+}
+
+impl Puts<'_, '_> {
+    /// `names`, `groups.entry(key).or_default()`, `rows[i]`, `summary.names`.
+    fn in_collection(&self, place: &Expr) -> bool {
+        root_ident(place).is_some_and(|root| root == self.collection)
+    }
 }
 
 impl<'ast> Visit<'ast> for Puts<'_, 'ast> {
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
         let method = call.method.to_string();
-        let on_collection = matches!(&*call.receiver, Expr::Path(path)
-            if path.path.is_ident(self.collection));
         // A call that asks in its arguments has its own error for an operand that borrows.
         let asks = call.args.iter().any(|arg| !asks_in_expr(arg).is_empty());
-        if on_collection && PUTTING.contains(&method.as_str()) && !asks {
-            for arg in &call.args {
-                self.found.push((method.clone(), arg));
+        if self.in_collection(&call.receiver) && !asks {
+            let method_ident = &call.method;
+            if PUTTING.contains(&method.as_str()) {
+                self.found.extend(call.args.iter().map(|value| Put::Value {
+                    method: method_ident,
+                    value,
+                }));
+            } else if EXTENDING.contains(&method.as_str()) {
+                self.found.extend(call.args.iter().map(|items| Put::Items {
+                    method: method_ident,
+                    items,
+                }));
             }
         }
         visit::visit_expr_method_call(self, call);
+    }
+
+    fn visit_expr_assign(&mut self, assign: &'ast syn::ExprAssign) {
+        let into_place = matches!(&*assign.left, Expr::Index(_) | Expr::Field(_));
+        if into_place && self.in_collection(&assign.left) && asks_in_expr(&assign.right).is_empty()
+        {
+            self.found.push(Put::Assigned {
+                value: &assign.right,
+            });
+        }
+        visit::visit_expr_assign(self, assign);
     }
 
     // A closure or an item of the body is its own scope.
@@ -280,6 +437,80 @@ mod tests {
             "{{ let mut names = Vec::new(); for item in &items {{ let item = item.trim(); {ASK} names.push(item); }} f(names); }}"
         );
         assert_eq!(errors(&again), 1);
+        // Into a collection typed to hold borrows, items split from a local, a place inside
+        // the collection; an enumerated loop's item.
+        for (collection, put) in [
+            ("let mut names: Vec<&str> = Vec::new();", "names.push(item)"),
+            (
+                "let mut names = Vec::new();",
+                "names.extend(text.split(','))",
+            ),
+            (
+                "let mut names = Vec::new();",
+                "names.extend(text.lines().rev())",
+            ),
+            (
+                "let mut names = Vec::new();",
+                "names.extend_from_slice(&words)",
+            ),
+            ("let mut names = Vec::new();", "names.extend(words.iter())"),
+            (
+                "let mut names: Vec<&str> = Vec::new();",
+                "names.extend(&items)",
+            ),
+            (
+                "let mut names = Map::new();",
+                "names.entry(1).or_default().push(item)",
+            ),
+            (
+                "let mut names = Map::new();",
+                "names.entry(n).or_insert_with(Vec::new).push(item.as_str())",
+            ),
+            ("let mut names = vec![\"\"; 2];", "names[0] = item.as_str()"),
+            (
+                "let mut names = Names::default();",
+                "names.first = item.trim()",
+            ),
+            ("let mut names = Names::default();", "names.all.push(item)"),
+        ] {
+            let body = format!(
+                "{{ let words: Vec<&str> = text.split(' ').collect(); {collection} for (n, item) in items.iter().enumerate() {{ {ASK} {put}; }} f(names, words); }}"
+            );
+            assert_eq!(errors(&body), 1, "{collection} {put}");
+        }
+        // Items that may be copies, owned items, owned values into places; a type of owned
+        // values or of `'static` ones.
+        for (collection, put) in [
+            ("let mut names = Vec::new();", "names.extend(&items)"),
+            ("let mut names = Vec::new();", "names.extend(items.iter())"),
+            (
+                "let mut names = Vec::new();",
+                "names.extend(text.split(',').map(str::to_owned))",
+            ),
+            (
+                "let mut names = Vec::new();",
+                "names.extend(\"a,b\".split(','))",
+            ),
+            ("let mut names = vec![0; 2];", "names[0] = item.len()"),
+            ("let mut names = vec![0; 2];", "names[0] += 1"),
+            (
+                "let mut names: Vec<String> = Vec::new();",
+                "names.push(item.clone())",
+            ),
+            (
+                "let mut names: Vec<&'static str> = Vec::new();",
+                "names.push(\"x\")",
+            ),
+            (
+                "let mut names = Map::new();",
+                "names.entry(item.len()).or_default().push(n)",
+            ),
+        ] {
+            let body = format!(
+                "{{ {collection} for (n, item) in items.iter().enumerate() {{ {ASK} {put}; }} f(names); }}"
+            );
+            assert_eq!(errors(&body), 0, "{collection} {put}");
+        }
         // Not outlived by an ask: none while `names` is used.
         let before = format!(
             "{{ {ASK} let mut names = Vec::new(); for item in &items {{ names.push(item.as_str()); }} f(names); }}"
