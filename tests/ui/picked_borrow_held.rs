@@ -2,7 +2,8 @@
 // `.get(1)` and `.strip_prefix(..)` are made again on resume, as is `.next()` of a `split`
 // filtered by a read. Filtered by the user's own function, which may do more than read, or a
 // `.get(at)` whose `at` then changes, cannot be: an `Option<&str>` fails only as a lifetime
-// error at the attribute, so the error names the call to add `.cloned()` after.
+// error at the attribute, so the error names the call to add `.cloned()` after. So does an
+// `Option` mapped by a closure to a borrow.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler,
@@ -54,7 +55,24 @@ impl Server {
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         Ok(format!("{first_word:?} {tag:?} {at} {name:?}"))
     }
+
+    // A position mapped to a borrow of a local by a closure: a lifetime error at the
+    // attribute, unless the error is at the `let`. Mapped to an owned value, or from a
+    // constant, it compiles.
+    #[mrtr_tool]
+    #[tool(description = "Picks")]
+    async fn mapped(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+        let chosen = args.tags.iter().position(|t| t.len() > 2);
+        let picked = chosen.map(|i| args.tags[i].trim()).unwrap_or("none");
+        let found = chosen.and_then(|i| args.tags.get(i));
+        let owned = chosen.map(|i| args.tags[i].trim().to_owned()).unwrap_or_default();
+        let constant = chosen.map(|i| NAMES[i % 2].trim()).unwrap_or("none");
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        Ok(format!("{picked} {found:?} {owned} {constant} {name:?}"))
+    }
 }
+
+const NAMES: [&str; 2] = ["a", "b"];
 
 impl mrtr::MrtrServer for Server {}
 

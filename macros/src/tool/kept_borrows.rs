@@ -21,8 +21,8 @@ use syn::{
 use super::borrowed_items::{BORROWING_ITEMS, KEEPING};
 use super::remade::borrow_pick;
 use super::syntax::{
-    asks_in_expr, asks_in_stmt, borrows, local_name, names_in_stmt, pattern_bindings, picks_borrow,
-    root_ident,
+    asks_in_expr, asks_in_stmt, borrows, local_name, maps_to_borrow, names_in_stmt,
+    pattern_bindings, picks_borrow, root_ident,
 };
 use crate::diagnostics::Diagnostics;
 
@@ -159,6 +159,7 @@ impl Check<'_> {
             if path.path.get_ident().is_some_and(|i| self.borrowed.contains(&i.to_string())));
         named
             || local_root(value, self.statics) && (borrows(value) || picks_borrow(value).is_some())
+            || maps_to_borrow(value, self.statics)
     }
 
     /// Whether the items of `iterable`, put in by `EXTENDING`, are borrows of a local: split
@@ -408,6 +409,9 @@ mod tests {
             "names.push(&text[1..])",
             "names.push(first)",
             "names.push(text.trim())",
+            "names.push(at.map(|i| items[i].trim()).unwrap_or(\"-\"))",
+            "names.push(at.and_then(|i| items.get(i)))",
+            "names.push(items.first().map(|f| f.trim()))",
         ] {
             let body = format!(
                 "{{ let first = items.first(); let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} f(names); }}"
@@ -426,6 +430,10 @@ mod tests {
             "names.push(picked)",
             "names.push(side.trim())",
             "names.push(again)",
+            "names.push(at.map(|i| NAMES[i].trim()).unwrap_or(\"-\"))",
+            "names.push(at.map(|i| items[i].len()).unwrap_or(0))",
+            "names.push(at.map(|i| choice.trim()))",
+            "names.push(owned().map(|f| f.trim()))",
         ] {
             let body = format!(
                 "{{ let choice = \"x\"; let picked = choice.trim(); for side in choice.split(' ') {{ f(side); }} for again in &items {{ f(again); }} for again in owned() {{ f(again); }} let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} for word in \"a b\".split(' ') {{ f(word); }} f(names); }}"

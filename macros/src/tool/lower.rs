@@ -34,8 +34,8 @@ use super::{
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
         assigned_place, bindings_tuple, borrowed_from_item, borrows, collects_borrows, iterates,
-        kept_for_drop, made_every_round, parse_stmt, pattern_bindings, picks_borrow, static_str,
-        str_type, task_start_marker, with_captures,
+        kept_for_drop, made_every_round, maps_to_borrow, parse_stmt, pattern_bindings,
+        picks_borrow, static_str, str_type, task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -790,7 +790,10 @@ impl<'a> Lowering<'a> {
                 );
                 continue;
             }
-            if reference_type || init.is_some_and(borrows) {
+            if reference_type
+                || init
+                    .is_some_and(|init| borrows(init) || maps_to_borrow(init, &self.static_locals))
+            {
                 let or_static = match str_reference {
                     true => format!(
                         ", or, if it is a `&'static str` (a literal's, or a `const` item's), \

@@ -606,6 +606,50 @@ pub(crate) fn borrows(init: &Expr) -> bool {
     }
 }
 
+/// `chosen.map(|i| items[i].trim()).unwrap_or("none")`, `id.and_then(|id| names.get(id))`:
+/// an `Option` or `Result` mapped by a closure to a borrow of a local, not one of `statics`
+/// (or of the closure's parameter, where what is mapped borrows), then unwrapped or not.
+pub(crate) fn maps_to_borrow(init: &Expr, statics: &BTreeSet<String>) -> bool {
+    const UNWRAPPING: &[&str] = &["unwrap", "expect", "unwrap_or", "unwrap_or_else"];
+    const MAPPING: &[&str] = &["map", "and_then", "map_or", "map_or_else"];
+    let Expr::MethodCall(call) = init else {
+        return matches!(init, Expr::Paren(inner) if maps_to_borrow(&inner.expr, statics));
+    };
+    let method = call.method.to_string();
+    if UNWRAPPING.contains(&method.as_str()) {
+        return maps_to_borrow(&call.receiver, statics);
+    }
+    let Some(Expr::Closure(closure)) = call.args.last() else {
+        return false;
+    };
+    if !MAPPING.contains(&method.as_str()) || iterates(&call.receiver) {
+        return false;
+    }
+    let value = match &*closure.body {
+        Expr::Block(block) => match block.block.stmts.last() {
+            Some(Stmt::Expr(value, None)) => value,
+            _ => return false,
+        },
+        value => value,
+    };
+    if !borrows(value) && picks_borrow(value).is_none() {
+        return false;
+    }
+    let parameters: BTreeSet<String> = closure
+        .inputs
+        .iter()
+        .flat_map(pattern_bindings)
+        .map(|binding| binding.ident.to_string())
+        .collect();
+    match root_ident(value) {
+        Some(root) if parameters.contains(&root.to_string()) => {
+            borrows(&call.receiver) || picks_borrow(&call.receiver).is_some()
+        }
+        Some(root) => local_name(root, statics),
+        None => false,
+    }
+}
+
 /// A method that picks one borrowed item out of borrowed data: `items.first()`,
 /// `map.get(&key)`, `text.strip_prefix("x")`, `text.split(' ').next()`,
 /// `items.iter().max()`, also through `?`, `.unwrap()` and the like. The picking call, to say
