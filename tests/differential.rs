@@ -6692,6 +6692,49 @@ corpus! {
         Ok(format!("{out:?} {name} {word} {shown} {pair} {tail} {last} {size} {count} {}", items.len()))
     }
 
+    // A value made again, copied in an inner block or bound alone by a `match` arm on it,
+    // and held across asks there: the copy is made again too.
+    copies_of_values_made_again_in_inner_blocks(args) => {
+        let text = format!(" n{} ", args.n);
+        let name = text.trim();
+        let items = vec![format!(" a{} ", args.n), "  ".to_owned(), "bb".to_owned()];
+        let mut out = Vec::new();
+        let greeting = match name {
+            "" => "nobody".to_owned(),
+            n if n.len() > 9 => format!("long {n}"),
+            n => {
+                let title = ask!(title = elicit::<Text>(format!("Title for {n}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+                format!("{title} {n}")
+            }
+        };
+        out.push(greeting);
+        for item in &items {
+            let t = item.trim();
+            match t {
+                "" => continue,
+                w => {
+                    let keep = ask!(keep = elicit::<Yes>(format!("Keep {w}?"))).ok().is_some_and(|y| y.yes);
+                    let again = w;
+                    let count = ask!(count = elicit::<Num>(format!("How many {again}?"))).ok().map_or(0, |n| n.num);
+                    out.push(format!("{again}:{keep}:{count}"));
+                }
+            }
+        }
+        if !name.is_empty() {
+            let shown = name;
+            let sure = ask!(sure = elicit::<Yes>(format!("Show {shown}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{shown}{sure}"));
+        }
+        let owned = format!("o{}", args.n);
+        let said = match owned {
+            o => {
+                let last = ask!(last = elicit::<Text>(format!("Last for {o}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+                format!("{o}{last}")
+            }
+        };
+        Ok(format!("{out:?} {said} {}", text.len()))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8296,6 +8339,32 @@ fn cases(name: &str) -> Vec<Run> {
                     yes(true),
                     yes(false),
                     decline.clone(),
+                    decline.clone(),
+                    decline.clone(),
+                ],
+            ),
+        ],
+        "copies_of_values_made_again_in_inner_blocks" => vec![
+            run(
+                4,
+                vec![
+                    text("Dr"),
+                    yes(true),
+                    num(2),
+                    yes(false),
+                    decline.clone(),
+                    yes(true),
+                    text("z"),
+                ],
+            ),
+            run(
+                12,
+                vec![
+                    decline.clone(),
+                    decline.clone(),
+                    num(1),
+                    yes(true),
+                    num(3),
                     decline.clone(),
                     decline.clone(),
                 ],

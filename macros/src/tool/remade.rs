@@ -78,6 +78,7 @@ const UNWRAPPING: &[&str] = &[
 pub(crate) fn remake_borrows(body: &mut Block) {
     Remake {
         levels: Vec::new(),
+        made_levels: Vec::new(),
         made: BTreeSet::new(),
         kept: 0,
     }
@@ -295,6 +296,8 @@ struct Remake {
     /// The names bound around the block being walked, a set per level: by the `let`s of each
     /// enclosing block before it, and by the pattern of each enclosing arm or `if let`.
     levels: Vec<BTreeSet<String>>,
+    /// Per level of `levels`, the names whose last binding there is a `let` made again.
+    made_levels: Vec<BTreeSet<String>>,
     /// The names of the `let`s marked so far.
     made: BTreeSet<String>,
     /// How many locals `keep_shadowed` has hidden so far.
@@ -502,6 +505,7 @@ impl Remake {
                 &plan.rebound,
                 &stmts[index + 1..],
                 &self.made,
+                &self.made_outside(),
             )
         {
             return None;
@@ -510,16 +514,39 @@ impl Remake {
         Some(plan)
     }
 
+    /// The names whose binding nearest around the block being walked, outside it, is a `let`
+    /// made again.
+    fn made_outside(&self) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut made = BTreeSet::new();
+        let outer = self.levels.len().saturating_sub(1);
+        for (level, made_there) in self.levels[..outer]
+            .iter()
+            .zip(&self.made_levels[..outer])
+            .rev()
+        {
+            for name in level {
+                if seen.insert(name.clone()) && made_there.contains(name) {
+                    made.insert(name.clone());
+                }
+            }
+        }
+        made
+    }
+
     fn within(&mut self, names: BTreeSet<String>, walk: impl FnOnce(&mut Self)) {
         self.levels.push(names);
+        self.made_levels.push(BTreeSet::new());
         walk(self);
         self.levels.pop();
+        self.made_levels.pop();
     }
 }
 
 impl VisitMut for Remake {
     fn visit_block_mut(&mut self, block: &mut Block) {
         self.levels.push(BTreeSet::new());
+        self.made_levels.push(BTreeSet::new());
         let mut next = 0;
         while next < block.stmts.len() {
             let index = next;
@@ -534,8 +561,14 @@ impl VisitMut for Remake {
                     }
                 }
                 if let Stmt::Local(local) = &block.stmts[index + kept] {
-                    let names = pattern_bindings(&local.pat);
-                    self.made.extend(names.iter().map(|b| b.ident.to_string()));
+                    let names: Vec<String> = pattern_bindings(&local.pat)
+                        .iter()
+                        .map(|b| b.ident.to_string())
+                        .collect();
+                    self.made.extend(names.iter().cloned());
+                    if let Some(made) = self.made_levels.last_mut() {
+                        made.extend(names);
+                    }
                 }
                 continue;
             }
@@ -548,18 +581,28 @@ impl VisitMut for Remake {
                 .into_iter()
                 .map(|b| b.ident.to_string())
                 .collect();
+            let outside = self.made_outside();
             if !remade_let(local)
                 && self.sources_known(local)
-                && remade_here(earlier, local, later, &self.made)
+                && remade_here(earlier, local, later, &self.made, &outside)
             {
                 mark(local);
                 self.made.extend(names.iter().cloned());
+            }
+            if let Some(made) = self.made_levels.last_mut() {
+                for name in &names {
+                    match remade_let(local) {
+                        true => made.insert(name.clone()),
+                        false => made.remove(name),
+                    };
+                }
             }
             if let Some(level) = self.levels.last_mut() {
                 level.extend(names);
             }
         }
         self.levels.pop();
+        self.made_levels.pop();
     }
 
     fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
@@ -599,12 +642,18 @@ impl VisitMut for Remake {
 /// it runs again on resume there, even with its bindings dead. A field it borrows (`&p.name`)
 /// must be of a local none of whose other fields the block may have moved before: the local
 /// must be whole to be saved.
-fn remade_here(earlier: &[Stmt], local: &Local, later: &[Stmt], made: &BTreeSet<String>) -> bool {
+fn remade_here(
+    earlier: &[Stmt],
+    local: &Local,
+    later: &[Stmt],
+    made: &BTreeSet<String>,
+    made_outside: &BTreeSet<String>,
+) -> bool {
     let Some(init) = &local.init else {
         return false;
     };
     let mut arguments = Vec::new();
-    if !(remade_shape(local, &mut arguments, made) || copy_of_made(earlier, local))
+    if !(remade_shape(local, &mut arguments, made) || copy_of_made(earlier, local, made_outside))
         || later.iter().all(|stmt| asks_in_stmt(stmt).is_empty())
     {
         return false;
@@ -908,8 +957,9 @@ fn remade_shape(local: &Local, arguments: &mut Vec<String>, made: &BTreeSet<Stri
 }
 
 /// `let first = picked;`, a name bound plainly to another that the last `let` of `earlier`
-/// binding it makes again: a copy of that value, which may be a borrow.
-fn copy_of_made(earlier: &[Stmt], local: &Local) -> bool {
+/// binding it makes again, or, bound by none of them, one of `made_outside`: a copy of that
+/// value, which may be a borrow.
+fn copy_of_made(earlier: &[Stmt], local: &Local, made_outside: &BTreeSet<String>) -> bool {
     let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
         return false;
     };
@@ -921,7 +971,10 @@ fn copy_of_made(earlier: &[Stmt], local: &Local) -> bool {
     };
     plain_pattern(&local.pat)
         && local.attrs.is_empty()
-        && last_binding(earlier, source).is_some_and(|(_, last)| remade_let(last))
+        && match last_binding(earlier, source) {
+            Some((_, last)) => remade_let(last),
+            None => made_outside.contains(&source.to_string()),
+        }
 }
 
 /// `words[0]` or `pairs[i].0`, with `words` one of `made`: an item copied out of a value made
@@ -1715,6 +1768,27 @@ mod tests {
         assert_eq!(remade(&plain), ["t", "label"]);
         let owned = format!("{{ let t = own(); let label = t; {ASK} f(label); }}");
         assert!(remade(&owned).is_empty());
+        // Also in a block inside, where that `let` is the nearest binding of the name outside.
+        let label_remade = |block: &str| {
+            let mut block: Block = syn::parse_str(block).unwrap();
+            remake_borrows(&mut block);
+            let out = quote::quote!(#block).to_string().replace(' ', "");
+            out.contains("letlabel=::mrtr::__private::remade(t)")
+        };
+        let inside =
+            format!("{{ let t = text.trim(); if c {{ let label = t; {ASK} f(label); }} }}");
+        assert!(label_remade(&inside));
+        for other in [
+            format!("{{ let t = own(); if c {{ let label = t; {ASK} f(label); }} }}"),
+            format!(
+                "{{ let t = text.trim(); {{ let t = own(); if c {{ let label = t; {ASK} f(label); }} }} }}"
+            ),
+            format!(
+                "{{ let t = text.trim(); match o {{ Some(t) => {{ let label = t; {ASK} f(label); }} _ => {{}} }} }}"
+            ),
+        ] {
+            assert!(!label_remade(&other), "{other}");
+        }
         // A local read as an argument, not changed: still made again.
         let read = format!("{{ let v = items.get(at); {ASK} println!(\"{{at}}\"); f(at, v); }}");
         assert_eq!(remade(&read), ["v"]);

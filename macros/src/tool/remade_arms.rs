@@ -20,12 +20,13 @@
 //! `remade` not take the `let`, lowering saves the bindings as it would have, and says why the
 //! borrow cannot be saved.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::Ident;
 use syn::{
     Block, Expr, Pat, Stmt,
     spanned::Spanned,
+    visit::{self, Visit},
     visit_mut::{self, VisitMut},
 };
 
@@ -33,14 +34,82 @@ use super::remade::{borrow_pick, plain_pattern, rebinding_pattern, uses};
 use super::syntax::{asks_in_stmt, names_in_expr, pattern_bindings};
 
 pub(crate) fn rebind_in_arms(body: &mut Block, machine: &Ident) {
-    Arms { machine }.visit_block_mut(body);
+    let mut in_patterns = InPatterns(BTreeSet::new());
+    in_patterns.visit_block(body);
+    Arms {
+        machine,
+        lets: Vec::new(),
+        in_patterns: in_patterns.0,
+    }
+    .visit_block_mut(body);
+}
+
+/// The names bound by patterns other than a `let`'s: of arms, loops, `if let`, closures.
+struct InPatterns(BTreeSet<String>);
+
+impl InPatterns {
+    fn bind(&mut self, pat: &Pat) {
+        self.0.extend(
+            pattern_bindings(pat)
+                .into_iter()
+                .map(|b| b.ident.to_string()),
+        );
+    }
+}
+
+impl<'ast> Visit<'ast> for InPatterns {
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.bind(&arm.pat);
+        visit::visit_arm(self, arm);
+    }
+
+    fn visit_expr_for_loop(&mut self, looping: &'ast syn::ExprForLoop) {
+        self.bind(&looping.pat);
+        visit::visit_expr_for_loop(self, looping);
+    }
+
+    fn visit_expr_let(&mut self, condition: &'ast syn::ExprLet) {
+        self.bind(&condition.pat);
+        visit::visit_expr_let(self, condition);
+    }
+
+    fn visit_expr_closure(&mut self, closure: &'ast syn::ExprClosure) {
+        for input in &closure.inputs {
+            self.bind(input);
+        }
+        visit::visit_expr_closure(self, closure);
+    }
 }
 
 struct Arms<'m> {
     machine: &'m Ident,
+    /// Per block around, the names its `let`s so far bind, each with whether its last such
+    /// `let` is a pick `remade` takes (`remade::borrow_pick`).
+    lets: Vec<BTreeMap<String, bool>>,
+    /// `InPatterns`: a name one of those binds may not be the `let`'s where it is read.
+    in_patterns: BTreeSet<String>,
 }
 
 impl VisitMut for Arms<'_> {
+    fn visit_block_mut(&mut self, block: &mut Block) {
+        self.lets.push(BTreeMap::new());
+        for stmt in &mut block.stmts {
+            self.visit_stmt_mut(stmt);
+            if let Stmt::Local(local) = stmt
+                && let Some(lets) = self.lets.last_mut()
+            {
+                let picked = local
+                    .init
+                    .as_ref()
+                    .is_some_and(|init| init.diverge.is_none() && borrow_pick(&init.expr));
+                for binding in pattern_bindings(&local.pat) {
+                    lets.insert(binding.ident.to_string(), picked);
+                }
+            }
+        }
+        self.lets.pop();
+    }
+
     fn visit_expr_mut(&mut self, expr: &mut Expr) {
         visit_mut::visit_expr_mut(self, expr);
         match expr {
@@ -65,9 +134,29 @@ impl VisitMut for Arms<'_> {
                 }
             }
             Expr::Match(matched) => {
-                for arm in &mut matched.arms {
+                let arms_bind: Vec<bool> = matched
+                    .arms
+                    .iter()
+                    .map(|arm| !pattern_bindings(&arm.pat).is_empty())
+                    .collect();
+                for (at, arm) in matched.arms.iter_mut().enumerate() {
                     let stmts = arm_stmts(&arm.body);
-                    let Some(local) = self.rebinding(&arm.pat, &matched.expr, &stmts) else {
+                    // Another arm's binding by value would move from the local where this arm
+                    // is not taken, as rustc sees it, unless the local is a borrow, a copy.
+                    let others_bind = arms_bind
+                        .iter()
+                        .enumerate()
+                        .any(|(other, binds)| other != at && *binds);
+                    let copied = arm.guard.is_none()
+                        && (!others_bind || self.picked(&matched.expr))
+                        && copies_a_local(&arm.pat, &matched.expr, &stmts);
+                    let local = if copied {
+                        let (pat, scrutinee) = (&arm.pat, &matched.expr);
+                        Some(syn::parse_quote! { let #pat = #scrutinee; })
+                    } else {
+                        self.rebinding(&arm.pat, &matched.expr, &stmts)
+                    };
+                    let Some(local) = local else {
                         continue;
                     };
                     // A guard reads the arm's own bindings, where the arm is chosen; the body
@@ -93,6 +182,23 @@ impl VisitMut for Arms<'_> {
 }
 
 impl Arms<'_> {
+    /// Whether `scrutinee` names a local whose last `let` is a pick `remade` takes.
+    fn picked(&self, scrutinee: &Expr) -> bool {
+        let Expr::Path(path) = scrutinee else {
+            return false;
+        };
+        let Some(name) = path.path.get_ident().map(|name| name.to_string()) else {
+            return false;
+        };
+        !self.in_patterns.contains(&name)
+            && self
+                .lets
+                .iter()
+                .rev()
+                .find_map(|lets| lets.get(&name))
+                .is_some_and(|picked| *picked)
+    }
+
     /// `let pat = scrutinee else { lost };` for the arm whose body is `stmts`, if `rebinds`;
     /// a plain `let` where the pattern cannot fail.
     fn rebinding(&self, pat: &Pat, scrutinee: &Expr, stmts: &[Stmt]) -> Option<Stmt> {
@@ -121,6 +227,25 @@ pub(crate) fn rebinds(pat: &Pat, scrutinee: &Expr, stmts: &[Stmt]) -> bool {
         && rebinding_pattern(pat)
         && borrow_pick(scrutinee)
         && held_across_an_ask(&bindings, stmts)
+}
+
+/// Whether the arm that binds `pat` from `scrutinee` and runs `stmts` binds a name alone to a
+/// local named alone, which an ask of `stmts` outlives: `match name { "" => .., n => { ask;
+/// use(n) } }`. Bound again as a copy in a `let`, it is made again where `name` is
+/// (`remade::copy_of_made`), and saved where not, as the arm's binding would have been. An arm
+/// with a guard keeps its binding, which would then have moved the local already.
+fn copies_a_local(pat: &Pat, scrutinee: &Expr, stmts: &[Stmt]) -> bool {
+    let local = matches!(scrutinee, Expr::Path(path)
+    if path.qself.is_none() && path.path.get_ident().is_some_and(|name| {
+        name.to_string().starts_with(|c: char| c.is_lowercase() || c == '_')
+    }));
+    let Pat::Ident(binding) = pat else {
+        return false;
+    };
+    local
+        && plain_pattern(pat)
+        && !binding.ident.to_string().starts_with(char::is_uppercase)
+        && held_across_an_ask(&pattern_bindings(pat), stmts)
 }
 
 /// The statements of an arm's body, with a block's own.
@@ -278,6 +403,18 @@ mod tests {
                 format!("{{ if let Some(x) = items.last() {{ let n = &x.name; {ASK} f(n); }} }}"),
                 "{ifletSome(_)=items.last(){#[allow(irrefutable_let_patterns)]letSome(x)=",
             ),
+            // A local bound alone by an arm, copied in a `let`: no other arm binds, or the
+            // local is a pick's, a borrow.
+            (
+                format!("{{ match name {{ \"\" => 0, n => {{ {ASK} f(n) }} }} }}"),
+                "{matchname{\"\"=>0,_=>{letn=name;",
+            ),
+            (
+                format!(
+                    "{{ let name = text.trim(); match name {{ n if n.is_empty() => 0, n => {{ {ASK} f(n) }} }} }}"
+                ),
+                "{letname=text.trim();matchname{nifn.is_empty()=>0,_=>{letn=name;",
+            ),
         ];
         for (block, start) in cases {
             let out = rebound(&block);
@@ -299,6 +436,13 @@ mod tests {
             format!("{{ if let Some(x) = make().first() {{ {ASK} f(x); }} }}"),
             format!("{{ if let Some(x) = self.items.first() {{ {ASK} f(x); }} }}"),
             format!("{{ if let Some(x) = items.iter().filter(f).max() {{ {ASK} f(x); }} }}"),
+            // A local copied by an arm, where another arm binds by value from it, with a
+            // guard, or named by another pattern too.
+            format!("{{ match name {{ Some(x) => x, n => {{ {ASK} f(n) }} }} }}"),
+            format!("{{ match name {{ n if n.ok() => {{ {ASK} f(n) }} _ => 0 }} }}"),
+            format!(
+                "{{ let name = text.trim(); for name in all {{ match name {{ m if m.ok() => 0, n => {{ {ASK} f(n) }} }} }} }}"
+            ),
         ] {
             let before: Block = syn::parse_str(&block).unwrap();
             let before = before.to_token_stream().to_string().replace(' ', "");
