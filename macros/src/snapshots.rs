@@ -350,6 +350,27 @@ fn names_bound_again_from_themselves_are_made_again_from_a_hidden_copy() {
 }
 
 #[test]
+fn an_arm_that_binds_a_value_made_again_alone_copies_it_and_makes_the_copy_again() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let name = args.name.trim();
+                let greeting = match name {
+                    "" => "nobody".to_owned(),
+                    n => {
+                        let title = ask!(title = elicit::<Text>(format!("Title for {n}?"))).accepted().map_err(refuse)?.text;
+                        format!("{title} {n}")
+                    }
+                };
+                Ok(greeting)
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),
