@@ -802,12 +802,19 @@ impl<'a> Lowering<'a> {
                     ),
                     false => String::new(),
                 };
+                let mapped = match init {
+                    Some(init) if !borrows(init) && !reference_type => {
+                        " in the closure (`.map(|i| items[i].trim().to_owned())`), or \
+                         `.cloned()` right after it where it gives an `Option<&T>`"
+                    }
+                    _ => "",
+                };
                 self.diagnostics.error(
                     &binding.ident,
                     format!(
                         "`{0}` holds a borrow across an `ask!`, and a borrow cannot be saved into \
                          `requestState`. Hold an owned value: `.to_owned()`, `.clone()` or \
-                         `.to_string()`{or_static}{1}{2}",
+                         `.to_string()`{mapped}{or_static}{1}{2}",
                         binding.ident,
                         not_remade_hint(init),
                         chosen_hint(init),
