@@ -30,12 +30,12 @@ use super::{
     desugar::strip_mut,
     idents,
     overwritten::{Overwritten, overwritten_asks, overwritten_by},
-    remade::not_remade_hint,
+    remade::{borrow_pick, not_remade_hint, remade_let},
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
         assigned_place, bindings_tuple, borrowed_from_item, borrows, collects_borrows, iterates,
-        kept_for_drop, made_every_round, maps_to_borrow, parse_stmt, pattern_bindings,
-        picks_borrow, static_str, str_type, task_start_marker, with_captures,
+        kept_for_drop, local_name, made_every_round, maps_to_borrow, parse_stmt, pattern_bindings,
+        picks_borrow, root_ident, static_str, str_type, task_start_marker, with_captures,
     },
 };
 use crate::diagnostics::Diagnostics;
@@ -44,6 +44,9 @@ pub(crate) struct Lowering<'a> {
     asks: BTreeMap<u32, AskSite>,
     /// The saved bindings in scope, in declaration order.
     scope: Vec<Saved>,
+    /// The names the `let`s in scope bind, in declaration order, each with whether its `let`
+    /// holds a borrow of a local (`Lowering::borrowing_let`).
+    lets: Vec<(String, bool)>,
     /// Counts the aliases made for shadowed bindings.
     aliases: u32,
     /// The highest ask point lowered so far.
@@ -77,6 +80,7 @@ impl<'a> Lowering<'a> {
         Self {
             asks: asks.into_iter().map(|site| (site.id, site)).collect(),
             scope: Vec::new(),
+            lets: Vec::new(),
             aliases: 0,
             high: 0,
             captures,
@@ -92,6 +96,7 @@ impl<'a> Lowering<'a> {
 
     pub(crate) fn lower_block(&mut self, block: &mut Block) {
         let scope_len = self.scope.len();
+        let lets_len = self.lets.len();
         let stmts = std::mem::take(&mut block.stmts);
         let asks: Vec<Vec<u32>> = stmts.iter().map(asks_in_stmt).collect();
         // The bindings each statement's successors read, for the snapshots below. A name read
@@ -226,6 +231,7 @@ impl<'a> Lowering<'a> {
             }
         }
         self.scope.truncate(scope_len);
+        self.lets.truncate(lets_len);
         // The aliases end with this block.
         for position in aliased {
             self.scope[position].via = None;
@@ -538,7 +544,64 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    fn lower_local(&mut self, mut local: Local, ask_follows: bool, end: u32) -> Stmt {
+    fn lower_local(&mut self, local: Local, ask_follows: bool, end: u32) -> Stmt {
+        let made = self.borrowing_let(&local);
+        let names: Vec<String> = pattern_bindings(&local.pat)
+            .iter()
+            .map(|binding| binding.ident.to_string())
+            .collect();
+        let lowered = self.lower_local_in_scope(local, ask_follows, end);
+        self.lets.extend(names.into_iter().map(|name| (name, made)));
+        lowered
+    }
+
+    /// Whether `copy`, bound by a `let` whose value is `init`, copies `source` from a `let`
+    /// made again: one before it in `init`'s own block, where lowering gathered the statements
+    /// before an ask (`let label = { let name = ..; let label = name; label };`), else the
+    /// nearest in scope.
+    fn copy_of_made(&self, init: Option<&Expr>, copy: &Ident, source: &Ident) -> bool {
+        let binds = |stmt: &Stmt, name: &Ident| {
+            matches!(stmt, Stmt::Local(local)
+                if pattern_bindings(&local.pat).iter().any(|b| b.ident == *name))
+        };
+        if let Some(Expr::Block(block)) = init
+            && let Some(at) = block.block.stmts.iter().rposition(|stmt| binds(stmt, copy))
+            && let Some(Stmt::Local(made)) = block.block.stmts[..at]
+                .iter()
+                .rev()
+                .find(|stmt| binds(stmt, source))
+        {
+            return self.borrowing_let(made);
+        }
+        self.made_again(source)
+    }
+
+    /// Whether `local` holds a borrow of a local not of `static_locals`: made again by
+    /// `remade`, or a pick it would make again (`remade::borrow_pick`).
+    fn borrowing_let(&self, local: &Local) -> bool {
+        let Some(init) = &local.init else {
+            return false;
+        };
+        let value = match &*init.expr {
+            Expr::Call(call) if remade_let(local) => call.args.first(),
+            value if borrow_pick(value) => Some(value),
+            _ => None,
+        };
+        value
+            .and_then(root_ident)
+            .is_some_and(|root| local_name(root, &self.static_locals))
+    }
+
+    /// Whether the nearest `let` in scope that binds `name` holds a borrow of a local.
+    fn made_again(&self, name: &Ident) -> bool {
+        self.lets
+            .iter()
+            .rev()
+            .find(|(bound, _)| name == bound)
+            .is_some_and(|(_, made)| *made)
+    }
+
+    fn lower_local_in_scope(&mut self, mut local: Local, ask_follows: bool, end: u32) -> Stmt {
         let bindings = pattern_bindings(&local.pat);
         // Taken before the value is lowered, whose own `let`s are not the one meant.
         let given_inside = self.given_inside.take();
@@ -786,6 +849,31 @@ impl<'a> Lowering<'a> {
                          (`.filter(|s| !s.is_empty())`), but not one that calls other code{1}",
                         binding.ident,
                         not_remade_hint(init),
+                    ),
+                );
+                continue;
+            }
+            let copied = init.and_then(|init| match init {
+                Expr::Path(path) if path.qself.is_none() => path.path.get_ident(),
+                _ => None,
+            });
+            // Not one mrtr wrote (`let __mrtr_kept1 = name;`).
+            let written = binding.ident.to_string().starts_with("__mrtr");
+            let whole = local.init.as_ref().map(|init| &*init.expr);
+            if let Some(source) = copied.filter(|source| {
+                single && !written && self.copy_of_made(whole, &binding.ident, source)
+            }) {
+                self.diagnostics.error(
+                    &binding.ident,
+                    format!(
+                        "`{0}` holds a copy of `{1}` across an `ask!`, and `{1}` is a borrow, \
+                         which cannot be saved into `requestState`. Read `{1}` itself after the \
+                         ask, or hold an owned value: `{1}.to_owned()`. mrtr makes a plain copy \
+                         of a borrow it makes again on resume again too, rather than saving it, \
+                         where no later statement of its block binds `{1}` again, and where \
+                         `{0}` is bound nowhere else in the tool where an ask outlives it but by \
+                         a copy of the same",
+                        binding.ident, source,
                     ),
                 );
                 continue;
@@ -1047,7 +1135,7 @@ fn rebound_by(stmt: &Stmt) -> Vec<String> {
 /// For the error on a binding held across an ask whose value is an `if` that borrows: when
 /// mrtr chooses one again on resume.
 fn chosen_hint(value: Option<&Expr>) -> &'static str {
-    if matches!(value, Some(Expr::If(_))) && value.is_some_and(|v| !super::remade::borrow_pick(v)) {
+    if matches!(value, Some(Expr::If(_))) && value.is_some_and(|v| !borrow_pick(v)) {
         ". mrtr chooses an `if` again on resume, rather than saving what it chose, when its \
          test only reads locals (comparisons, `len`, `is_empty`, `starts_with` and the like) \
          and each branch is a string literal or a borrow made again, but not this one"
