@@ -890,6 +890,14 @@ impl<'a> Lowering<'a> {
                     ),
                     false => String::new(),
                 };
+                let of_self = match init.and_then(root_ident) {
+                    Some(root) if root == "self" => {
+                        ". It borrows from `self`, which is not saved (another instance may take \
+                         the retry): name `self`'s field again after the ask instead of holding \
+                         a borrow of it"
+                    }
+                    _ => "",
+                };
                 let mapped = match init {
                     Some(init) if !borrows(init) && !reference_type => {
                         " in the closure (`.map(|i| items[i].trim().to_owned())`), or \
@@ -902,7 +910,7 @@ impl<'a> Lowering<'a> {
                     format!(
                         "`{0}` holds a borrow across an `ask!`, and a borrow cannot be saved into \
                          `requestState`. Hold an owned value: `.to_owned()`, `.clone()` or \
-                         `.to_string()`{mapped}{or_static}{1}{2}",
+                         `.to_string()`{mapped}{or_static}{of_self}{1}{2}",
                         binding.ident,
                         not_remade_hint(init),
                         chosen_hint(init),
