@@ -1162,9 +1162,21 @@ impl Generator {
                             (false, 7) => format!("{source}.get({source}.len() / 2)"),
                             _ => format!("&{source}"),
                         };
-                        // Or an arm that binds it, bound again on resume rather than saved.
-                        let arm = match (text, self.rng.u8(0..5)) {
+                        // Or an arm that binds it, bound again on resume rather than saved; or
+                        // one that binds alone a local made again, copied again on resume.
+                        let mut made = None;
+                        let arm = match (text, self.rng.u8(0..7)) {
                             _ if copy.is_some() => None,
+                            (true, 5) => {
+                                let local = self.fresh("r");
+                                made = Some(format!("let {local} = {source}.trim();"));
+                                Some((format!("match {local}"), borrow.clone(), "\"\""))
+                            }
+                            (false, 5) => {
+                                let local = self.fresh("r");
+                                made = Some(format!("let {local} = {source}.first();"));
+                                Some((format!("match {local}"), borrow.clone(), "None"))
+                            }
                             (true, 0) => Some((
                                 format!("match {source}.split_once('1')"),
                                 format!("Some(({borrow}, _))"),
@@ -1187,6 +1199,9 @@ impl Generator {
                             format!("note!(args, \"r{site} {{:?}} {{}}\", {borrow}, {answer});");
                         match arm {
                             Some((matched, pattern, other)) => {
+                                if let Some(made) = &made {
+                                    self.line(made);
+                                }
                                 self.line(&format!("{matched} {{"));
                                 self.line(&format!("    {other} => {{}}"));
                                 self.line(&format!("    {pattern} => {{"));
