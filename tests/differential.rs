@@ -6735,6 +6735,33 @@ corpus! {
         Ok(format!("{out:?} {said} {}", text.len()))
     }
 
+    // An `if` or a `match` that chooses among values made again, by name, and literals, held
+    // across asks: chosen again on resume.
+    choices_among_values_made_again(args) => {
+        let text = format!(" Ada{} ", args.n);
+        let name = text.trim();
+        let items = vec![format!("p{}", args.n), "q".to_owned()];
+        let first = items.first().map(|s| s.as_str()).unwrap_or("none");
+        let shown = if name.is_empty() { "nobody" } else { name };
+        let kind = match name.len() {
+            0 => "nobody",
+            1..=4 => name,
+            _ => name.trim_end_matches('1'),
+        };
+        let keep = ask!(keep = elicit::<Yes>(format!("Keep {shown} ({kind})?"))).ok().is_some_and(|y| y.yes);
+        let pick = if first.len() > 2 { first } else if keep { "kept" } else { name };
+        let mut out = vec![format!("{shown}:{kind}:{keep}")];
+        for item in &items {
+            let item = item.trim();
+            let label = match item { "q" => "queue", _ => item };
+            let n = ask!(n = elicit::<Num>(format!("How many {label} of {pick}?"))).ok().map_or(0, |n| n.num);
+            out.push(format!("{label}{n}"));
+        }
+        let last = ask!(last = elicit::<Text>(format!("Last for {pick} {shown}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        let said = format!("{out:?} {pick} {kind} {last}");
+        Ok(format!("{said} {}", consume(text)))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8369,6 +8396,10 @@ fn cases(name: &str) -> Vec<Run> {
                     decline.clone(),
                 ],
             ),
+        ],
+        "choices_among_values_made_again" => vec![
+            run(4, vec![yes(true), num(2), num(5), text("z")]),
+            run(12, vec![decline.clone(), decline.clone(), num(1), decline.clone()]),
         ],
         "owned_puts_into_collections_held_across_asks" => vec![
             run(4, vec![yes(true), yes(false), yes(true), num(3)]),

@@ -653,7 +653,9 @@ fn remade_here(
         return false;
     };
     let mut arguments = Vec::new();
-    if !(remade_shape(local, &mut arguments, made) || copy_of_made(earlier, local, made_outside))
+    if !(remade_shape(local, &mut arguments, made)
+        || copy_of_made(earlier, local, made_outside)
+        || chosen_of_made(earlier, local, made_outside, &mut arguments))
         || later.iter().all(|stmt| asks_in_stmt(stmt).is_empty())
     {
         return false;
@@ -975,6 +977,99 @@ fn copy_of_made(earlier: &[Stmt], local: &Local, made_outside: &BTreeSet<String>
             Some((_, last)) => remade_let(last),
             None => made_outside.contains(&source.to_string()),
         }
+}
+
+/// `let shown = if name.is_empty() { "nobody" } else { name };`, or a `match` that chooses so
+/// (`match name.len() { 0 => "nobody", _ => name }`): a test or scrutinee that only reads
+/// (`steady`), arms whose patterns bind nothing and that have no guard, and branches that are
+/// string literals, values `remade_value` takes, or names `copy_of_made` takes, one at least.
+fn chosen_of_made(
+    earlier: &[Stmt],
+    local: &Local,
+    made_outside: &BTreeSet<String>,
+    arguments: &mut Vec<String>,
+) -> bool {
+    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+        return false;
+    };
+    let made_name = |value: &Expr| match value {
+        Expr::Path(path) if path.qself.is_none() => {
+            path.path
+                .get_ident()
+                .is_some_and(|source| match last_binding(earlier, source) {
+                    Some((_, last)) => remade_let(last),
+                    None => made_outside.contains(&source.to_string()),
+                })
+        }
+        _ => false,
+    };
+    // Each branch: `Some(true)` for a name made again, `Some(false)` for another value that
+    // may be chosen, `None` for one that may not.
+    fn branch(
+        value: &Expr,
+        made_name: &dyn Fn(&Expr) -> bool,
+        arguments: &mut Vec<String>,
+    ) -> Option<bool> {
+        let value = match value {
+            Expr::Block(block) if block.attrs.is_empty() && block.label.is_none() => {
+                match &block.block.stmts[..] {
+                    [Stmt::Expr(value, None)] => value,
+                    _ => return None,
+                }
+            }
+            value => value,
+        };
+        match value {
+            _ if made_name(value) => Some(true),
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(_),
+                ..
+            }) => Some(false),
+            Expr::If(_) | Expr::Match(_) => chosen(value, made_name, arguments),
+            _ if remade_value(value, arguments) => Some(false),
+            _ => None,
+        }
+    }
+    // `Some(true)` where a branch, at any depth, is a name made again.
+    fn chosen(
+        value: &Expr,
+        made_name: &dyn Fn(&Expr) -> bool,
+        arguments: &mut Vec<String>,
+    ) -> Option<bool> {
+        let mut names = false;
+        match value {
+            Expr::If(choice) => {
+                let (_, otherwise) = choice.else_branch.as_ref()?;
+                if matches!(&*choice.cond, Expr::Let(_)) || !steady(&choice.cond, arguments) {
+                    return None;
+                }
+                let then = Expr::Block(syn::ExprBlock {
+                    attrs: Vec::new(),
+                    label: None,
+                    block: choice.then_branch.clone(),
+                });
+                for value in [&then, &**otherwise] {
+                    names |= branch(value, made_name, arguments)?;
+                }
+            }
+            Expr::Match(choice) => {
+                if !steady(&choice.expr, arguments) {
+                    return None;
+                }
+                for arm in &choice.arms {
+                    if arm.guard.is_some() || !pattern_bindings(&arm.pat).is_empty() {
+                        return None;
+                    }
+                    names |= branch(&arm.body, made_name, arguments)?;
+                }
+            }
+            _ => return None,
+        }
+        Some(names)
+    }
+    plain_pattern(&local.pat)
+        && local.attrs.is_empty()
+        && chosen(&init.expr, &made_name, arguments) == Some(true)
 }
 
 /// `words[0]` or `pairs[i].0`, with `words` one of `made`: an item copied out of a value made
@@ -1778,6 +1873,30 @@ mod tests {
         let inside =
             format!("{{ let t = text.trim(); if c {{ let label = t; {ASK} f(label); }} }}");
         assert!(label_remade(&inside));
+        // An `if` or a `match` that chooses among such names, literals and values made again.
+        for choice in [
+            "if t.is_empty() { \"-\" } else { t }",
+            "if t.len() > 2 { t } else if c { \"x\" } else { text.trim_end() }",
+            "match t.len() { 0 => \"-\", 1..=3 => t, _ => text.trim_start() }",
+            "match t { \"\" => \"-\", _ => t }",
+        ] {
+            let block = format!("{{ let t = text.trim(); let label = {choice}; {ASK} f(label); }}");
+            assert_eq!(remade(&block), ["t", "label"], "{choice}");
+        }
+        for choice in [
+            // A test that calls the user's code, an arm that binds or is guarded, or a branch
+            // of another kind.
+            "if ready(t) { \"-\" } else { t }",
+            "match t.len() { n => t }",
+            "match t.len() { 0 if c => \"-\", _ => t }",
+            "if t.is_empty() { \"-\" } else { t.to_owned() }",
+            "if t.is_empty() { \"-\" } else { own }",
+        ] {
+            let block = format!(
+                "{{ let own = f(); let t = text.trim(); let label = {choice}; {ASK} f(label); }}"
+            );
+            assert_eq!(remade(&block), ["t"], "{choice}");
+        }
         for other in [
             format!("{{ let t = own(); if c {{ let label = t; {ASK} f(label); }} }}"),
             format!(
