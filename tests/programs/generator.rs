@@ -1121,13 +1121,19 @@ impl Generator {
                         let borrow = self.fresh("r");
                         // Or an owned copy first, then a `let` of its name that borrows from it.
                         let mut copy = None;
-                        let value = match (text, self.rng.u8(0..11)) {
+                        let value = match (text, self.rng.u8(0..12)) {
                             (_, 10) => {
                                 copy = Some(format!("let {borrow} = {source}.clone();"));
                                 match text {
                                     true => format!("{borrow}.trim()"),
                                     false => format!("{borrow}.first()"),
                                 }
+                            }
+                            // Chosen among a `let` made again, by name, and a literal.
+                            (true, 11) => {
+                                let local = self.fresh("r");
+                                copy = Some(format!("let {local} = {source}.trim();"));
+                                format!("if {local}.is_empty() {{ \"-\" }} else {{ {local} }}")
                             }
                             (true, 0) => format!("{source}.trim()"),
                             (true, 1) => {
