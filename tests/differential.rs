@@ -6735,8 +6735,8 @@ corpus! {
         Ok(format!("{out:?} {said} {}", text.len()))
     }
 
-    // An `if` or a `match` that chooses among values made again, by name, and literals, held
-    // across asks: chosen again on resume.
+    // An `if` or a `match` that chooses among values made again, by name, and literals, and
+    // an item taken by a key that reads, held across asks: chosen again on resume.
     choices_among_values_made_again(args) => {
         let text = format!(" Ada{} ", args.n);
         let name = text.trim();
@@ -6750,6 +6750,7 @@ corpus! {
         };
         let keep = ask!(keep = elicit::<Yes>(format!("Keep {shown} ({kind})?"))).ok().is_some_and(|y| y.yes);
         let pick = if first.len() > 2 { first } else if keep { "kept" } else { name };
+        let longest = items.iter().max_by_key(|w| w.len()).map(String::as_str).unwrap_or("");
         let mut out = vec![format!("{shown}:{kind}:{keep}")];
         for item in &items {
             let item = item.trim();
@@ -6758,7 +6759,7 @@ corpus! {
             out.push(format!("{label}{n}"));
         }
         let last = ask!(last = elicit::<Text>(format!("Last for {pick} {shown}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
-        let said = format!("{out:?} {pick} {kind} {last}");
+        let said = format!("{out:?} {pick} {kind} {last} {longest}");
         Ok(format!("{said} {}", consume(text)))
     }
 
@@ -8399,7 +8400,10 @@ fn cases(name: &str) -> Vec<Run> {
         ],
         "choices_among_values_made_again" => vec![
             run(4, vec![yes(true), num(2), num(5), text("z")]),
-            run(12, vec![decline.clone(), decline.clone(), num(1), decline.clone()]),
+            run(
+                12,
+                vec![decline.clone(), decline.clone(), num(1), decline.clone()],
+            ),
         ],
         "owned_puts_into_collections_held_across_asks" => vec![
             run(4, vec![yes(true), yes(false), yes(true), num(3)]),

@@ -67,8 +67,9 @@ impl Server {
         let found = chosen.and_then(|i| args.tags.get(i));
         let owned = chosen.map(|i| args.tags[i].trim().to_owned()).unwrap_or_default();
         let constant = chosen.map(|i| NAMES[i % 2].trim()).unwrap_or("none");
+        let longest = args.tags.iter().filter(|t| wanted(t)).max().map(String::as_str).unwrap_or("");
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
-        Ok(format!("{picked} {found:?} {owned} {constant} {name:?}"))
+        Ok(format!("{picked} {found:?} {owned} {constant} {longest} {name:?}"))
     }
 }
 

@@ -412,6 +412,7 @@ mod tests {
             "names.push(at.map(|i| items[i].trim()).unwrap_or(\"-\"))",
             "names.push(at.and_then(|i| items.get(i)))",
             "names.push(items.first().map(|f| f.trim()))",
+            "names.push(items.iter().filter(|w| wanted(w)).max().map(String::as_str).unwrap_or(\"\"))",
         ] {
             let body = format!(
                 "{{ let first = items.first(); let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} f(names); }}"
@@ -434,6 +435,7 @@ mod tests {
             "names.push(at.map(|i| items[i].len()).unwrap_or(0))",
             "names.push(at.map(|i| choice.trim()))",
             "names.push(owned().map(|f| f.trim()))",
+            "names.push(items.iter().filter(|w| wanted(w)).max().map(String::len).unwrap_or(0))",
         ] {
             let body = format!(
                 "{{ let choice = \"x\"; let picked = choice.trim(); for side in choice.split(' ') {{ f(side); }} for again in &items {{ f(again); }} for again in owned() {{ f(again); }} let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} for word in \"a b\".split(' ') {{ f(word); }} f(names); }}"

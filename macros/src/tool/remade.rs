@@ -1247,7 +1247,9 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
     };
     let method = call.method.to_string();
     let arguments_kept = match (method.as_str(), &call.args.iter().collect::<Vec<_>>()[..]) {
-        ("find", [predicate]) => remade_closures::reading(predicate, arguments),
+        ("find" | "max_by_key" | "min_by_key", [function]) => {
+            remade_closures::reading(function, arguments)
+        }
         _ => call.args.iter().all(|arg| steady(arg, arguments)),
     };
     if !TAKING.contains(&method.as_str())
@@ -1280,8 +1282,19 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
 }
 
 /// Methods that take one item out of an iterator, or all of them; `find` with a predicate
-/// that reads (`remade_closures::reading`).
-const TAKING: &[&str] = &["next", "last", "nth", "max", "min", "find", "collect"];
+/// that reads, `max_by_key` and `min_by_key` with a key that reads
+/// (`remade_closures::reading`).
+const TAKING: &[&str] = &[
+    "next",
+    "last",
+    "nth",
+    "max",
+    "min",
+    "find",
+    "max_by_key",
+    "min_by_key",
+    "collect",
+];
 
 /// `.map(f)`, `.and_then(f)` or `.filter_map(f)` with `f` a pick, or `.filter(p)` with `p` a
 /// read (`remade_closures`): of an iterator or an `Option`.
@@ -1873,6 +1886,11 @@ mod tests {
         let inside =
             format!("{{ let t = text.trim(); if c {{ let label = t; {ASK} f(label); }} }}");
         assert!(label_remade(&inside));
+        // An item taken by a key that reads.
+        let keyed = format!(
+            "{{ let longest = words.iter().max_by_key(|w| w.len()).map(String::as_str); {ASK} f(longest); }}"
+        );
+        assert_eq!(remade(&keyed), ["longest"]);
         // An `if` or a `match` that chooses among such names, literals and values made again.
         for choice in [
             "if t.is_empty() { \"-\" } else { t }",

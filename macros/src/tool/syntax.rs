@@ -560,23 +560,30 @@ pub(crate) trait PatternScopes<'ast>: Visit<'ast> + Sized {
     }
 }
 
+/// Whether `method` hands out a borrow of what it is called on (`as_str`, `trim`).
+fn borrowing_method(method: &str) -> bool {
+    BORROWING.contains(&method)
+}
+
+/// Methods that hand out a borrow of what they are called on.
+const BORROWING: &[&str] = &[
+    "as_str",
+    "as_slice",
+    "as_bytes",
+    "as_deref",
+    "as_ref",
+    "trim",
+    "trim_start",
+    "trim_end",
+    "trim_matches",
+    "trim_start_matches",
+    "trim_end_matches",
+    "borrow",
+];
+
 /// Whether an initializer plainly borrows: `&x`, a method that hands out a borrow, or an
 /// iterator over what it is called on ([`iterates`]).
 pub(crate) fn borrows(init: &Expr) -> bool {
-    const BORROWING: &[&str] = &[
-        "as_str",
-        "as_slice",
-        "as_bytes",
-        "as_deref",
-        "as_ref",
-        "trim",
-        "trim_start",
-        "trim_end",
-        "trim_matches",
-        "trim_start_matches",
-        "trim_end_matches",
-        "borrow",
-    ];
     match init {
         Expr::Reference(_) => true,
         Expr::MethodCall(call) => {
@@ -619,12 +626,19 @@ pub(crate) fn maps_to_borrow(init: &Expr, statics: &BTreeSet<String>) -> bool {
     if UNWRAPPING.contains(&method.as_str()) {
         return maps_to_borrow(&call.receiver, statics);
     }
-    let Some(Expr::Closure(closure)) = call.args.last() else {
-        return false;
-    };
     if !MAPPING.contains(&method.as_str()) || iterates(&call.receiver) {
         return false;
     }
+    let mapped_borrows = || borrows(&call.receiver) || picks_borrow(&call.receiver).is_some();
+    let closure = match call.args.last() {
+        Some(Expr::Closure(closure)) => closure,
+        // `.map(String::as_str)`, `.map(str::trim)`: a borrow of what is mapped.
+        Some(Expr::Path(path)) => {
+            let method = path.path.segments.last().map(|s| s.ident.to_string());
+            return method.is_some_and(|method| borrowing_method(&method)) && mapped_borrows();
+        }
+        _ => return false,
+    };
     let value = match &*closure.body {
         Expr::Block(block) => match block.block.stmts.last() {
             Some(Stmt::Expr(value, None)) => value,
@@ -642,9 +656,7 @@ pub(crate) fn maps_to_borrow(init: &Expr, statics: &BTreeSet<String>) -> bool {
         .map(|binding| binding.ident.to_string())
         .collect();
     match root_ident(value) {
-        Some(root) if parameters.contains(&root.to_string()) => {
-            borrows(&call.receiver) || picks_borrow(&call.receiver).is_some()
-        }
+        Some(root) if parameters.contains(&root.to_string()) => mapped_borrows(),
         Some(root) => local_name(root, statics),
         None => false,
     }
