@@ -16,10 +16,8 @@ use syn::{
 
 use super::syntax::names_in_stmt;
 
-/// Methods whose items borrow from what they are called on, in an order that depends only on
-/// it. A `let` made again on resume takes an item of one too (`remade::taken`).
-pub(crate) const BORROWING_ITEMS: &[&str] = &[
-    "iter",
+/// Methods whose items are `&str`s of the text they are called on.
+pub(crate) const SPLITTING: &[&str] = &[
     "lines",
     "split",
     "rsplit",
@@ -29,12 +27,24 @@ pub(crate) const BORROWING_ITEMS: &[&str] = &[
     "split_inclusive",
     "split_whitespace",
     "split_ascii_whitespace",
+];
+
+/// Methods whose items borrow from the collection they are called on.
+const COLLECTION_ITEMS: &[&str] = &[
+    "iter",
     "keys",
     "values",
     "windows",
     "chunks",
     "chunks_exact",
 ];
+
+/// Whether the items of `method` borrow from what it is called on, in an order that depends
+/// only on it (`SPLITTING`, `COLLECTION_ITEMS`). A `let` made again on resume takes an item of
+/// one too (`remade::taken`).
+pub(crate) fn borrowing_items(method: &str) -> bool {
+    SPLITTING.contains(&method) || COLLECTION_ITEMS.contains(&method)
+}
 
 /// Adapters that keep borrowed items borrowed and run none of the user's code.
 pub(crate) const KEEPING: &[&str] = &["enumerate", "rev", "skip", "take", "step_by"];
@@ -80,7 +90,7 @@ pub(crate) fn borrowed_items(
                 base = &call.receiver;
             }
             let (first, adapters) = calls.split_last()?;
-            let fits = BORROWING_ITEMS.contains(&first.method.to_string().as_str())
+            let fits = borrowing_items(&first.method.to_string())
                 && adapters
                     .iter()
                     .all(|call| KEEPING.contains(&call.method.to_string().as_str()));

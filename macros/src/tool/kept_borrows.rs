@@ -18,7 +18,7 @@ use syn::{
     visit::{self, Visit},
 };
 
-use super::borrowed_items::{BORROWING_ITEMS, KEEPING};
+use super::borrowed_items::{KEEPING, SPLITTING, borrowing_items};
 use super::remade::borrow_pick;
 use super::syntax::{
     asks_in_expr, asks_in_stmt, borrows, local_name, maps_to_borrow, names_in_stmt,
@@ -31,19 +31,6 @@ const PUTTING: &[&str] = &["push", "push_back", "push_front", "insert", "entry"]
 
 /// Methods that put the items of their argument into what they are called on.
 const EXTENDING: &[&str] = &["extend", "extend_from_slice", "append"];
-
-/// Methods whose items are `&str`s of what they are called on, whatever it holds.
-const SPLITTING: &[&str] = &[
-    "lines",
-    "split",
-    "rsplit",
-    "splitn",
-    "rsplitn",
-    "split_terminator",
-    "split_inclusive",
-    "split_whitespace",
-    "split_ascii_whitespace",
-];
 
 /// `statics`: the body's locals whose data may be `'static` (`syntax::static_locals`).
 pub(crate) fn check(body: &Block, statics: &BTreeSet<String>, diagnostics: &mut Diagnostics) {
@@ -139,7 +126,7 @@ fn borrowed_items(iterable: &Expr) -> bool {
         Expr::Paren(inner) => borrowed_items(&inner.expr),
         Expr::MethodCall(call) => {
             let method = call.method.to_string();
-            BORROWING_ITEMS.contains(&method.as_str())
+            borrowing_items(&method)
                 || KEEPING.contains(&method.as_str()) && borrowed_items(&call.receiver)
         }
         _ => false,

@@ -28,7 +28,7 @@ use syn::{
     visit_mut::{self, VisitMut},
 };
 
-use super::borrowed_items::{BORROWING_ITEMS, KEEPING};
+use super::borrowed_items::{KEEPING, borrowing_items};
 use super::macro_reads::macro_names;
 use super::moved_fields::consumes_receiver;
 use super::remade_closures;
@@ -910,7 +910,7 @@ impl VisitMut for InOrder {
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
 
     fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
-        if BORROWING_ITEMS.contains(&call.method.to_string().as_str()) {
+        if borrowing_items(&call.method.to_string()) {
             let place = &call.receiver;
             let span = place.span();
             *call.receiver =
@@ -1271,7 +1271,7 @@ fn taken(expr: &Expr, arguments: &mut Vec<String>) -> bool {
         if step.turbofish.is_some() || !step.args.iter().all(|arg| steady(arg, arguments)) {
             return false;
         }
-        if BORROWING_ITEMS.contains(&method.as_str()) {
+        if borrowing_items(&method) {
             return indexed_place(&step.receiver, arguments) || picked(&step.receiver, arguments);
         }
         if !KEEPING.contains(&method.as_str()) {
@@ -1365,8 +1365,7 @@ pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
             let method = call.method.to_string();
             // Not an iterator: made again here, its place would not be checked to keep its
             // order (`InOrder`).
-            let reads =
-                READING.contains(&method.as_str()) && !BORROWING_ITEMS.contains(&method.as_str());
+            let reads = READING.contains(&method.as_str()) && !borrowing_items(&method);
             call.turbofish.is_none()
                 && (reads
                     || REMADE_PICKS.contains(&method.as_str())

@@ -13,7 +13,7 @@ use syn::{
     visit::{self, Visit},
 };
 
-use super::borrowed_items::BORROWING_ITEMS;
+use super::borrowed_items::borrowing_items;
 use super::remade::{REMADE_PICKS, remade_value, steady};
 
 /// The types of std whose picks a path names: `str::trim`, `String::as_str`.
@@ -110,9 +110,7 @@ fn plain_picks(body: &Expr) -> bool {
         fn visit_expr(&mut self, expr: &'ast Expr) {
             self.0 &= match expr {
                 Expr::Try(_) | Expr::Closure(_) => false,
-                Expr::MethodCall(call) => {
-                    !BORROWING_ITEMS.contains(&call.method.to_string().as_str())
-                }
+                Expr::MethodCall(call) => !borrowing_items(&call.method.to_string()),
                 _ => true,
             };
             visit::visit_expr(self, expr);
