@@ -27,7 +27,14 @@ use super::syntax::{
 use crate::diagnostics::Diagnostics;
 
 /// Methods that put their arguments into what they are called on.
-const PUTTING: &[&str] = &["push", "push_back", "push_front", "insert", "entry"];
+const PUTTING: &[&str] = &[
+    "push",
+    "push_back",
+    "push_front",
+    "insert",
+    "entry",
+    "or_insert",
+];
 
 /// Methods that put the items of their argument into what they are called on.
 const EXTENDING: &[&str] = &["extend", "extend_from_slice", "append"];
@@ -464,6 +471,10 @@ mod tests {
                 "names.entry(n).or_insert_with(Vec::new).push(item.as_str())",
             ),
             ("let mut names = vec![\"\"; 2];", "names[0] = item.as_str()"),
+            (
+                "let mut names = Map::new();",
+                "names.entry(n).or_insert(item.trim())",
+            ),
             (
                 "let mut names = Names::default();",
                 "names.first = item.trim()",
