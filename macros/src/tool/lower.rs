@@ -545,35 +545,36 @@ impl<'a> Lowering<'a> {
     }
 
     fn lower_local(&mut self, local: Local, ask_follows: bool, end: u32) -> Stmt {
-        let made = self.borrowing_let(&local);
+        let borrowing = self.borrowing_let(&local);
         let names: Vec<String> = pattern_bindings(&local.pat)
             .iter()
             .map(|binding| binding.ident.to_string())
             .collect();
         let lowered = self.lower_local_in_scope(local, ask_follows, end);
-        self.lets.extend(names.into_iter().map(|name| (name, made)));
+        self.lets
+            .extend(names.into_iter().map(|name| (name, borrowing)));
         lowered
     }
 
     /// Whether `copy`, bound by a `let` whose value is `init`, copies `source` from a `let`
-    /// made again: one before it in `init`'s own block, where lowering gathered the statements
-    /// before an ask (`let label = { let name = ..; let label = name; label };`), else the
-    /// nearest in scope.
-    fn copy_of_made(&self, init: Option<&Expr>, copy: &Ident, source: &Ident) -> bool {
+    /// that holds a borrow of a local: one before it in `init`'s own block, where lowering
+    /// gathered the statements before an ask (`let label = { let name = ..; let label = name;
+    /// label };`), else the nearest in scope.
+    fn copies_borrow(&self, init: Option<&Expr>, copy: &Ident, source: &Ident) -> bool {
         let binds = |stmt: &Stmt, name: &Ident| {
             matches!(stmt, Stmt::Local(local)
                 if pattern_bindings(&local.pat).iter().any(|b| b.ident == *name))
         };
         if let Some(Expr::Block(block)) = init
             && let Some(at) = block.block.stmts.iter().rposition(|stmt| binds(stmt, copy))
-            && let Some(Stmt::Local(made)) = block.block.stmts[..at]
+            && let Some(Stmt::Local(source_let)) = block.block.stmts[..at]
                 .iter()
                 .rev()
                 .find(|stmt| binds(stmt, source))
         {
-            return self.borrowing_let(made);
+            return self.borrowing_let(source_let);
         }
-        self.made_again(source)
+        self.bound_to_borrow(source)
     }
 
     /// Whether `local` holds a borrow of a local not of `static_locals`: made again by
@@ -593,12 +594,12 @@ impl<'a> Lowering<'a> {
     }
 
     /// Whether the nearest `let` in scope that binds `name` holds a borrow of a local.
-    fn made_again(&self, name: &Ident) -> bool {
+    fn bound_to_borrow(&self, name: &Ident) -> bool {
         self.lets
             .iter()
             .rev()
             .find(|(bound, _)| name == bound)
-            .is_some_and(|(_, made)| *made)
+            .is_some_and(|(_, borrowing)| *borrowing)
     }
 
     fn lower_local_in_scope(&mut self, mut local: Local, ask_follows: bool, end: u32) -> Stmt {
@@ -861,7 +862,7 @@ impl<'a> Lowering<'a> {
             let written = binding.ident.to_string().starts_with("__mrtr");
             let whole = local.init.as_ref().map(|init| &*init.expr);
             if let Some(source) = copied.filter(|source| {
-                single && !written && self.copy_of_made(whole, &binding.ident, source)
+                single && !written && self.copies_borrow(whole, &binding.ident, source)
             }) {
                 self.diagnostics.error(
                     &binding.ident,

@@ -547,6 +547,8 @@ impl VisitMut for Remake {
     fn visit_block_mut(&mut self, block: &mut Block) {
         self.levels.push(BTreeSet::new());
         self.made_levels.push(BTreeSet::new());
+        // The levels around stay as they are while this block is walked.
+        let outside = self.made_outside();
         let mut next = 0;
         while next < block.stmts.len() {
             let index = next;
@@ -581,7 +583,6 @@ impl VisitMut for Remake {
                 .into_iter()
                 .map(|b| b.ident.to_string())
                 .collect();
-            let outside = self.made_outside();
             if !remade_let(local)
                 && self.sources_known(local)
                 && remade_here(earlier, local, later, &self.made, &outside)
@@ -971,12 +972,16 @@ fn copy_of_made(earlier: &[Stmt], local: &Local, made_outside: &BTreeSet<String>
     let Some(source) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
         return false;
     };
-    plain_pattern(&local.pat)
-        && local.attrs.is_empty()
-        && match last_binding(earlier, source) {
-            Some((_, last)) => remade_let(last),
-            None => made_outside.contains(&source.to_string()),
-        }
+    plain_pattern(&local.pat) && local.attrs.is_empty() && named_made(earlier, made_outside, source)
+}
+
+/// Whether `source` names a `let` made again: the last of `earlier` binding it, or, with none,
+/// the nearest around (`made_outside`).
+fn named_made(earlier: &[Stmt], made_outside: &BTreeSet<String>, source: &Ident) -> bool {
+    match last_binding(earlier, source) {
+        Some((_, last)) => remade_let(last),
+        None => made_outside.contains(&source.to_string()),
+    }
 }
 
 /// `let shown = if name.is_empty() { "nobody" } else { name };`, or a `match` that chooses so
@@ -993,14 +998,10 @@ fn chosen_of_made(
         return false;
     };
     let made_name = |value: &Expr| match value {
-        Expr::Path(path) if path.qself.is_none() => {
-            path.path
-                .get_ident()
-                .is_some_and(|source| match last_binding(earlier, source) {
-                    Some((_, last)) => remade_let(last),
-                    None => made_outside.contains(&source.to_string()),
-                })
-        }
+        Expr::Path(path) if path.qself.is_none() => path
+            .path
+            .get_ident()
+            .is_some_and(|source| named_made(earlier, made_outside, source)),
         _ => false,
     };
     // Each branch: `Some(true)` for a name made again, `Some(false)` for another value that
