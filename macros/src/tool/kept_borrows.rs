@@ -164,14 +164,11 @@ impl Check<'_> {
         if !borrowed_items(iterable) || !local_root(iterable, self.statics) {
             return false;
         }
-        let split = first_method(iterable)
-            .is_some_and(|method| SPLITTING.contains(&method.to_string().as_str()));
+        let first = first_method(iterable);
+        let split = first.is_some_and(|method| SPLITTING.contains(&method.to_string().as_str()));
+        // `&mut words` (`append`), `&words`, `words.iter()`: the items themselves.
         let of_borrows = root_ident(iterable).is_some_and(|root| {
-            self.borrowed.contains(&root.to_string())
-                && first_method(iterable).is_none_or(|m| {
-                    // `&mut words` (`append`), `&words`, `words.iter()`: the items themselves.
-                    m == "iter"
-                })
+            self.borrowed.contains(&root.to_string()) && first.is_none_or(|m| m == "iter")
         });
         split || of_borrows || typed_borrows
     }
@@ -253,34 +250,34 @@ impl<'ast> Visit<'ast> for Check<'_> {
                 puts.visit_stmt(stmt);
             }
             for put in puts.found {
-                let (how, borrow, owned) = match put {
+                const OWNED: &str =
+                    "Put in an owned value (`.to_owned()`, `.to_string()`, `.clone()`)";
+                let (what, how, borrow) = match put {
                     Put::Value { method, value } => (
+                        value,
                         format!("`.{method}(..)` puts it"),
                         self.borrow(value),
-                        "Put in an owned value (`.to_owned()`, `.to_string()`, `.clone()`)",
                     ),
                     Put::Assigned { value } => (
+                        value,
                         "this assignment puts it".to_owned(),
                         self.borrow(value),
-                        "Put in an owned value (`.to_owned()`, `.to_string()`, `.clone()`)",
                     ),
                     Put::Items { method, items } => (
+                        items,
                         format!("`.{method}(..)` puts them"),
                         self.borrowed_items(items, typed_borrows),
-                        "Put in owned items (`.map(str::to_owned)`, `.cloned()`)",
                     ),
                 };
                 if !borrow {
                     continue;
                 }
-                let what = match put {
-                    Put::Items { items, .. } => items,
-                    Put::Value { value, .. } | Put::Assigned { value } => value,
-                };
-                let these = if matches!(put, Put::Items { .. }) {
-                    "these are borrows"
-                } else {
-                    "this is a borrow"
+                let (these, owned) = match put {
+                    Put::Items { .. } => (
+                        "these are borrows",
+                        "Put in owned items (`.map(str::to_owned)`, `.cloned()`)",
+                    ),
+                    _ => ("this is a borrow", OWNED),
                 };
                 let fix_type = if typed_borrows {
                     "Its type holds borrows: name one of owned values (`Vec<String>` for \

@@ -30,7 +30,7 @@ use super::{
     desugar::strip_mut,
     idents,
     overwritten::{Overwritten, overwritten_asks, overwritten_by},
-    remade::{borrow_pick, not_remade_hint, remade_let},
+    remade::{borrow_pick, last_binding, not_remade_hint, remade_let},
     syntax::{
         Binding, BorrowingItems, Captures, PRINTING_MACROS, ask_marker, asks_in_stmt,
         assigned_place, bindings_tuple, borrowed_from_item, borrows, collects_borrows, iterates,
@@ -561,16 +561,9 @@ impl<'a> Lowering<'a> {
     /// gathered the statements before an ask (`let label = { let name = ..; let label = name;
     /// label };`), else the nearest in scope.
     fn copies_borrow(&self, init: Option<&Expr>, copy: &Ident, source: &Ident) -> bool {
-        let binds = |stmt: &Stmt, name: &Ident| {
-            matches!(stmt, Stmt::Local(local)
-                if pattern_bindings(&local.pat).iter().any(|b| b.ident == *name))
-        };
         if let Some(Expr::Block(block)) = init
-            && let Some(at) = block.block.stmts.iter().rposition(|stmt| binds(stmt, copy))
-            && let Some(Stmt::Local(source_let)) = block.block.stmts[..at]
-                .iter()
-                .rev()
-                .find(|stmt| binds(stmt, source))
+            && let Some((at, _)) = last_binding(&block.block.stmts, copy)
+            && let Some((_, source_let)) = last_binding(&block.block.stmts[..at], source)
         {
             return self.borrowing_let(source_let);
         }

@@ -281,7 +281,7 @@ fn borrowing_let(local: &Local) -> bool {
 }
 
 /// The last `let` of `stmts` that binds `name`, and where it stands.
-fn last_binding<'s>(stmts: &'s [Stmt], name: &Ident) -> Option<(usize, &'s Local)> {
+pub(crate) fn last_binding<'s>(stmts: &'s [Stmt], name: &Ident) -> Option<(usize, &'s Local)> {
     stmts
         .iter()
         .enumerate()
@@ -1013,10 +1013,7 @@ fn chosen_of_made(
     ) -> Option<bool> {
         let value = match value {
             Expr::Block(block) if block.attrs.is_empty() && block.label.is_none() => {
-                match &block.block.stmts[..] {
-                    [Stmt::Expr(value, None)] => value,
-                    _ => return None,
-                }
+                only_value(&block.block)?
             }
             value => value,
         };
@@ -1044,14 +1041,8 @@ fn chosen_of_made(
                 if matches!(&*choice.cond, Expr::Let(_)) || !steady(&choice.cond, arguments) {
                     return None;
                 }
-                let then = Expr::Block(syn::ExprBlock {
-                    attrs: Vec::new(),
-                    label: None,
-                    block: choice.then_branch.clone(),
-                });
-                for value in [&then, &**otherwise] {
-                    names |= branch(value, made_name, arguments)?;
-                }
+                names |= branch(only_value(&choice.then_branch)?, made_name, arguments)?;
+                names |= branch(otherwise, made_name, arguments)?;
             }
             Expr::Match(choice) => {
                 if !steady(&choice.expr, arguments) {
@@ -1071,6 +1062,14 @@ fn chosen_of_made(
     plain_pattern(&local.pat)
         && local.attrs.is_empty()
         && chosen(&init.expr, &made_name, arguments) == Some(true)
+}
+
+/// The value of a block that is that value alone: `{ name }`.
+fn only_value(block: &Block) -> Option<&Expr> {
+    match &block.stmts[..] {
+        [Stmt::Expr(value, None)] => Some(value),
+        _ => None,
+    }
 }
 
 /// `words[0]` or `pairs[i].0`, with `words` one of `made`: an item copied out of a value made

@@ -560,11 +560,6 @@ pub(crate) trait PatternScopes<'ast>: Visit<'ast> + Sized {
     }
 }
 
-/// Whether `method` hands out a borrow of what it is called on (`as_str`, `trim`).
-fn borrowing_method(method: &str) -> bool {
-    BORROWING.contains(&method)
-}
-
 /// Methods that hand out a borrow of what they are called on.
 const BORROWING: &[&str] = &[
     "as_str",
@@ -635,7 +630,8 @@ pub(crate) fn maps_to_borrow(init: &Expr, statics: &BTreeSet<String>) -> bool {
         // `.map(String::as_str)`, `.map(str::trim)`: a borrow of what is mapped.
         Some(Expr::Path(path)) => {
             let method = path.path.segments.last().map(|s| s.ident.to_string());
-            return method.is_some_and(|method| borrowing_method(&method)) && mapped_borrows();
+            return method.is_some_and(|method| BORROWING.contains(&method.as_str()))
+                && mapped_borrows();
         }
         _ => return false,
     };
