@@ -6763,6 +6763,50 @@ corpus! {
         Ok(format!("{said} {}", consume(text)))
     }
 
+    // `let name = name.trim();` in a block inside the one that binds the old `name`: the old
+    // one is saved, from a snapshot taken where it can still be named, and the new one is
+    // made again from it on resume.
+    names_bound_again_in_inner_blocks(args) => {
+        let mut name = format!("  Ada{} ", args.n);
+        let mut out = Vec::new();
+        let mut label = format!(" L{} ", args.n);
+        if args.n > 2 {
+            label.push_str("+ ");
+            let label = label.trim();
+            let ok = ask!(ok = elicit::<Yes>(format!("Label {label}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{label}{ok}"));
+        }
+        if args.n > 5 {
+            name.push_str("! ");
+            let name = name.trim();
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {name}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{name}:{keep}"));
+        }
+        for i in 0..2 {
+            let name = name.trim_start();
+            let n = ask!(n = elicit::<Num>(format!("How many {name} {i}?"))).ok().map_or(0, |n| n.num);
+            let sure = ask!(sure = elicit::<Yes>(format!("Sure of {n} {name}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{name}{n}{sure}"));
+        }
+        let text = format!("t{}  ", args.n);
+        let text = text.trim_end();
+        if !text.is_empty() {
+            let text = text.strip_prefix('t').unwrap_or(text);
+            let last = ask!(last = elicit::<Text>(format!("Last {text}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+            out.push(format!("{text}/{last}"));
+        }
+        match out.first().cloned() {
+            Some(first) => {
+                let first = first.trim_end_matches("true");
+                let fine = ask!(fine = elicit::<Yes>(format!("First {first}?"))).ok().is_some_and(|y| y.yes);
+                out.push(format!("{first}{fine}"));
+            }
+            None => out.push("none".to_owned()),
+        }
+        let shown = name.clone();
+        Ok(format!("{out:?} [{shown}] {text} {}", consume(name)))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8395,6 +8439,33 @@ fn cases(name: &str) -> Vec<Run> {
                     num(3),
                     decline.clone(),
                     decline.clone(),
+                ],
+            ),
+        ],
+        "names_bound_again_in_inner_blocks" => vec![
+            run(
+                4,
+                vec![
+                    yes(false),
+                    num(2),
+                    yes(true),
+                    num(3),
+                    decline.clone(),
+                    text("z"),
+                    yes(true),
+                ],
+            ),
+            run(
+                12,
+                vec![
+                    yes(true),
+                    yes(true),
+                    num(1),
+                    yes(false),
+                    decline.clone(),
+                    yes(true),
+                    decline.clone(),
+                    yes(false),
                 ],
             ),
         ],

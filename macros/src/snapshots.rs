@@ -371,6 +371,27 @@ fn an_arm_that_binds_a_value_made_again_alone_copies_it_and_makes_the_copy_again
 }
 
 #[test]
+fn a_name_bound_again_in_an_inner_block_reads_the_old_one_saved_from_a_snapshot_taken_there() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let mut name = args.name;
+                let mut said = String::new();
+                if args.loud {
+                    name.push('!');
+                    let name = name.trim();
+                    let title = ask!(title = elicit::<Text>(format!("Title for {name}?"))).accepted().map_err(refuse)?.text;
+                    said = format!("{title} {name}");
+                }
+                Ok(said)
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

@@ -1118,6 +1118,26 @@ impl Generator {
                         let text = self
                             .visible()
                             .any(|v| v.name == source && v.kind == Kind::Text);
+                        // Or an owned copy, changed and then bound again from itself in a
+                        // block inside: the old one is saved, the new one made again.
+                        if text && self.chance(20) {
+                            let owned = self.fresh("r");
+                            let condition = self.condition(false);
+                            let answer = self.fresh("a");
+                            let ask = self.ask();
+                            let site = self.site();
+                            self.line(&format!("let mut {owned} = {source}.clone();"));
+                            self.line(&format!("if {condition} {{"));
+                            self.line(&format!("    {owned}.push_str(\" 1\");"));
+                            self.line(&format!("    let {owned} = {owned}.trim();"));
+                            self.line(&format!("    let {answer} = {ask};"));
+                            self.line(&format!(
+                                "    note!(args, \"s{site} {{:?}} {{}}\", {owned}, {answer});"
+                            ));
+                            self.line("}");
+                            self.declare(&owned, Kind::Text, true, true);
+                            return;
+                        }
                         let borrow = self.fresh("r");
                         // Or an owned copy first, then a `let` of its name that borrows from it.
                         let mut copy = None;

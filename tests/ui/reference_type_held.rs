@@ -1,8 +1,7 @@
 // A local annotated with a reference type (`let s: &str`) held across an `ask!`, from a call:
 // mrtr cannot tell a `&'static str` from a borrow there. A borrow of a held local is made
-// again on resume (`short`), and so is one that binds the name it reads, but not where the
-// old binding is of an outer block, which may read it after, or a borrow of it is used after
-// (`owned`).
+// again on resume (`short`), and so is one that binds the name it reads, in its own block or
+// in one inside (`asked`), but not where a borrow of the old one is used after (`owned`).
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,

@@ -133,6 +133,7 @@ impl<'a> Lowering<'a> {
         }
         let overwritten = self.overwritten_in(&stmts, &asks);
         let mut aliased = Vec::new();
+        let mut hidden = Vec::new();
         for (index, stmt) in stmts.into_iter().enumerate() {
             let ask_follows = asks[index + 1..].iter().any(|a| !a.is_empty());
             if ask_follows && let Stmt::Local(local) = &stmt {
@@ -144,6 +145,11 @@ impl<'a> Lowering<'a> {
                 {
                     aliased.push(position);
                     block.stmts.push(alias);
+                }
+                if made_every_round(local) {
+                    let (snapshots, hid) = self.hide_shadowed(&shadowing, scope_len);
+                    block.stmts.extend(snapshots);
+                    hidden.extend(hid);
                 }
                 if left_unsaved.contains(&index) {
                     block.stmts.push(stmt);
@@ -194,6 +200,7 @@ impl<'a> Lowering<'a> {
                     self.scope.push(Saved {
                         binding,
                         via: None,
+                        hidden: false,
                         dead: None,
                         overwritten,
                         given_anew_of: Some(replaced),
@@ -205,6 +212,7 @@ impl<'a> Lowering<'a> {
                     self.scope.push(Saved {
                         binding,
                         via: None,
+                        hidden: false,
                         dead: None,
                         overwritten: None,
                         given_anew_of: None,
@@ -236,6 +244,53 @@ impl<'a> Lowering<'a> {
         for position in aliased {
             self.scope[position].via = None;
         }
+        for (position, previous) in hidden {
+            self.scope[position].hidden = false;
+            if let (Some((_, current)), Some(previous)) = (&mut self.scope[position].dead, previous)
+            {
+                *current = previous;
+            }
+        }
+    }
+
+    /// The saved bindings of outer blocks that a `let` made again on every round, binding
+    /// `shadowing`, hides from here to the end of this block, each with the snapshot to put
+    /// back then. Marked `hidden`, they are not snapshot again by name. One saved from a
+    /// snapshot is snapshot again here, where it can still be named: this block may have
+    /// changed it since (`name.push('!'); let name = name.trim();`). Returns those snapshots'
+    /// `let`s too.
+    fn hide_shadowed(
+        &mut self,
+        shadowing: &[Binding],
+        outer_len: usize,
+    ) -> (Vec<Stmt>, Vec<(usize, Option<Ident>)>) {
+        let machine = self.machine.clone();
+        let mut snapshots = Vec::new();
+        let mut hidden = Vec::new();
+        for binding in shadowing {
+            let Some(position) = self.scope[..outer_len]
+                .iter()
+                .rposition(|saved| saved.binding.ident == binding.ident)
+                .filter(|&position| !self.scope[position].hidden)
+            else {
+                continue;
+            };
+            self.scope[position].hidden = true;
+            let ident = self.scope[position].binding.ident.clone();
+            let mut previous = None;
+            if self.scope[position].via.is_none()
+                && let Some((_, current)) = &mut self.scope[position].dead
+            {
+                self.aliases += 1;
+                let snapshot = idents::snapshot(self.aliases);
+                snapshots.push(parse_stmt(quote_spanned! {ident.span()=>
+                    let #snapshot = #machine.snapshot(&#ident);
+                }));
+                previous = Some(std::mem::replace(current, snapshot));
+            }
+            hidden.push((position, previous));
+        }
+        (snapshots, hidden)
     }
 
     /// For each statement, the bindings its `let` declares that some later ask of the block is
@@ -380,6 +435,7 @@ impl<'a> Lowering<'a> {
             };
             let ident = saved.binding.ident.clone();
             let shadowed = saved.via.is_some()
+                || saved.hidden
                 || self.scope[position + 1..]
                     .iter()
                     .any(|later| later.binding.ident == ident);
@@ -429,7 +485,7 @@ impl<'a> Lowering<'a> {
             return (None, None);
         };
         let saved = &self.scope[position];
-        if saved.via.is_some() || kept_for_drop(name) {
+        if saved.via.is_some() || saved.hidden || kept_for_drop(name) {
             return (None, None);
         }
         let dead = super::liveness::dead_asks(stmt, name, &self.captures);
@@ -637,6 +693,7 @@ impl<'a> Lowering<'a> {
                 self.scope.push(Saved {
                     binding: given,
                     via: None,
+                    hidden: false,
                     dead: None,
                     overwritten: None,
                     given_anew_of: None,
@@ -685,6 +742,7 @@ impl<'a> Lowering<'a> {
         self.scope.extend(bindings.into_iter().map(|binding| Saved {
             binding,
             via: None,
+            hidden: false,
             dead: None,
             overwritten: None,
             given_anew_of: None,
@@ -1046,6 +1104,9 @@ struct Saved {
     binding: Binding,
     /// Set once an inner block shadows the binding: a reference to it under a hidden name.
     via: Option<Ident>,
+    /// Set while an inner block's `let` made again on every round shadows the binding, which
+    /// is saved from its snapshot there: its name is the other `let`'s.
+    hidden: bool,
     /// The asks at which the binding is dead, and the snapshot saved there instead.
     dead: Option<DeadAt>,
     /// Where the binding is dead because an assignment gives it a new value, and its snapshot.

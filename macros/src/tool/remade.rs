@@ -90,14 +90,17 @@ pub(crate) fn remake_borrows(body: &mut Block) {
     let mixed: BTreeSet<String> = bound
         .0
         .into_iter()
-        .filter(|(_, sites)| {
-            // One made again from what `keep_shadowed` hid reads what no other can move.
+        .filter(|(name, sites)| {
+            // One made again from what `keep_shadowed` hid reads what no other can move; one
+            // made again from the old binding of its own name reads that binding.
             let sites: Vec<_> = sites
                 .iter()
                 .filter(|site| {
-                    !site
-                        .as_ref()
-                        .is_some_and(|reads| reads.iter().all(|name| idents::is_kept(name)))
+                    !site.as_ref().is_some_and(|reads| {
+                        reads
+                            .iter()
+                            .all(|read| idents::is_kept(read) || read == name)
+                    })
                 })
                 .collect();
             sites.iter().any(|site| site.is_some())
@@ -506,12 +509,35 @@ impl Remake {
                 &stmts[index + 1..],
                 &self.made,
                 &self.made_outside(),
+                &BTreeSet::new(),
             )
         {
             return None;
         }
         mark(&mut plan.rebound);
         Some(plan)
+    }
+
+    /// The names `local` binds again from their old values (`let name = name.trim();`) where
+    /// each old one is bound around the block being walked and not in it: lowering saves it
+    /// under a hidden name at the asks that follow, and the `let` made again reads it there.
+    fn shadowed_outside(&self, local: &Local) -> BTreeSet<String> {
+        let (Some(init), Some(level)) = (&local.init, self.levels.last()) else {
+            return BTreeSet::new();
+        };
+        let reads = names_in_expr(&init.expr);
+        let outer = &self.levels[..self.levels.len() - 1];
+        let shadowed: BTreeSet<String> = pattern_bindings(&local.pat)
+            .into_iter()
+            .map(|b| b.ident.to_string())
+            .filter(|name| reads.contains(name))
+            .collect();
+        let outside =
+            |name: &String| !level.contains(name) && outer.iter().any(|l| l.contains(name));
+        match shadowed.iter().all(outside) {
+            true => shadowed,
+            false => BTreeSet::new(),
+        }
     }
 
     /// The names whose binding nearest around the block being walked, outside it, is a `let`
@@ -583,9 +609,10 @@ impl VisitMut for Remake {
                 .into_iter()
                 .map(|b| b.ident.to_string())
                 .collect();
+            let outer_reads = self.shadowed_outside(local);
             if !remade_let(local)
                 && self.sources_known(local)
-                && remade_here(earlier, local, later, &self.made, &outside)
+                && remade_here(earlier, local, later, &self.made, &outside, &outer_reads)
             {
                 mark(local);
                 self.made.extend(names.iter().cloned());
@@ -649,6 +676,7 @@ fn remade_here(
     later: &[Stmt],
     made: &BTreeSet<String>,
     made_outside: &BTreeSet<String>,
+    outer_reads: &BTreeSet<String>,
 ) -> bool {
     let Some(init) = &local.init else {
         return false;
@@ -667,10 +695,10 @@ fn remade_here(
     // what the statement makes, which may hold it past the ask, and lowering says to pass an
     // owned value there.
     let generated = |ident: &Ident| ident.to_string().starts_with("__mrtr");
-    if bound
-        .iter()
-        .any(|b| reads.contains(&b.ident.to_string()) || generated(&b.ident))
-    {
+    if bound.iter().any(|b| {
+        let name = b.ident.to_string();
+        reads.contains(&name) && !outer_reads.contains(&name) || generated(&b.ident)
+    }) {
         return false;
     }
     let fields = borrowed_fields(&init.expr);
@@ -1093,9 +1121,10 @@ pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
          bound nowhere else in the tool where an ask outlives them but by one made again from \
          the same locals; where it reads a name it binds (`let text = text.trim();`), that \
          name bound before it by a `let` of its own block (a loop's item or an arm's binding \
-         is one; one that borrows through a pattern, not read between), or a parameter read \
-         in the function's own block, and no closure or value made again from the old one \
-         used after it; no name it reads bound both \
+         is one; one that borrows through a pattern, not read between) or around its block \
+         by a `let`, an arm or an `if let`, or a parameter read in the function's own block, \
+         and no closure or value made again from the old one used after it; no name it reads \
+         bound both \
          in its block or branch and around it; and no later statement of its block binding \
          again a name it reads, or changing a local it passes, or, where it may fail (`?`, \
          `unwrap`, indexing, arithmetic that may overflow, a pattern that may not match), any \
@@ -1686,6 +1715,55 @@ mod tests {
     }
 
     #[test]
+    fn names_bound_again_from_those_of_a_block_around_are_made_again_from_them() {
+        // The old one, of a `let` or an arm around, is read in place: lowering saves it.
+        for block in [
+            format!(
+                "{{ let text = own(); {{ let text = text.trim(); {ASK} use_it(text); }} use_it(text); }}"
+            ),
+            format!(
+                "{{ let mut text = own(); if c {{ text.push('!'); let text = text.trim(); {ASK} use_it(text); }} }}"
+            ),
+            format!(
+                "{{ match o {{ Some(text) => {{ if c {{ let text = text.trim(); {ASK} use_it(text); }} use_it(text); }} None => {{}} }} }}"
+            ),
+        ] {
+            let text = remade_text(&block);
+            assert!(
+                text.contains("let text = :: mrtr :: __private :: remade (text . trim ())")
+                    && !text.contains("__mrtr_kept"),
+                "{text}"
+            );
+        }
+        for (block, left) in [
+            // Bound again later in the inner block, or read by one made again further in:
+            // which `text` it reads would be known by name only.
+            (
+                format!(
+                    "{{ let text = own(); {{ let text = text.trim(); {ASK} use_it(text); let text = 1; f(text); }} }}"
+                ),
+                "let text = text . trim ()",
+            ),
+            (
+                format!(
+                    "{{ let text = own(); {{ let text = text.trim(); if c {{ let t = text.trim_end(); {ASK} use_it(t); }} }} }}"
+                ),
+                "let t = text . trim_end ()",
+            ),
+            // A loop's item around is not a `let`'s.
+            (
+                format!(
+                    "{{ for text in all {{ {{ let text = text.trim(); {ASK} use_it(text); }} }} }}"
+                ),
+                "let text = text . trim ()",
+            ),
+        ] {
+            let text = remade_text(&block);
+            assert!(text.contains(left), "{text}");
+        }
+    }
+
+    #[test]
     fn a_value_put_inside_a_closure_whose_parameter_it_reads_clashes() {
         let name: Ident = syn::parse_str("name").unwrap();
         let value: Expr = syn::parse_str("(text.trim())").unwrap();
@@ -1704,10 +1782,6 @@ mod tests {
     #[test]
     fn names_bound_again_from_themselves_where_the_old_one_is_needed_are_not() {
         for block in [
-            // The old one is of an outer block, which reads it after.
-            format!(
-                "{{ let text = own(); {{ let text = text.trim(); {ASK} use_it(text); }} use_it(text); }}"
-            ),
             // A closure that reads the old one is called after.
             format!(
                 "{{ let f = || text.len(); let text = text.trim(); {ASK} f(); use_it(text); }}"
