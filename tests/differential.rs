@@ -6807,6 +6807,40 @@ corpus! {
         Ok(format!("{out:?} [{shown}] {text} {}", consume(name)))
     }
 
+    // Loops over borrowed items through `filter` with a closure that only reads and `map`
+    // with one that only picks: the adapters run again on resume, over the saved collection.
+    borrowed_loops_through_filter_and_map(args) => {
+        let text = format!("a{}, bb ,, ccc ,{}", args.n, args.n * 3);
+        let items = vec![format!("p{}", args.n), " ".to_owned(), "qq".to_owned(), "r".to_owned(), "sss".to_owned()];
+        let min = 2;
+        let mut out = Vec::new();
+        for part in text.split(',').map(|p| p.trim()).filter(|p| !p.is_empty()) {
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {part}?"))).ok().is_some_and(|y| y.yes);
+            if keep {
+                out.push(part.to_owned());
+            }
+        }
+        for (i, item) in items.iter().filter(|s| s.trim().len() >= min).enumerate().skip(1) {
+            let n = ask!(n = elicit::<Num>(format!("How many {item} ({i})?"))).ok().map_or(0, |n| n.num);
+            out.push(format!("{i}{item}{n}{min}"));
+            if n > 4 {
+                break;
+            }
+        }
+        for word in items.iter().map(String::as_str).rev().take(2) {
+            let word = word.trim();
+            let sure = ask!(sure = elicit::<Yes>(format!("Sure of {word}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{word}{sure}"));
+        }
+        // Arguments that only read locals the body reads too.
+        let limit = args.n as usize / 4;
+        for item in items.iter().skip(limit - 1).take(limit) {
+            let more = ask!(more = elicit::<Yes>(format!("More of {item} ({limit}, {})?", args.n))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{item}{more}{limit}"));
+        }
+        Ok(format!("{out:?} {min} {}", consume(text)))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8439,6 +8473,37 @@ fn cases(name: &str) -> Vec<Run> {
                     num(3),
                     decline.clone(),
                     decline.clone(),
+                ],
+            ),
+        ],
+        "borrowed_loops_through_filter_and_map" => vec![
+            run(
+                4,
+                vec![
+                    yes(true),
+                    yes(false),
+                    decline.clone(),
+                    yes(true),
+                    num(3),
+                    num(1),
+                    yes(true),
+                    decline.clone(),
+                    yes(true),
+                ],
+            ),
+            run(
+                12,
+                vec![
+                    decline.clone(),
+                    yes(true),
+                    yes(true),
+                    yes(false),
+                    num(7),
+                    yes(false),
+                    yes(true),
+                    yes(true),
+                    decline.clone(),
+                    yes(false),
                 ],
             ),
         ],

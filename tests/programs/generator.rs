@@ -712,9 +712,18 @@ impl Generator {
                         let item = self.pattern_name();
                         let label = self.fresh("'l");
                         let bound = self.rng.u32(1..=3);
-                        let (pattern, iterable) = match self.rng.u8(0..3) {
+                        let (pattern, iterable) = match self.rng.u8(0..5) {
                             0 => (format!("&{item}"), format!("{list}.iter()")),
                             1 => (format!("&{item}"), format!("{list}.iter().rev()")),
+                            // Through a `filter` that reads, run again on resume.
+                            2 => (
+                                format!("&{item}"),
+                                format!("{list}.iter().filter(|x| **x > 1)"),
+                            ),
+                            3 => (
+                                format!("(_, &{item})"),
+                                format!("{list}.iter().filter(|x| **x % 2 == 0).enumerate()"),
+                            ),
                             _ => (
                                 format!("(_, &{item})"),
                                 format!("{list}.iter().enumerate()"),

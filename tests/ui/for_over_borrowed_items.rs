@@ -10,6 +10,10 @@ struct Name {
     name: String,
 }
 
+fn wanted(team: &str) -> bool {
+    team.len() > 3
+}
+
 #[derive(Clone)]
 struct Server {
     tool_router: ToolRouter<Self>,
@@ -47,7 +51,7 @@ impl Server {
     async fn greet_long(&self) -> String {
         let teams = vec!["red".to_owned(), "blue".to_owned()];
         let mut names = Vec::new();
-        for team in teams.iter().filter(|team| team.len() > 3) {
+        for team in teams.iter().filter(|team| wanted(team)) {
             let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
             names.push((team.clone(), name));
         }

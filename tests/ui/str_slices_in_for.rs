@@ -1,5 +1,5 @@
-// A `for` over string slices whose body asks, through an adapter that runs a closure: the
-// `&str` items would be saved.
+// A `for` over string slices whose body asks, through an adapter that runs the tool's own
+// code: the `&str` items would be saved.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -8,6 +8,10 @@ use rmcp::{
 #[derive(serde::Deserialize, schemars::JsonSchema, mrtr::Form)]
 struct Name {
     name: String,
+}
+
+fn wanted(who: &str) -> bool {
+    !who.is_empty()
 }
 
 #[derive(Clone)]
@@ -35,7 +39,7 @@ impl Server {
     async fn greet_named(&self) -> String {
         let line = "Ada,,Grace".to_owned();
         let mut greeted = Vec::new();
-        for (index, who) in line.split(',').filter(|who| !who.is_empty()).enumerate() {
+        for (index, who) in line.split(',').filter(|who| wanted(who)).enumerate() {
             let name = ask!(name = elicit::<Name>(format!("{index}: name for {who}?"))).ok();
             greeted.push(name.map(|n| n.name));
         }

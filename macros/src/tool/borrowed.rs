@@ -40,8 +40,9 @@ impl<'ast> Visit<'ast> for Check<'_> {
                      `requestState`, but `{method}` hands out `&str` slices, which borrow. \
                      Iterate owned strings: add `.map(str::to_owned)` right after \
                      `{method}(..)`; or borrow them from a `String` held across the ask, with \
-                     no adapter after `{method}(..)` but `enumerate`, `rev`, `skip`, `take` \
-                     and `step_by`"
+                     no adapter after `{method}(..)` but `enumerate`, `rev`, `skip`, `take`, \
+                     `step_by`, `filter` with a closure that only reads its item and `map` \
+                     with one that only picks from it (`|s| s.trim()`)"
                 ),
             );
         } else if asks && let Some(method) = mutable_items(&e.expr) {

@@ -14,7 +14,8 @@ use syn::{
     visit::{self, Visit},
 };
 
-use super::syntax::names_in_stmt;
+use super::remade::{changed_in, steady};
+use super::remade_closures::{picking, reading};
 
 /// Methods whose items are `&str`s of the text they are called on.
 pub(crate) const SPLITTING: &[&str] = &[
@@ -49,10 +50,42 @@ pub(crate) fn borrowing_items(method: &str) -> bool {
 /// Adapters that keep borrowed items borrowed and run none of the user's code.
 pub(crate) const KEEPING: &[&str] = &["enumerate", "rev", "skip", "take", "step_by"];
 
+/// Whether `call`, an adapter after the method that borrows the items, gives again on resume
+/// the items it gave: one of `KEEPING` with steady arguments, `filter` with a closure that only
+/// reads its item (`|l| !l.trim().is_empty()`), or `map` with one that only picks a borrow out
+/// of it (`|s| s.trim()`, `String::as_str`). No `move` closure, which would read a copy the
+/// body may change, and no local that the body changes (`body`'s `changed_in`).
+fn keeps_items(call: &syn::ExprMethodCall, body: &Block) -> bool {
+    let method = call.method.to_string();
+    if KEEPING.contains(&method.as_str()) {
+        return call.args.iter().all(|arg| steady_argument(arg, body));
+    }
+    let [function] = &call.args.iter().collect::<Vec<_>>()[..] else {
+        return false;
+    };
+    if matches!(function, Expr::Closure(closure) if closure.capture.is_some()) {
+        return false;
+    }
+    let mut read = Vec::new();
+    let fits = match method.as_str() {
+        "filter" => reading(function, &mut read),
+        "map" => picking(function, &mut read),
+        _ => false,
+    };
+    fits && !changed_in(&body.stmts, &read)
+}
+
+/// An argument that gives the same on resume: it only reads (`remade::steady`: literals,
+/// locals, fields, arithmetic, `len()`, `as` casts) locals that the loop's body does not change.
+fn steady_argument(arg: &Expr, body: &Block) -> bool {
+    let mut read = Vec::new();
+    steady(arg, &mut read) && !changed_in(&body.stmts, &read)
+}
+
 /// The loop's iterable with the collection it borrows from checked by
 /// `::mrtr::__private::revisited`, if the items borrow from a place the body holds: the
-/// iterable runs again on every round, so it may read only that place and, as arguments,
-/// literals and locals the loop's body does not name. `None` for any other loop.
+/// iterable runs again on every round, so it may read only that place and, as arguments and
+/// in its closures, locals the loop's body does not change. `None` for any other loop.
 ///
 /// `outer_items` names the items of the borrowed loops around this one that are references
 /// (`values` in `for (key, values) in &map`): a loop over one of them by name borrows too.
@@ -61,12 +94,6 @@ pub(crate) fn borrowed_items(
     body: &Block,
     outer_items: &[String],
 ) -> Option<TokenStream> {
-    let named_in_body = || {
-        body.stmts
-            .iter()
-            .flat_map(names_in_stmt)
-            .collect::<BTreeSet<_>>()
-    };
     match iterable {
         Expr::Paren(inner) => borrowed_items(&inner.expr, body, outer_items),
         Expr::Path(path)
@@ -90,26 +117,12 @@ pub(crate) fn borrowed_items(
                 base = &call.receiver;
             }
             let (first, adapters) = calls.split_last()?;
-            let fits = borrowing_items(&first.method.to_string())
-                && adapters
-                    .iter()
-                    .all(|call| KEEPING.contains(&call.method.to_string().as_str()));
-            if !fits || !held_place(base) {
+            if !borrowing_items(&first.method.to_string()) || !held_place(base) {
                 return None;
             }
-            let named = named_in_body();
-            let plain_argument = |arg: &Expr| match arg {
-                Expr::Lit(_) => true,
-                Expr::Path(path) => path
-                    .path
-                    .get_ident()
-                    .is_some_and(|ident| !named.contains(&ident.to_string())),
-                _ => false,
-            };
-            if calls
-                .iter()
-                .any(|call| call.turbofish.is_some() || !call.args.iter().all(plain_argument))
-            {
+            let fits = first.args.iter().all(|arg| steady_argument(arg, body))
+                && adapters.iter().all(|call| keeps_items(call, body));
+            if !fits || calls.iter().any(|call| call.turbofish.is_some()) {
                 return None;
             }
             let mut tokens = checked(base);
@@ -117,6 +130,13 @@ pub(crate) fn borrowed_items(
                 let method = &call.method;
                 let args = &call.args;
                 tokens = quote!(#tokens.#method(#args));
+            }
+            let closures = adapters
+                .iter()
+                .any(|call| !KEEPING.contains(&call.method.to_string().as_str()));
+            if closures {
+                tokens =
+                    quote_spanned! {iterable.span()=> ::mrtr::__private::boxed_items(#tokens) };
             }
             Some(tokens)
         }
@@ -209,8 +229,32 @@ mod tests {
                 "QUESTIONS.iter()",
                 "::mrtr::__private::revisited(&QUESTIONS).iter()",
             ),
+            // A closure that only reads or picks: run again on resume, boxed.
+            (
+                "names.iter().filter(|n| n.len() > min)",
+                "::mrtr::__private::boxed_items(::mrtr::__private::revisited(&names).iter().filter(|n| n.len() > min))",
+            ),
+            (
+                "text.lines().map(|l| l.trim()).enumerate()",
+                "::mrtr::__private::boxed_items(::mrtr::__private::revisited(&text).lines().map(|l| l.trim()).enumerate())",
+            ),
+            (
+                "names.iter().map(String::as_str)",
+                "::mrtr::__private::boxed_items(::mrtr::__private::revisited(&names).iter().map(String::as_str))",
+            ),
         ] {
-            assert_eq!(revisits(iterable, "{ ask(); }").as_deref(), Some(checked));
+            let revisited = revisits(iterable, "{ ask(); }").map(|t| t.replace(' ', ""));
+            assert_eq!(revisited.as_deref(), Some(&*checked.replace(' ', "")));
+        }
+        // Arguments and closures may read locals the body reads but does not change.
+        for iterable in [
+            "names.iter().take(n)",
+            "names.iter().take(args.n as usize)",
+            "names.iter().skip(names.len() - n)",
+            "names.iter().filter(|m| m.len() > n)",
+        ] {
+            let body = "{ f(n, &args.name); ask(); }";
+            assert!(revisits(iterable, body).is_some(), "{iterable}");
         }
     }
 
@@ -227,7 +271,13 @@ mod tests {
             "&self.names",
             "make().iter()",
             "\"a b\".split(' ')",
-            "names.iter().filter(|n| n.is_empty())",
+            // Closures that run the user's code, `move` ones, and ones that read a local the
+            // body names.
+            "names.iter().filter(|m| wanted(m))",
+            "names.iter().filter(move |m| m.len() > k)",
+            "names.iter().filter(|m| m.len() > n)",
+            "names.iter().map(|m| m.to_lowercase())",
+            "names.iter().for_each(|m| m.len())",
             "text.split(sep())",
             "names.iter().take(n)",
             "other",

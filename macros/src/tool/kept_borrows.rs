@@ -20,6 +20,7 @@ use syn::{
 
 use super::borrowed_items::{KEEPING, SPLITTING, borrowing_items};
 use super::remade::borrow_pick;
+use super::remade_closures::picking;
 use super::syntax::{
     asks_in_expr, asks_in_stmt, borrows, local_name, maps_to_borrow, names_in_stmt,
     pattern_bindings, picks_borrow, root_ident,
@@ -126,15 +127,22 @@ fn enumerated(iterable: &Expr) -> bool {
 }
 
 /// `&items`, or `text.split(',')` and the like with no adapter after but those that keep the
-/// items.
+/// items borrowed: `KEEPING`, `filter`, and `map` with a pick (`|s| s.trim()`).
 fn borrowed_items(iterable: &Expr) -> bool {
     match iterable {
         Expr::Reference(reference) => reference.mutability.is_none(),
         Expr::Paren(inner) => borrowed_items(&inner.expr),
         Expr::MethodCall(call) => {
             let method = call.method.to_string();
-            borrowing_items(&method)
-                || KEEPING.contains(&method.as_str()) && borrowed_items(&call.receiver)
+            let picks = || {
+                call.args
+                    .first()
+                    .is_some_and(|function| picking(function, &mut Vec::new()))
+            };
+            let keeps = KEEPING.contains(&method.as_str())
+                || method == "filter"
+                || method == "map" && picks();
+            borrowing_items(&method) || keeps && borrowed_items(&call.receiver)
         }
         _ => false,
     }
@@ -432,6 +440,19 @@ mod tests {
                 "{{ let choice = \"x\"; let picked = choice.trim(); for side in choice.split(' ') {{ f(side); }} for again in &items {{ f(again); }} for again in owned() {{ f(again); }} let mut names = Vec::new(); for item in &items {{ {ASK} {put}; }} for word in \"a b\".split(' ') {{ f(word); }} f(names); }}"
             );
             assert_eq!(errors(&body), 0, "{put}");
+        }
+        // The item of a loop through `filter`, or `map` with a pick, is still a borrow; not
+        // through `map` with other code.
+        for (iterable, refused) in [
+            ("items.iter().filter(|w| w.len() > 1)", 1),
+            ("text.lines().map(|l| l.trim()).enumerate()", 1),
+            ("items.iter().map(String::as_str)", 1),
+            ("items.iter().map(|w| w.to_uppercase())", 0),
+        ] {
+            let body = format!(
+                "{{ let mut names = Vec::new(); for item in {iterable} {{ {ASK} names.push(item); }} f(names); }}"
+            );
+            assert_eq!(errors(&body), refused, "{iterable}");
         }
         // A name bound again, each time to a borrow of a local.
         let again = format!(

@@ -1374,6 +1374,7 @@ pub(crate) fn steady(expr: &Expr, arguments: &mut Vec<String>) -> bool {
             reference.mutability.is_none() && steady(&reference.expr, arguments)
         }
         Expr::Paren(inner) => steady(&inner.expr, arguments),
+        Expr::Cast(cast) => steady(&cast.expr, arguments),
         Expr::Field(field) => steady(&field.base, arguments),
         Expr::Tuple(tuple) => tuple.elems.iter().all(|elem| steady(elem, arguments)),
         Expr::Array(array) => array.elems.iter().all(|elem| steady(elem, arguments)),
@@ -1457,6 +1458,20 @@ const READING: &[&str] = &[
     "eq_ignore_ascii_case",
     "rfind",
 ];
+
+/// Whether `stmts` bind again or change (as `Later` tells) one of `names`.
+pub(crate) fn changed_in(stmts: &[Stmt], names: &[String]) -> bool {
+    let reads: BTreeSet<String> = names.iter().cloned().collect();
+    let mut later = Later {
+        reads: &reads,
+        watched: names,
+        found: false,
+    };
+    for stmt in stmts {
+        later.visit_stmt(stmt);
+    }
+    later.found
+}
 
 /// What later statements do that rules out making the `let` again: bind again a name of
 /// `reads`, or change one of `watched` (assign it, borrow it mutably, call a method on it other
