@@ -6803,6 +6803,14 @@ corpus! {
             }
             None => out.push("none".to_owned()),
         }
+        for word in vec![format!(" w{} ", args.n), "v".to_owned()] {
+            if word.len() > 1 {
+                let word = word.trim();
+                let more = ask!(more = elicit::<Yes>(format!("More {word}?"))).ok().is_some_and(|y| y.yes);
+                out.push(format!("{word}{more}"));
+            }
+            out.push(word);
+        }
         let shown = name.clone();
         Ok(format!("{out:?} [{shown}] {text} {}", consume(name)))
     }
@@ -8518,6 +8526,7 @@ fn cases(name: &str) -> Vec<Run> {
                     decline.clone(),
                     text("z"),
                     yes(true),
+                    yes(false),
                 ],
             ),
             run(
@@ -8531,6 +8540,7 @@ fn cases(name: &str) -> Vec<Run> {
                     yes(true),
                     decline.clone(),
                     yes(false),
+                    yes(true),
                 ],
             ),
         ],

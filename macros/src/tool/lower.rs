@@ -857,7 +857,10 @@ impl<'a> Lowering<'a> {
                         "`{0}` holds an iterator over borrowed data across an `ask!`, and it \
                          cannot be saved into `requestState`. Collect the items into a `Vec` of \
                          owned values before the ask (`.map(str::to_owned).collect::<Vec<_>>()`, \
-                         `.cloned().collect::<Vec<_>>()`) and iterate that after it",
+                         `.cloned().collect::<Vec<_>>()`) and iterate that after it; or, to ask \
+                         for each item, walk it with a `for` loop whose body asks \
+                         (`for line in text.lines() {{ .. }}`): mrtr reads such a loop's items \
+                         again on resume from what they borrow",
                         binding.ident
                     ),
                 );

@@ -1765,7 +1765,7 @@ mod tests {
                 ),
                 "let t = text . trim_end ()",
             ),
-            // A loop's item around is not a `let`'s.
+            // A loop as written, which `desugar` leaves none of: its item is bound by no `let`.
             (
                 format!(
                     "{{ for text in all {{ {{ let text = text.trim(); {ASK} use_it(text); }} }} }}"
