@@ -6846,6 +6846,14 @@ corpus! {
             let more = ask!(more = elicit::<Yes>(format!("More of {item} ({limit}, {})?", args.n))).ok().is_some_and(|y| y.yes);
             out.push(format!("{item}{more}{limit}"));
         }
+        // Closures whose parameter is a tuple pattern.
+        for (i, item) in items.iter().enumerate().filter(|(i, _)| i % 2 == 0) {
+            let pick = ask!(pick = elicit::<Yes>(format!("Pick {i}: {item}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{i}{item}{pick}"));
+        }
+        let evens: Vec<&str> = text.split(',').enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, w)| w.trim()).collect();
+        let last = ask!(last = elicit::<Text>(format!("Last of {evens:?}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        out.push(format!("{evens:?}{last}"));
         Ok(format!("{out:?} {min} {}", consume(text)))
     }
 
@@ -8497,6 +8505,10 @@ fn cases(name: &str) -> Vec<Run> {
                     yes(true),
                     decline.clone(),
                     yes(true),
+                    yes(true),
+                    decline.clone(),
+                    yes(false),
+                    text("e"),
                 ],
             ),
             run(
@@ -8512,6 +8524,10 @@ fn cases(name: &str) -> Vec<Run> {
                     yes(true),
                     decline.clone(),
                     yes(false),
+                    yes(false),
+                    yes(true),
+                    yes(true),
+                    decline.clone(),
                 ],
             ),
         ],

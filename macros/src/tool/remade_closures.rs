@@ -62,9 +62,10 @@ fn with_body(
     let [input] = closure.inputs.iter().collect::<Vec<_>>()[..] else {
         return false;
     };
-    let Some(parameter) = parameter(input) else {
+    let mut bound = Vec::new();
+    if !parameter(input, &mut bound) {
         return false;
-    };
+    }
     if closure.asyncness.is_some() || closure.constness.is_some() {
         return false;
     }
@@ -72,19 +73,26 @@ fn with_body(
     if !check(body(&closure.body), &mut found) {
         return false;
     }
-    arguments.extend(found.into_iter().filter(|name| *name != parameter));
+    arguments.extend(found.into_iter().filter(|name| !bound.contains(name)));
     true
 }
 
-/// The name a closure's one parameter binds: `s`, `s: &str` or `&s`.
-fn parameter(input: &Pat) -> Option<String> {
+/// Whether a closure's one parameter binds names plainly, put in `bound`: `s`, `s: &str`,
+/// `&s`, or a tuple of such and `_` (`|(i, s)|`, `|&(_, s)|`).
+fn parameter(input: &Pat, bound: &mut Vec<String>) -> bool {
     match input {
         Pat::Ident(ident) if ident.by_ref.is_none() && ident.subpat.is_none() => {
-            Some(ident.ident.to_string())
+            bound.push(ident.ident.to_string());
+            true
         }
-        Pat::Type(typed) => parameter(&typed.pat),
-        Pat::Reference(reference) if reference.mutability.is_none() => parameter(&reference.pat),
-        _ => None,
+        Pat::Type(typed) => parameter(&typed.pat, bound),
+        Pat::Reference(reference) if reference.mutability.is_none() => {
+            parameter(&reference.pat, bound)
+        }
+        Pat::Tuple(tuple) => tuple.elems.iter().all(|elem| parameter(elem, bound)),
+        Pat::Paren(inner) => parameter(&inner.pat, bound),
+        Pat::Wild(_) => true,
+        _ => false,
     }
 }
 
@@ -137,6 +145,7 @@ mod tests {
             "|p| &p.name",
             "|&s| s.trim_start_matches(prefix)",
             "|s| { s.strip_prefix(\"x\").unwrap_or(s) }",
+            "|(_, s)| s.trim()",
             "str::trim",
             "String::as_str",
         ] {
@@ -161,6 +170,8 @@ mod tests {
             "|&w| w.len() > min && !w.starts_with('#')",
             "|s| s.trim() != \"\"",
             "|s| **s == *WORD",
+            "|(i, s)| i % 2 == 0 && !s.is_empty()",
+            "|&(_, n)| n > 1",
         ] {
             assert!(reading(&expr(function), &mut Vec::new()), "{function}");
         }
@@ -176,5 +187,10 @@ mod tests {
         let mut arguments = Vec::new();
         assert!(reading(&expr("|w| w.len() > min"), &mut arguments));
         assert_eq!(arguments, ["min"]);
+        assert!(reading(
+            &expr("|(i, w)| i < &at && w.len() > min"),
+            &mut arguments
+        ));
+        assert_eq!(arguments, ["min", "at", "min"]);
     }
 }
