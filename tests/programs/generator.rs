@@ -712,7 +712,7 @@ impl Generator {
                         let item = self.pattern_name();
                         let label = self.fresh("'l");
                         let bound = self.rng.u32(1..=3);
-                        let (pattern, iterable) = match self.rng.u8(0..5) {
+                        let (pattern, iterable) = match self.rng.u8(0..6) {
                             0 => (format!("&{item}"), format!("{list}.iter()")),
                             1 => (format!("&{item}"), format!("{list}.iter().rev()")),
                             // Through a `filter` that reads, run again on resume.
@@ -723,6 +723,10 @@ impl Generator {
                             3 => (
                                 format!("(_, &{item})"),
                                 format!("{list}.iter().filter(|x| **x % 2 == 0).enumerate()"),
+                            ),
+                            4 => (
+                                format!("(_, &{item})"),
+                                format!("{list}.iter().enumerate().filter(|(i, _)| i % 2 == 0)"),
                             ),
                             _ => (
                                 format!("(_, &{item})"),
