@@ -6803,6 +6803,14 @@ corpus! {
             }
             None => out.push("none".to_owned()),
         }
+        // A closure that binds again a name whose old value the block moved first.
+        let tag = format!("g{}", args.n);
+        if args.n > 2 {
+            out.push(consume(tag).to_string());
+            let tag = || text.len();
+            let tagged = ask!(tagged = elicit::<Yes>(format!("Tag {}?", tag()))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{}{tagged}", tag()));
+        }
         for word in vec![format!(" w{} ", args.n), "v".to_owned()] {
             if word.len() > 1 {
                 let word = word.trim();
@@ -8542,6 +8550,7 @@ fn cases(name: &str) -> Vec<Run> {
                     decline.clone(),
                     text("z"),
                     yes(true),
+                    yes(true),
                     yes(false),
                 ],
             ),
@@ -8556,6 +8565,7 @@ fn cases(name: &str) -> Vec<Run> {
                     yes(true),
                     decline.clone(),
                     yes(false),
+                    decline.clone(),
                     yes(true),
                 ],
             ),

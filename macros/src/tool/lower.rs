@@ -147,7 +147,7 @@ impl<'a> Lowering<'a> {
                     block.stmts.push(alias);
                 }
                 if made_every_round(local) {
-                    let (snapshots, hid) = self.hide_shadowed(&shadowing, scope_len);
+                    let (snapshots, hid) = self.hide_shadowed(local, &shadowing, scope_len);
                     block.stmts.extend(snapshots);
                     hidden.extend(hid);
                 }
@@ -253,17 +253,23 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    /// The saved bindings of outer blocks that a `let` made again on every round, binding
-    /// `shadowing`, hides from here to the end of this block, each with the snapshot to put
-    /// back then. Marked `hidden`, they are not snapshot again by name. One saved from a
-    /// snapshot is snapshot again here, where it can still be named: this block may have
-    /// changed it since (`name.push('!'); let name = name.trim();`). Returns those snapshots'
-    /// `let`s too.
+    /// The saved bindings of outer blocks that `local`, a `let` made again on every round
+    /// binding `shadowing`, hides from here to the end of this block, each with the snapshot to
+    /// put back then. Marked `hidden`, they are not snapshot again by name. One saved from a
+    /// snapshot that `local` reads is snapshot again here, where it can still be named: this
+    /// block may have changed it since (`name.push('!'); let name = name.trim();`). One it does
+    /// not read may have been moved. Returns those snapshots' `let`s too.
     fn hide_shadowed(
         &mut self,
+        local: &Local,
         shadowing: &[Binding],
         outer_len: usize,
     ) -> (Vec<Stmt>, Vec<(usize, Option<Ident>)>) {
+        let reads = local
+            .init
+            .as_ref()
+            .map(|init| super::syntax::names_in_expr(&init.expr))
+            .unwrap_or_default();
         let machine = self.machine.clone();
         let mut snapshots = Vec::new();
         let mut hidden = Vec::new();
@@ -279,6 +285,7 @@ impl<'a> Lowering<'a> {
             let ident = self.scope[position].binding.ident.clone();
             let mut previous = None;
             if self.scope[position].via.is_none()
+                && reads.contains(&ident.to_string())
                 && let Some((_, current)) = &mut self.scope[position].dead
             {
                 self.aliases += 1;
