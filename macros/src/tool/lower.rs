@@ -1114,8 +1114,8 @@ struct Saved {
     binding: Binding,
     /// Set once an inner block shadows the binding: a reference to it under a hidden name.
     via: Option<Ident>,
-    /// Set while an inner block's `let` made again on every round shadows the binding, which
-    /// is saved from its snapshot there: its name is the other `let`'s.
+    /// Set while an inner block's `let` made again on every round binds the same name: the
+    /// name there is that `let`'s, so the binding is not snapshot by name.
     hidden: bool,
     /// The asks at which the binding is dead, and the snapshot saved there instead.
     dead: Option<DeadAt>,

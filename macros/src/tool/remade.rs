@@ -520,7 +520,8 @@ impl Remake {
 
     /// The names `local` binds again from their old values (`let name = name.trim();`) where
     /// each old one is bound around the block being walked and not in it: lowering saves it
-    /// under a hidden name at the asks that follow, and the `let` made again reads it there.
+    /// at the asks that follow (through a hidden name, or a snapshot taken before `local`),
+    /// and the `let` made again reads it in place.
     fn shadowed_outside(&self, local: &Local) -> BTreeSet<String> {
         let (Some(init), Some(level)) = (&local.init, self.levels.last()) else {
             return BTreeSet::new();
