@@ -365,6 +365,24 @@ async fn assert_refused(client: &mrtr_tests::transports::Client, request: CallTo
     }
 }
 
+/// An instance whose port another process holds, as another test's server may take it between
+/// `free_port` and the bind, fails to start: that process is not taken for it.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_instance_whose_port_is_taken_fails_to_start() -> anyhow::Result<()> {
+    within(Duration::from_secs(60), async {
+        let taken = std::net::TcpListener::bind("127.0.0.1:0")?;
+        let port = taken.local_addr()?.port();
+        let redis = RedisServer::start().await?;
+        let started = WizardInstance::start(wizard_http!(), port, FLEET_KEYS, &redis.url()).await;
+        let error = started
+            .err()
+            .expect("no instance on a port that another process holds");
+        assert!(error.to_string().contains("exited"), "{error:#}");
+        Ok(())
+    })
+    .await
+}
+
 /// A Redis with `requirepass`: a URL holding the password runs whole flows; a wrong password,
 /// or none, fails each guarded round closed and logs why; a URL that does not parse stops the
 /// instance at startup. No log shows a password.

@@ -161,10 +161,22 @@ where
     }
 }
 
-async fn accepts(port: u16) -> bool {
-    tokio::net::TcpStream::connect(SocketAddr::from(([127, 0, 0, 1], port)))
-        .await
-        .is_ok()
+/// Whether `GET path` on `port` answers with a body that holds `expected`.
+async fn answers_with(port: u16, path: &str, expected: String) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let answer = async {
+        let mut stream =
+            tokio::net::TcpStream::connect(SocketAddr::from(([127, 0, 0, 1], port))).await?;
+        let request = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+        stream.write_all(request.as_bytes()).await?;
+        let mut response = String::new();
+        stream.read_to_string(&mut response).await?;
+        anyhow::Ok(response)
+    };
+    match tokio::time::timeout(Duration::from_secs(2), answer).await {
+        Ok(Ok(response)) => response.contains(&expected),
+        _ => false,
+    }
 }
 
 // =============================================================================
@@ -349,7 +361,13 @@ impl RedisServer {
             .context("spawn redis-server")?;
         let port = self.port;
         let log = self.dir.path().join("redis.log");
-        let ready = wait_until_ready("redis-server", &mut child, &log, || ping(port)).await;
+        // Its own log line first: another test's Redis may hold the port and answer the ping.
+        let before = read(&log).matches(REDIS_READY).count();
+        let ready = wait_until_ready("redis-server", &mut child, &log, || {
+            let started = read(&log).matches(REDIS_READY).count() > before;
+            async move { started && ping(port).await }
+        })
+        .await;
         self.child = Some(child);
         ready
     }
@@ -443,6 +461,9 @@ fn make_certificates(dir: &Path) -> anyhow::Result<()> {
         "server.ext",
     ])
 }
+
+/// What redis-server logs once it listens.
+const REDIS_READY: &str = "Ready to accept connections";
 
 /// Whether Redis on `port` answers `PING`: with `+PONG`, or, with a password, `-NOAUTH`.
 async fn ping(port: u16) -> bool {
@@ -561,6 +582,9 @@ http {{
     }}
     server {{
         listen 127.0.0.1:{port};
+        location = /mrtr-ready {{
+            return 200 \"{tmp}\";
+        }}
         location /mcp {{
             proxy_pass http://mcp;
             proxy_http_version 1.1;
@@ -588,7 +612,13 @@ http {{
             .stderr(Stdio::from(File::create(dir.path().join("stderr.log"))?))
             .spawn()
             .context("spawn nginx")?;
-        let ready = wait_until_ready("nginx", &mut child, &error_log, || accepts(port)).await;
+        // Its own answer, not just a listener on the port: another test's server may have
+        // taken the port between `free_port` and this bind.
+        let own = tmp.to_string();
+        let ready = wait_until_ready("nginx", &mut child, &error_log, || {
+            answers_with(port, "/mrtr-ready", own.clone())
+        })
+        .await;
         let nginx = Self {
             port,
             dir,
@@ -724,8 +754,15 @@ impl WizardInstance {
             .stderr(Stdio::from(log))
             .spawn()
             .with_context(|| format!("spawn {}", self.program.display()))?;
-        let port = self.port;
-        let ready = wait_until_ready("wizard-http", &mut child, &log_path, || accepts(port)).await;
+        // Its own line, not just a listener on the port: another test's server may have taken
+        // the port between `free_port` and this bind, and would accept connections instead.
+        let serving = format!("at http://127.0.0.1:{}/mcp", self.port);
+        let before = read(&log_path).matches(&serving).count();
+        let ready = wait_until_ready("wizard-http", &mut child, &log_path, || {
+            let bound = read(&log_path).matches(&serving).count() > before;
+            async move { bound }
+        })
+        .await;
         self.child = Some(child);
         ready
     }
