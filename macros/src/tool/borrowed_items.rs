@@ -255,6 +255,9 @@ mod tests {
         ] {
             let body = "{ f(n, &args.name); ask(); }";
             assert!(revisits(iterable, body).is_some(), "{iterable}");
+            // Not where the body binds what they read again.
+            let rebinds = "{ let (n, args, names) = make(); f(n, args, names); ask(); }";
+            assert!(revisits(iterable, rebinds).is_none(), "{iterable}");
         }
     }
 

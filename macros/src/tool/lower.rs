@@ -270,7 +270,6 @@ impl<'a> Lowering<'a> {
             .as_ref()
             .map(|init| super::syntax::names_in_expr(&init.expr))
             .unwrap_or_default();
-        let machine = self.machine.clone();
         let mut snapshots = Vec::new();
         let mut hidden = Vec::new();
         for binding in shadowing {
@@ -285,15 +284,14 @@ impl<'a> Lowering<'a> {
             let ident = self.scope[position].binding.ident.clone();
             let mut previous = None;
             if self.scope[position].via.is_none()
+                && self.scope[position].dead.is_some()
                 && reads.contains(&ident.to_string())
-                && let Some((_, current)) = &mut self.scope[position].dead
             {
-                self.aliases += 1;
-                let snapshot = idents::snapshot(self.aliases);
-                snapshots.push(parse_stmt(quote_spanned! {ident.span()=>
-                    let #snapshot = #machine.snapshot(&#ident);
-                }));
-                previous = Some(std::mem::replace(current, snapshot));
+                let (snapshot, taken) = self.snapshot_of(&ident, None);
+                snapshots.push(taken);
+                if let Some((_, current)) = &mut self.scope[position].dead {
+                    previous = Some(std::mem::replace(current, snapshot));
+                }
             }
             hidden.push((position, previous));
         }
@@ -347,6 +345,22 @@ impl<'a> Lowering<'a> {
         (saved.via.is_none() && may_be_moved).then_some(position)
     }
 
+    /// A snapshot of the binding `ident`, read through `via` (its alias) if given: the
+    /// snapshot's hidden name, and the `let` that takes it, spanned at `ident`.
+    fn snapshot_of(&mut self, ident: &Ident, via: Option<&Ident>) -> (Ident, Stmt) {
+        self.aliases += 1;
+        let snapshot = idents::snapshot(self.aliases);
+        let machine = &self.machine;
+        let target = match via {
+            Some(alias) => quote!(#alias),
+            None => quote_spanned!(ident.span()=> &#ident),
+        };
+        let taken = parse_stmt(quote_spanned! {ident.span()=>
+            let #snapshot = #machine.snapshot(#target);
+        });
+        (snapshot, taken)
+    }
+
     /// Just after a `let`: a binding it declared that `overwritten_in` found is snapshot here,
     /// where it surely holds a value, and saved from that snapshot at the asks that overwrite it.
     fn snapshot_overwritten(
@@ -354,18 +368,14 @@ impl<'a> Lowering<'a> {
         declared_from: usize,
         overwritten: &[(Ident, Overwritten)],
     ) -> Vec<Stmt> {
-        let machine = self.machine.clone();
         let mut snapshots = Vec::new();
         for position in declared_from..self.scope.len() {
             let ident = self.scope[position].binding.ident.clone();
             let Some((_, found)) = overwritten.iter().find(|(name, _)| *name == ident) else {
                 continue;
             };
-            self.aliases += 1;
-            let snapshot = idents::snapshot(self.aliases);
-            snapshots.push(parse_stmt(quote_spanned! {ident.span()=>
-                let #snapshot = #machine.snapshot(&#ident);
-            }));
+            let (snapshot, taken) = self.snapshot_of(&ident, None);
+            snapshots.push(taken);
             self.scope[position].overwritten = Some(Overwrite {
                 asks: found.asks.clone(),
                 snapshot,
@@ -384,7 +394,6 @@ impl<'a> Lowering<'a> {
         block_start: usize,
         later: &BTreeSet<String>,
     ) -> Vec<Stmt> {
-        let machine = self.machine.clone();
         let mut snapshots = Vec::new();
         for position in block_start..self.scope.len() {
             let ident = self.scope[position].binding.ident.clone();
@@ -405,15 +414,9 @@ impl<'a> Lowering<'a> {
             if dead.is_empty() {
                 continue;
             }
-            self.aliases += 1;
-            let snapshot = idents::snapshot(self.aliases);
-            let target = match &self.scope[position].via {
-                Some(alias) => quote!(#alias),
-                None => quote!(&#ident),
-            };
-            snapshots.push(parse_stmt(quote_spanned! {ident.span()=>
-                let #snapshot = #machine.snapshot(#target);
-            }));
+            let via = self.scope[position].via.clone();
+            let (snapshot, taken) = self.snapshot_of(&ident, via.as_ref());
+            snapshots.push(taken);
             self.scope[position].dead = Some((dead, snapshot));
         }
         snapshots
@@ -433,7 +436,6 @@ impl<'a> Lowering<'a> {
         renewed: &mut Vec<(usize, Ident)>,
     ) -> Vec<Stmt> {
         let names = with_captures(super::syntax::names_in_stmt(stmt), &self.captures);
-        let machine = self.machine.clone();
         let mut snapshots = Vec::new();
         for position in 0..block_start {
             let saved = &self.scope[position];
@@ -453,11 +455,8 @@ impl<'a> Lowering<'a> {
                 continue;
             }
             let previous = previous.clone();
-            self.aliases += 1;
-            let snapshot = idents::snapshot(self.aliases);
-            snapshots.push(parse_stmt(quote_spanned! {ident.span()=>
-                let #snapshot = #machine.snapshot(&#ident);
-            }));
+            let (snapshot, taken) = self.snapshot_of(&ident, None);
+            snapshots.push(taken);
             if let Some((_, current)) = &mut self.scope[position].dead {
                 *current = snapshot;
             }
@@ -504,12 +503,7 @@ impl<'a> Lowering<'a> {
             return (None, None);
         }
         let previous = saved.dead.clone();
-        self.aliases += 1;
-        let snapshot = idents::snapshot(self.aliases);
-        let machine = &self.machine;
-        let stmt = parse_stmt(quote_spanned! {name.span()=>
-            let #snapshot = #machine.snapshot(&#name);
-        });
+        let (snapshot, stmt) = self.snapshot_of(name, None);
         self.scope[position].dead = Some((dead, snapshot));
         (Some(stmt), Some((position, previous)))
     }
