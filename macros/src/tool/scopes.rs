@@ -134,8 +134,12 @@ fn fold_block(block: &mut Block, captures: &Captures) {
     while let Some((start, end)) = next_region(&block.stmts, &skip, captures) {
         let facts: Vec<StmtFacts> = block.stmts.iter().map(|s| facts(s, captures)).collect();
         let exports = exports(&facts, start, end);
-        // Folding one `let` into a block that hands all of its bindings back changes nothing.
-        if start == end && exports.len() == facts[start].declares.len() {
+        // Folding one `let` into a block that hands all of its bindings back changes nothing;
+        // nor does folding one made again on every round, which `made_again_out_of` would only
+        // move after the empty block, to be found again.
+        let made_again = matches!(&block.stmts[start], Stmt::Local(local)
+            if remade_let(local) || recreated_closure(local).is_some());
+        if start == end && (exports.len() == facts[start].declares.len() || made_again) {
             skip.insert(start);
             continue;
         }
@@ -265,6 +269,12 @@ fn made_again_out_of(
             .any(|stmt| names.iter().any(|name| names_in_stmt(stmt).contains(name)));
         if read_inside {
             after.push(stmts[index].clone());
+            // The copy after is the one the rest of the block reads.
+            if let Stmt::Local(inside) = &mut stmts[index] {
+                inside
+                    .attrs
+                    .push(syn::parse_quote!(#[allow(unused_variables)]));
+            }
         } else {
             after.push(stmts.remove(index));
         }
@@ -341,4 +351,29 @@ fn region(stmts: Vec<Stmt>, exports: &[Binding]) -> Stmt {
         _ => quote! { #allow let #pattern = { #(#stmts)* #names }; },
     };
     parse_stmt(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::ToTokens;
+
+    #[test]
+    fn a_let_made_again_whose_bindings_die_apart_is_left_in_place() {
+        // `value` dies before the loop's ask, `key` after it: the `let .. else`, made again
+        // on every round, is left where it is rather than folded over and over.
+        let mut block: Block = syn::parse_str(
+            "{ let parts = ::mrtr::__private::remade(text.split_once('=')); \
+             let Some((key, value)) = ::mrtr::__private::remade(parts) else { return 0; }; \
+             loop { let a = __mrtr_ask_1(q(key)); } \
+             let b = __mrtr_ask_2(q()); use_it(key, b); }",
+        )
+        .unwrap();
+        narrow_scopes(&mut block, &Captures::new());
+        let text = block.to_token_stream().to_string();
+        assert!(
+            text.contains("let Some ((key , value)) = :: mrtr :: __private :: remade (parts)"),
+            "{text}"
+        );
+    }
 }
