@@ -6865,6 +6865,58 @@ corpus! {
         Ok(format!("{out:?} {min} {}", consume(text)))
     }
 
+    // Arms, `if let`s and `let .. else`s that take apart a local a pick binds: bound again
+    // from it on resume, not saved; also where the pattern takes the local's own name.
+    arms_on_locals_a_pick_binds(args) => {
+        let items = vec![format!("p{}", args.n), "qq".to_owned(), "three".to_owned()];
+        let text = format!("k{}=v{}", args.n, args.n + 1);
+        let mut out = Vec::new();
+        let first = items.first();
+        let said = match first {
+            Some(f) if f.len() > 2 => {
+                let sure = ask!(sure = elicit::<Yes>(format!("Sure of {f}?"))).ok().is_some_and(|y| y.yes);
+                format!("{f}{sure}")
+            }
+            Some(f) => {
+                let label = ask!(label = elicit::<Text>(format!("Label for {f}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+                format!("{f}+{label}")
+            }
+            None => String::new(),
+        };
+        out.push(format!("{said} {first:?}"));
+        let longest = items.iter().max_by_key(|s| s.len());
+        if let Some(longest) = longest {
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {longest}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{longest}{keep}"));
+        }
+        let hit = items.iter().enumerate().find(|(_, s)| s.starts_with('q'));
+        if let Some((at, word)) = hit {
+            let n = ask!(n = elicit::<Num>(format!("How many {word} at {at}?"))).ok().map_or(0, |n| n.num);
+            out.push(format!("{at}{word}{n}"));
+        } else {
+            out.push("none".to_owned());
+        }
+        let parts = text.split_once('=');
+        let Some((key, value)) = parts else {
+            return Ok("no =".to_owned());
+        };
+        for i in 0..args.n % 3 + 1 {
+            let entry = items.get(i as usize);
+            match entry {
+                Some(e) => {
+                    let more = ask!(more = elicit::<Yes>(format!("More of {e} ({key})?"))).ok().is_some_and(|y| y.yes);
+                    out.push(format!("{e}{more}"));
+                    if !more {
+                        break;
+                    }
+                }
+                None => break,
+            }
+        }
+        let last = ask!(last = elicit::<Text>(format!("Last after {key}={value}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        Ok(format!("{out:?} {key} {value} {last}"))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8536,6 +8588,29 @@ fn cases(name: &str) -> Vec<Run> {
                     yes(true),
                     yes(true),
                     decline.clone(),
+                ],
+            ),
+        ],
+        "arms_on_locals_a_pick_binds" => vec![
+            run(
+                4,
+                vec![
+                    text("lab"),
+                    yes(true),
+                    num(2),
+                    yes(true),
+                    yes(true),
+                    text("z"),
+                ],
+            ),
+            run(
+                12,
+                vec![
+                    decline.clone(),
+                    yes(false),
+                    decline.clone(),
+                    yes(false),
+                    text("e"),
                 ],
             ),
         ],

@@ -392,6 +392,24 @@ fn a_name_bound_again_in_an_inner_block_reads_the_old_one_saved_from_a_snapshot_
 }
 
 #[test]
+fn an_if_let_on_a_local_a_pick_binds_binds_it_again_from_the_local_made_again() {
+    insta::assert_snapshot!(expand_pretty(
+        quote!(),
+        quote! {
+            #[tool]
+            async fn greet(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+                let first = args.names.first();
+                if let Some(first) = first {
+                    let title = ask!(title = elicit::<Text>(format!("Title for {first}?"))).accepted().map_err(refuse)?.text;
+                    return Ok(format!("{title} {first}"));
+                }
+                Ok(String::new())
+            }
+        }
+    ));
+}
+
+#[test]
 fn a_task_tool_that_starts_its_task_after_a_round() {
     insta::assert_snapshot!(expand_pretty(
         quote!(task = "required"),

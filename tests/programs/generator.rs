@@ -1216,6 +1216,21 @@ impl Generator {
                                 made = Some(format!("let {local} = {source}.first();"));
                                 Some((format!("match {local}"), borrow.clone(), "None"))
                             }
+                            // An arm that takes apart a local made again.
+                            (true, 6) => {
+                                let local = self.fresh("r");
+                                made = Some(format!("let {local} = {source}.split_once('1');"));
+                                Some((
+                                    format!("match {local}"),
+                                    format!("Some(({borrow}, _))"),
+                                    "None",
+                                ))
+                            }
+                            (false, 6) => {
+                                let local = self.fresh("r");
+                                made = Some(format!("let {local} = {source}.iter().rev().max();"));
+                                Some((format!("match {local}"), format!("Some({borrow})"), "None"))
+                            }
                             (true, 0) => Some((
                                 format!("match {source}.split_once('1')"),
                                 format!("Some(({borrow}, _))"),

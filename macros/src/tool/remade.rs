@@ -990,9 +990,11 @@ fn remade_shape(local: &Local, arguments: &mut Vec<String>, made: &BTreeSet<Stri
 
 /// `let first = picked;`, a name bound plainly to another that the last `let` of `earlier`
 /// binding it makes again, or, bound by none of them, one of `made_outside`: a copy of that
-/// value, which may be a borrow.
+/// value, which may be a borrow. Or that value taken apart in a `let .. else` whose `else`
+/// does not ask (`let Some(first) = picked else { .. };`, as `remade_arms` writes for an arm
+/// on a picked local): made again, it matches again.
 fn copy_of_made(earlier: &[Stmt], local: &Local, made_outside: &BTreeSet<String>) -> bool {
-    let Some(init) = local.init.as_ref().filter(|init| init.diverge.is_none()) else {
+    let Some(init) = &local.init else {
         return false;
     };
     let Expr::Path(path) = &*init.expr else {
@@ -1001,7 +1003,15 @@ fn copy_of_made(earlier: &[Stmt], local: &Local, made_outside: &BTreeSet<String>
     let Some(source) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
         return false;
     };
-    plain_pattern(&local.pat) && local.attrs.is_empty() && named_made(earlier, made_outside, source)
+    let pattern = match &init.diverge {
+        None => plain_pattern(&local.pat) && local.attrs.is_empty(),
+        Some((_, otherwise)) => {
+            rebinding_pattern(&local.pat)
+                && asks_in_expr(otherwise).is_empty()
+                && local.attrs.iter().all(|attr| attr.path().is_ident("allow"))
+        }
+    };
+    pattern && named_made(earlier, made_outside, source)
 }
 
 /// Whether `source` names a `let` made again: the last of `earlier` binding it, or, with none,
@@ -1647,6 +1657,23 @@ mod tests {
             "{{ let Some((k, v)) = t.split_once('=') else {{ return 0; }}; {ASK} f(k, v); }}"
         );
         assert_eq!(remade(&refutable), ["k,v"]);
+        // A local made again, taken apart by a `let .. else`: in its block, or in a block
+        // inside (as `remade_arms` binds an arm again), also under its own name.
+        let taken_apart = format!(
+            "{{ let first = items.first(); let Some(f) = first else {{ return 0; }}; {ASK} g(f, a); }}"
+        );
+        assert_eq!(remade(&taken_apart), ["first", "f"]);
+        let inside = format!(
+            "{{ let first = items.first(); if let Some(_) = first {{ \
+             #[allow(irrefutable_let_patterns)] let Some(first) = first else {{ m.lost().await }}; \
+             {ASK} g(first); }} }}"
+        );
+        assert!(
+            remade_text(&inside)
+                .contains("let Some (first) = :: mrtr :: __private :: remade (first) else"),
+            "{}",
+            remade_text(&inside)
+        );
     }
 
     /// The block after `remake_borrows`, as tokens print.

@@ -34,7 +34,7 @@ use super::remade::{borrow_pick, plain_pattern, rebinding_pattern, uses};
 use super::syntax::{asks_in_stmt, names_in_expr, pattern_bindings};
 
 pub(crate) fn rebind_in_arms(body: &mut Block, machine: &Ident) {
-    let mut in_patterns = InPatterns(BTreeSet::new());
+    let mut in_patterns = InPatterns(BTreeMap::new());
     in_patterns.visit_block(body);
     Arms {
         machine,
@@ -44,16 +44,15 @@ pub(crate) fn rebind_in_arms(body: &mut Block, machine: &Ident) {
     .visit_block_mut(body);
 }
 
-/// The names bound by patterns other than a `let`'s: of arms, loops, `if let`, closures.
-struct InPatterns(BTreeSet<String>);
+/// The names bound by patterns other than a `let`'s (of arms, loops, `if let`, closures),
+/// each with how many such patterns bind it.
+struct InPatterns(BTreeMap<String, usize>);
 
 impl InPatterns {
     fn bind(&mut self, pat: &Pat) {
-        self.0.extend(
-            pattern_bindings(pat)
-                .into_iter()
-                .map(|b| b.ident.to_string()),
-        );
+        for binding in pattern_bindings(pat) {
+            *self.0.entry(binding.ident.to_string()).or_default() += 1;
+        }
     }
 }
 
@@ -86,8 +85,9 @@ struct Arms<'m> {
     /// Per block around, the names its `let`s so far bind, each with whether its last such
     /// `let` is a pick `remade` takes (`remade::borrow_pick`).
     lets: Vec<BTreeMap<String, bool>>,
-    /// `InPatterns`: a name one of those binds may not be the `let`'s where it is read.
-    in_patterns: BTreeSet<String>,
+    /// `InPatterns`: a name one of those binds may not be the `let`'s where it is read, but
+    /// where the one pattern binding it is the arm's own, which reads the `let`'s.
+    in_patterns: BTreeMap<String, usize>,
 }
 
 impl VisitMut for Arms<'_> {
@@ -148,7 +148,7 @@ impl VisitMut for Arms<'_> {
                         .enumerate()
                         .any(|(other, binds)| other != at && *binds);
                     let copied = arm.guard.is_none()
-                        && (!others_bind || self.picked(&matched.expr))
+                        && (!others_bind || self.picked(&matched.expr, &arm.pat))
                         && copies_a_local(&arm.pat, &matched.expr, &stmts);
                     let local = if copied {
                         let (pat, scrutinee) = (&arm.pat, &matched.expr);
@@ -182,15 +182,20 @@ impl VisitMut for Arms<'_> {
 }
 
 impl Arms<'_> {
-    /// Whether `scrutinee` names a local whose last `let` is a pick `remade` takes.
-    fn picked(&self, scrutinee: &Expr) -> bool {
+    /// Whether `scrutinee` names a local whose last `let` is a pick `remade` takes, read by
+    /// the arm, `if let` or `while let` that binds `pat`.
+    fn picked(&self, scrutinee: &Expr, pat: &Pat) -> bool {
         let Expr::Path(path) = scrutinee else {
             return false;
         };
         let Some(name) = path.path.get_ident().map(|name| name.to_string()) else {
             return false;
         };
-        !self.in_patterns.contains(&name)
+        let bound_here = pattern_bindings(pat)
+            .iter()
+            .any(|binding| binding.ident == name);
+        let in_patterns = self.in_patterns.get(&name).copied().unwrap_or(0);
+        (in_patterns == 0 || in_patterns == 1 && bound_here)
             && self
                 .lets
                 .iter()
@@ -202,7 +207,8 @@ impl Arms<'_> {
     /// `let pat = scrutinee else { lost };` for the arm whose body is `stmts`, if `rebinds`;
     /// a plain `let` where the pattern cannot fail.
     fn rebinding(&self, pat: &Pat, scrutinee: &Expr, stmts: &[Stmt]) -> Option<Stmt> {
-        if !rebinds(pat, scrutinee, stmts) {
+        let picked = borrow_pick(scrutinee) || self.picked(scrutinee, pat);
+        if !(picked && binds_held(pat, stmts)) {
             return None;
         }
         let machine = self.machine;
@@ -220,13 +226,17 @@ impl Arms<'_> {
 
 /// Whether the arm, `if let` or `while let` that binds `pat` from `scrutinee` and runs `stmts`
 /// binds its pattern again in a `let`: its bindings borrow from a pick `remade` takes, and an
-/// ask of `stmts` outlives them. `borrowed::check` leaves such an arm to `remade`.
+/// ask of `stmts` outlives them. `borrowed::check` leaves such an arm to `remade`. One on a
+/// local such a pick binds (`let first = items.first(); match first { .. }`) is bound again
+/// too (`Arms::picked`).
 pub(crate) fn rebinds(pat: &Pat, scrutinee: &Expr, stmts: &[Stmt]) -> bool {
+    borrow_pick(scrutinee) && binds_held(pat, stmts)
+}
+
+/// Whether `pat` binds, as `rebinding_pattern` allows, names that an ask of `stmts` outlives.
+fn binds_held(pat: &Pat, stmts: &[Stmt]) -> bool {
     let bindings = pattern_bindings(pat);
-    !bindings.is_empty()
-        && rebinding_pattern(pat)
-        && borrow_pick(scrutinee)
-        && held_across_an_ask(&bindings, stmts)
+    !bindings.is_empty() && rebinding_pattern(pat) && held_across_an_ask(&bindings, stmts)
 }
 
 /// Whether the arm that binds `pat` from `scrutinee` and runs `stmts` binds a name alone to a
@@ -415,6 +425,26 @@ mod tests {
                 ),
                 "{letname=text.trim();matchname{nifn.is_empty()=>0,_=>{letn=name;",
             ),
+            // On a local a pick binds, taken apart: bound again from the local, which is made
+            // again itself; also where the pattern takes the local's name.
+            (
+                format!(
+                    "{{ let first = items.first(); match first {{ Some(f) => {{ {ASK} g(f) }} None => 0 }} }}"
+                ),
+                "{letfirst=items.first();matchfirst{Some(_)=>{#[allow(irrefutable_let_patterns)]letSome(f)=firstelse{m.lost().await};",
+            ),
+            (
+                format!(
+                    "{{ let first = items.first(); if let Some(first) = first {{ {ASK} g(first); }} }}"
+                ),
+                "{letfirst=items.first();ifletSome(_)=first{#[allow(irrefutable_let_patterns)]letSome(first)=firstelse{m.lost().await};",
+            ),
+            (
+                format!(
+                    "{{ let hit = items.iter().enumerate().find(|(_, s)| s.is_empty()); if let Some((at, w)) = hit {{ {ASK} g(at, w); }} }}"
+                ),
+                "{lethit=items.iter().enumerate().find(|(_,s)|s.is_empty());ifletSome((_,_))=hit{#[allow(irrefutable_let_patterns)]letSome((at,w))=hitelse",
+            ),
         ];
         for (block, start) in cases {
             let out = rebound(&block);
@@ -442,6 +472,14 @@ mod tests {
             format!("{{ match name {{ n if n.ok() => {{ {ASK} f(n) }} _ => 0 }} }}"),
             format!(
                 "{{ let name = text.trim(); for name in all {{ match name {{ m if m.ok() => 0, n => {{ {ASK} f(n) }} }} }} }}"
+            ),
+            // A local that is not a pick's, or whose name another pattern binds too.
+            format!("{{ let first = make(); if let Some(f) = first {{ {ASK} g(f); }} }}"),
+            format!(
+                "{{ let first = items.first(); for first in all {{ if let Some(f) = first {{ {ASK} g(f); }} }} }}"
+            ),
+            format!(
+                "{{ let first = items.first(); if let Some(first) = first {{ {ASK} g(first); }} if let Some(first) = other {{ g(first); }} }}"
             ),
         ] {
             let before: Block = syn::parse_str(&block).unwrap();
