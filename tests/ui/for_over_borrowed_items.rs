@@ -1,5 +1,5 @@
 // A `for` over borrowed items with an `ask!` in its body, where mrtr cannot read the items
-// again on resume: from the server's own field, or through an adapter that runs a closure.
+// again on resume: from the server's own fields, or through an adapter that runs a closure.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler, handler::server::router::tool::ToolRouter, tool, tool_handler, tool_router,
@@ -18,6 +18,7 @@ fn wanted(team: &str) -> bool {
 struct Server {
     tool_router: ToolRouter<Self>,
     teams: Vec<String>,
+    motto: String,
 }
 
 #[tool_router]
@@ -42,6 +43,30 @@ impl Server {
         for team in self.teams.iter() {
             let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
             names.push((team.clone(), name));
+        }
+        for team in &self.teams {
+            let name = ask!(again = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            names.push((team.clone(), name));
+        }
+        for (i, line) in self.motto.lines().enumerate() {
+            let name = ask!(line = elicit::<Name>(format!("Line {i}?"))).ok().map(|n| n.name);
+            names.push((line.to_owned(), name));
+        }
+        format!("Hello {names:?}")
+    }
+
+    // Compiles, as the errors above say: owned copies of the server's items.
+    #[mrtr_tool]
+    #[tool(description = "Greets copies of the server's teams")]
+    async fn greet_server_teams_owned(&self) -> String {
+        let mut names = Vec::new();
+        for team in self.teams.iter().cloned() {
+            let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+            names.push((team, name));
+        }
+        for (i, line) in self.motto.lines().map(str::to_owned).enumerate() {
+            let name = ask!(line = elicit::<Name>(format!("Line {i}?"))).ok().map(|n| n.name);
+            names.push((line, name));
         }
         format!("Hello {names:?}")
     }

@@ -32,7 +32,17 @@ impl<'ast> Visit<'ast> for Check<'_> {
         // Items borrowed from a held collection are read again from it on resume.
         let asks =
             !asks_in_block(&e.body).is_empty() && borrowed_items(&e.expr, &e.body, &[]).is_none();
-        if asks && let Some(method) = str_items(&e.expr) {
+        if asks && let Some((field, owned)) = self_items(&e.expr) {
+            self.diagnostics.error(
+                &e.expr,
+                format!(
+                    "this `for` loop's body asks, so the items it has yet to visit are saved into \
+                     `requestState`, but they borrow from `{field}`: `self` is not saved, and \
+                     the instance that takes the retry may hold other values. Iterate owned \
+                     copies: {owned}"
+                ),
+            );
+        } else if asks && let Some(method) = str_items(&e.expr) {
             self.diagnostics.error(
                 &e.expr,
                 format!(
@@ -244,6 +254,40 @@ fn mutable_items(iterable: &Expr) -> Option<String> {
     }
 }
 
+/// The field of `self` whose items `iterable` borrows, when it does, and how to iterate owned
+/// copies, for a message: `&self.x`, `self.x.iter()`, `self.text.lines()`, through adapters
+/// that keep the items.
+fn self_items(iterable: &Expr) -> Option<(String, String)> {
+    fn of_self(expr: &Expr) -> bool {
+        match expr {
+            Expr::Field(field) => of_self(&field.base),
+            Expr::Paren(inner) => of_self(&inner.expr),
+            Expr::Path(path) => path.path.is_ident("self"),
+            _ => false,
+        }
+    }
+    let (field, owned) = match unadapted(iterable, &[]) {
+        Expr::Reference(reference) if reference.mutability.is_none() => {
+            let field = spelled(&reference.expr);
+            let owned = format!("`{field}.clone()` or `{field}.iter().cloned()`");
+            (&reference.expr, owned)
+        }
+        Expr::MethodCall(call) => {
+            let method = call.method.to_string();
+            let owned = if ["iter", "keys", "values"].contains(&method.as_str()) {
+                format!("add `.cloned()` right after `{method}()`")
+            } else if STR_SLICES.contains(&method.as_str()) {
+                format!("add `.map(str::to_owned)` right after `{method}(..)`")
+            } else {
+                return None;
+            };
+            (&call.receiver, owned)
+        }
+        _ => return None,
+    };
+    (matches!(**field, Expr::Field(_)) && of_self(field)).then(|| (spelled(field), owned))
+}
+
 /// Whether `iterable` hands out references to string literals (`&&str`): an array or `vec!`
 /// of them borrowed, or through `iter()`, with no `copied()` or `cloned()` after.
 fn literal_str_refs(iterable: &Expr) -> bool {
@@ -296,24 +340,26 @@ fn unadapted<'e>(iterable: &'e Expr, also: &[&str]) -> &'e Expr {
     }
 }
 
+/// The methods that make an iterator of string slices.
+const STR_SLICES: &[&str] = &[
+    "split",
+    "rsplit",
+    "splitn",
+    "rsplitn",
+    "split_terminator",
+    "rsplit_terminator",
+    "split_inclusive",
+    "split_whitespace",
+    "split_ascii_whitespace",
+    "lines",
+    "matches",
+    "rmatches",
+];
+
 /// The method that makes an iterator of string slices, when `iterable` is one: `s.split(..)`,
 /// `s.lines()`, through adapters that keep the items (`enumerate`, `rev`, `skip`, ..), but not
 /// of a string literal.
 fn str_items(iterable: &Expr) -> Option<String> {
-    const STR_SLICES: &[&str] = &[
-        "split",
-        "rsplit",
-        "splitn",
-        "rsplitn",
-        "split_terminator",
-        "rsplit_terminator",
-        "split_inclusive",
-        "split_whitespace",
-        "split_ascii_whitespace",
-        "lines",
-        "matches",
-        "rmatches",
-    ];
     match unadapted(iterable, &[]) {
         // A literal's slices are `&'static str`s, which are saved.
         Expr::MethodCall(call) if str_literal(&call.receiver) => None,
