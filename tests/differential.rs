@@ -6917,6 +6917,23 @@ corpus! {
         Ok(format!("{out:?} {key} {value} {last}"))
     }
 
+    // A `let .. else` made again whose bindings die apart, one before a loop's ask and one
+    // after it: `scopes` folded it over and over, and rustc never finished, before stop 56.
+    let_else_made_again_whose_bindings_die_apart(args) => {
+        let text = format!("k{}=v{}", args.n, args.n + 1);
+        let Some((key, value)) = text.split_once('=') else {
+            return Ok("no =".to_owned());
+        };
+        let shown = value.len();
+        let mut out = Vec::new();
+        for i in 0..args.n % 3 + 1 {
+            let more = ask!(more = elicit::<Yes>(format!("More of {i} ({key})?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{i}{more}"));
+        }
+        let last = ask!(last = elicit::<Text>(format!("Last after {key}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        Ok(format!("{out:?} {key} {shown} {last}"))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8613,6 +8630,10 @@ fn cases(name: &str) -> Vec<Run> {
                     text("e"),
                 ],
             ),
+        ],
+        "let_else_made_again_whose_bindings_die_apart" => vec![
+            run(4, vec![yes(true), yes(false), text("z")]),
+            run(12, vec![decline.clone(), text("e")]),
         ],
         "names_bound_again_in_inner_blocks" => vec![
             run(
