@@ -302,8 +302,9 @@ fn nests_blocks(stmt: &Stmt) -> bool {
 }
 
 /// The pattern with its bindings made `_`, or, for `x @ p`, `p`, but those `kept` (that a
-/// guard reads): the arm is still taken as before, and binds nothing its body reads.
-fn unbind(pat: &mut Pat, kept: &BTreeSet<String>) {
+/// guard reads): the arm is still taken as before, and binds nothing its body reads. `scopes`
+/// unbinds so the copies of a `let` made again that a folded region hands out.
+pub(crate) fn unbind(pat: &mut Pat, kept: &BTreeSet<String>) {
     struct Unbind<'k>(&'k BTreeSet<String>);
     impl Unbind<'_> {
         /// A binding, not a constant or a unit variant (`None`, `MAX`: `pattern_bindings`), and

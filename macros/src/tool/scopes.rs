@@ -26,6 +26,7 @@ use super::deferred_init::{assigned_later, mentions};
 use super::idents;
 use super::overwritten::overwritten_by;
 use super::remade::remade_let;
+use super::remade_arms::unbind;
 use super::syntax::{
     Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
     parse_stmt, pattern_bindings, recreated_closure, revisits_items, with_captures,
@@ -244,6 +245,7 @@ fn made_again_out_of(
         matches!(stmt, Stmt::Local(local)
             if recreated_closure(local).is_some() || remade_let(local))
     };
+    let exported: BTreeSet<String> = exports.iter().map(|b| b.ident.to_string()).collect();
     let mut again: Vec<usize> = exports
         .iter()
         .filter_map(|binding| declared_at(&stmts, binding))
@@ -264,17 +266,31 @@ fn made_again_out_of(
             .iter()
             .map(|b| b.ident.to_string())
             .collect();
-        let read_inside = stmts[index + 1..]
+        let read_inside: BTreeSet<String> = names
             .iter()
-            .any(|stmt| names.iter().any(|name| names_in_stmt(stmt).contains(name)));
-        if read_inside {
-            after.push(stmts[index].clone());
-            // The copy after is the one the rest of the block reads.
-            if let Stmt::Local(inside) = &mut stmts[index] {
-                inside
-                    .attrs
-                    .push(syn::parse_quote!(#[allow(unused_variables)]));
+            .filter(|name| {
+                stmts[index + 1..]
+                    .iter()
+                    .any(|stmt| names_in_stmt(stmt).contains(*name))
+            })
+            .cloned()
+            .collect();
+        if !read_inside.is_empty() {
+            // The copy after binds what the rest of the block reads; the one inside, what the
+            // region reads, and what nothing reads, for rustc to warn of once.
+            let mut copy = stmts[index].clone();
+            if let Stmt::Local(copy) = &mut copy {
+                unbind(&mut copy.pat, &exported);
             }
+            if let Stmt::Local(inside) = &mut stmts[index] {
+                let kept = names
+                    .iter()
+                    .filter(|name| read_inside.contains(*name) || !exported.contains(*name))
+                    .cloned()
+                    .collect();
+                unbind(&mut inside.pat, &kept);
+            }
+            after.push(copy);
         } else {
             after.push(stmts.remove(index));
         }
@@ -373,6 +389,24 @@ mod tests {
         let text = block.to_token_stream().to_string();
         assert!(
             text.contains("let Some ((key , value)) = :: mrtr :: __private :: remade (parts)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_copies_of_a_let_made_again_bind_only_what_each_side_reads() {
+        // `value` is read in the region only, `key` after it only: each copy binds its own,
+        // and rustc warns of neither.
+        let mut block: Block = syn::parse_str(
+            "{ let Some((key, value)) = ::mrtr::__private::remade(t.split_once('=')) else { return 0; }; \
+             let shown = value.len(); \
+             let a = __mrtr_ask_1(q()); use_it(key, shown, a); }",
+        )
+        .unwrap();
+        narrow_scopes(&mut block, &Captures::new());
+        let text = block.to_token_stream().to_string();
+        assert!(
+            text.contains("let Some ((_ , value)) =") && text.contains("let Some ((key , _)) ="),
             "{text}"
         );
     }
