@@ -6934,6 +6934,39 @@ corpus! {
         Ok(format!("{out:?} {key} {shown} {last}"))
     }
 
+    // `for` loops over borrowed items joined with a second iterable by `zip` or `chain`: the
+    // loop saves a count, and both are read again on resume.
+    zipped_and_chained_borrowed_loops(args) => {
+        let labels = vec![format!("l{}", args.n), "m".to_owned(), "nn".to_owned()];
+        let values = vec!["a".to_owned(), format!("b{}", args.n)];
+        let text = format!("x{}\n\ny\nz", args.n);
+        let mut out = Vec::new();
+        for (label, value) in labels.iter().zip(&values) {
+            let keep = ask!(keep = elicit::<Yes>(format!("Pair {label} with {value}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{label}{value}{keep}"));
+            if !keep && label.len() > 1 {
+                break;
+            }
+        }
+        for (line, n) in text.lines().filter(|l| !l.is_empty()).zip(1..) {
+            let take = ask!(take = elicit::<Num>(format!("Take {line} as {n}?"))).ok().map_or(0, |t| t.num);
+            out.push(format!("{n}{line}{take}"));
+        }
+        for word in labels.iter().chain(values.iter()).skip(args.n as usize % 2) {
+            let more = ask!(more = elicit::<Yes>(format!("More {word}?"))).ok().is_some_and(|y| y.yes);
+            if !more {
+                break;
+            }
+            out.push(word.clone());
+        }
+        for (i, (a, b)) in labels.iter().zip(values.iter().rev()).enumerate() {
+            let note = ask!(note = elicit::<Text>(format!("Note {i} {a} {b}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+            out.push(format!("{i}{a}{b}{note}"));
+        }
+        let last = ask!(last = elicit::<Text>("Last?")).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        Ok(format!("{out:?} {} {last}", labels.len() + values.len()))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8634,6 +8667,37 @@ fn cases(name: &str) -> Vec<Run> {
         "let_else_made_again_whose_bindings_die_apart" => vec![
             run(4, vec![yes(true), yes(false), text("z")]),
             run(12, vec![decline.clone(), text("e")]),
+        ],
+        "zipped_and_chained_borrowed_loops" => vec![
+            run(
+                4,
+                vec![
+                    yes(true),
+                    yes(false),
+                    num(1),
+                    decline.clone(),
+                    num(3),
+                    yes(true),
+                    yes(true),
+                    yes(false),
+                    text("p"),
+                    text("q"),
+                    text("z"),
+                ],
+            ),
+            run(
+                12,
+                vec![
+                    decline.clone(),
+                    num(2),
+                    num(0),
+                    num(5),
+                    yes(false),
+                    text("p"),
+                    decline.clone(),
+                    text("e"),
+                ],
+            ),
         ],
         "names_bound_again_in_inner_blocks" => vec![
             run(

@@ -97,10 +97,12 @@ pub fn revisited<T: Revisit + ?Sized>(items: &T) -> &T {
     items
 }
 
-/// The iterator of a loop over borrowed items through `filter` or `map` with a closure,
-/// boxed. Held across an ask in the tool's future, the closure's own type would have rustc
-/// prove it for every lifetime of its item, which it cannot ("implementation of `FnOnce` is
-/// not general enough"); the box holds it under a type that names no closure.
+/// The iterator of a loop over borrowed items through `filter` or `map` with a closure, or
+/// through `chain`, boxed. Held across an ask in the tool's future, the closure's own type
+/// would have rustc prove it for every lifetime of its item, which it cannot
+/// ("implementation of `FnOnce` is not general enough"), and so would `chain`'s two
+/// iterators of one item type ("one type is more general than the other"); the box holds
+/// either under a type that names neither.
 pub fn boxed_items<'a, I: Iterator + Send + 'a>(
     items: I,
 ) -> Box<dyn Iterator<Item = I::Item> + Send + 'a> {

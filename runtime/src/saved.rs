@@ -49,7 +49,8 @@ impl<T: Serialize + Deserialize<'static> + Send + 'static> Persist for T {}
             a local or a parameter held across the ask (`&items`, `items.iter()`, \
             `text.lines()`; `items.iter()` also where `items` is a reference, such as an outer \
             loop's item), with no adapter after but `enumerate`, `rev`, `skip`, `take`, \
-            `step_by`, `filter` with a closure that only reads its item (`|s| s.len() > 2`) and \
+            `step_by`, `zip` or `chain` with a range or such items (`zip(&other)`), `filter` \
+            with a closure that only reads its item (`|s| s.len() > 2`) and \
             `map` with one that only picks from it (`|s| s.trim()`), not `move`, reading no local \
             that the body changes"
 )]

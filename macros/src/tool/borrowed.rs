@@ -51,7 +51,8 @@ impl<'ast> Visit<'ast> for Check<'_> {
                      Iterate owned strings: add `.map(str::to_owned)` right after \
                      `{method}(..)`; or borrow them from a `String` held across the ask, with \
                      no adapter after `{method}(..)` but `enumerate`, `rev`, `skip`, `take`, \
-                     `step_by`, `filter` with a closure that only reads its item and `map` \
+                     `step_by`, `zip` or `chain` with a range or such items, `filter` with a \
+                     closure that only reads its item and `map` \
                      with one that only picks from it (`|s| s.trim()`)"
                 ),
             );

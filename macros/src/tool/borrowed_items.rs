@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::{
     Block, Expr, Pat,
     spanned::Spanned,
@@ -50,15 +50,22 @@ pub(crate) fn borrowing_items(method: &str) -> bool {
 /// Adapters that keep borrowed items borrowed and run none of the user's code.
 pub(crate) const KEEPING: &[&str] = &["enumerate", "rev", "skip", "take", "step_by"];
 
+/// Adapters that join the items with those of a second iterable, their one argument.
+const JOINING: &[&str] = &["zip", "chain"];
+
 /// Whether `call`, an adapter after the method that borrows the items, gives again on resume
 /// the items it gave: one of `KEEPING` with steady arguments, `filter` with a closure that only
 /// reads its item (`|l| !l.trim().is_empty()`), or `map` with one that only picks a borrow out
-/// of it (`|s| s.trim()`, `String::as_str`). No `move` closure, which would read a copy the
+/// of it (`|s| s.trim()`, `String::as_str`), or `zip` or `chain` with a second iterable that
+/// gives its items again too (`joined_items`). No `move` closure, which would read a copy the
 /// body may change, and no local that the body changes (`body`'s `changed_in`).
-fn keeps_items(call: &syn::ExprMethodCall, body: &Block) -> bool {
+fn keeps_items(call: &syn::ExprMethodCall, body: &Block, outer_items: &[String]) -> bool {
     let method = call.method.to_string();
     if KEEPING.contains(&method.as_str()) {
         return call.args.iter().all(|arg| steady_argument(arg, body));
+    }
+    if JOINING.contains(&method.as_str()) {
+        return joined_items(call, body, outer_items).is_some();
     }
     let [function] = &call.args.iter().collect::<Vec<_>>()[..] else {
         return false;
@@ -73,6 +80,25 @@ fn keeps_items(call: &syn::ExprMethodCall, body: &Block) -> bool {
         _ => false,
     };
     fits && !changed_in(&body.stmts, &read)
+}
+
+/// The argument of a `zip` or `chain`, if it gives the same items again on resume: a range
+/// with steady bounds (`zip(1..)`), or items borrowed from a held place as a loop's own may be
+/// (`zip(args.items.iter())`, `chain(&extra)`), checked the same way.
+fn joined_items(
+    call: &syn::ExprMethodCall,
+    body: &Block,
+    outer_items: &[String],
+) -> Option<TokenStream> {
+    let [other] = &call.args.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    match other {
+        Expr::Range(range) if range.start.is_some() => {
+            steady_argument(other, body).then(|| quote!(#range))
+        }
+        _ => borrowed_items(other, body, outer_items),
+    }
 }
 
 /// An argument that gives the same on resume: it only reads (`remade::steady`: literals,
@@ -121,20 +147,28 @@ pub(crate) fn borrowed_items(
                 return None;
             }
             let fits = first.args.iter().all(|arg| steady_argument(arg, body))
-                && adapters.iter().all(|call| keeps_items(call, body));
+                && adapters
+                    .iter()
+                    .all(|call| keeps_items(call, body, outer_items));
             if !fits || calls.iter().any(|call| call.turbofish.is_some()) {
                 return None;
             }
             let mut tokens = checked(base);
             for call in calls.iter().rev() {
                 let method = &call.method;
-                let args = &call.args;
+                let joined = JOINING.contains(&method.to_string().as_str());
+                let args = match joined.then(|| joined_items(call, body, outer_items)) {
+                    Some(Some(other)) => other,
+                    _ => call.args.to_token_stream(),
+                };
                 tokens = quote!(#tokens.#method(#args));
             }
-            let closures = adapters
-                .iter()
-                .any(|call| !KEEPING.contains(&call.method.to_string().as_str()));
-            if closures {
+            // Closures, and `chain`'s two iterators of one item type, rustc cannot prove
+            // `Send` for every lifetime of the items when held across an ask: boxed, they are.
+            let boxed = adapters.iter().any(|call| {
+                !KEEPING.contains(&call.method.to_string().as_str()) && call.method != "zip"
+            });
+            if boxed {
                 tokens =
                     quote_spanned! {iterable.span()=> ::mrtr::__private::boxed_items(#tokens) };
             }
@@ -238,6 +272,23 @@ mod tests {
                 "text.lines().map(|l| l.trim()).enumerate()",
                 "::mrtr::__private::boxed_items(::mrtr::__private::revisited(&text).lines().map(|l| l.trim()).enumerate())",
             ),
+            // A second iterable joined on is checked as the loop's own; a range is kept.
+            (
+                "labels.iter().zip(args.items.iter())",
+                "::mrtr::__private::revisited(&labels).iter().zip(::mrtr::__private::revisited(&args.items).iter())",
+            ),
+            (
+                "names.iter().zip(1..).rev()",
+                "::mrtr::__private::revisited(&names).iter().zip(1..).rev()",
+            ),
+            (
+                "names.iter().chain(&extra)",
+                "::mrtr::__private::boxed_items(::mrtr::__private::revisited(&names).iter().chain(::mrtr::__private::revisited(&extra)))",
+            ),
+            (
+                "names.iter().zip(text.lines().filter(|l| !l.is_empty()))",
+                "::mrtr::__private::revisited(&names).iter().zip(::mrtr::__private::boxed_items(::mrtr::__private::revisited(&text).lines().filter(|l| !l.is_empty())))",
+            ),
             (
                 "names.iter().map(String::as_str)",
                 "::mrtr::__private::boxed_items(::mrtr::__private::revisited(&names).iter().map(String::as_str))",
@@ -283,6 +334,13 @@ mod tests {
             "names.iter().for_each(|m| m.len())",
             "text.split(sep())",
             "names.iter().take(n)",
+            // Joined on: owned items, `self`'s, a range the body changes, and two arguments.
+            "names.iter().zip(others)",
+            "names.iter().zip(others.clone())",
+            "names.iter().zip(self.names.iter())",
+            "names.iter().zip(0..n)",
+            "names.iter().zip(..3)",
+            "names.iter().zip(a.iter(), b.iter())",
             "other",
         ] {
             assert_eq!(revisits(iterable, "{ n += 1; }"), None, "{iterable}");
