@@ -1,7 +1,8 @@
 // A `Vec<&str>` collected from the arguments, held across an `ask!`. Collected through picks
 // and reads only, it is collected again on resume. Through the user's own function, which may
 // do more, it cannot be, and the error says to collect owned values: otherwise it would fail
-// only as a lifetime error at the attribute.
+// only as a lifetime error at the attribute. Nor into a `mut` local the tool changes after
+// (`words.sort()`), which made again would lose the change: the error says so.
 use mrtr::{ask, elicit, mrtr_tool};
 use rmcp::{
     ServerHandler,
@@ -45,6 +46,15 @@ impl Server {
         let short = args.text.split(',').filter(|w| wanted(w)).collect::<Vec<&str>>();
         let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
         Ok(format!("{words:?} {short:?} {name:?}"))
+    }
+
+    #[mrtr_tool]
+    #[tool(description = "Greets")]
+    async fn sorted(&self, Parameters(args): Parameters<Args>) -> Result<String, String> {
+        let mut words: Vec<&str> = args.text.split(',').map(str::trim).collect();
+        words.sort();
+        let name = ask!(name = elicit::<Name>("Name?")).ok().map(|n| n.name);
+        Ok(format!("{words:?} {name:?}"))
     }
 }
 

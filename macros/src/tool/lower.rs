@@ -892,19 +892,30 @@ impl<'a> Lowering<'a> {
                 _ => None,
             };
             if init.is_some_and(|init| collects_borrows(init, annotation, &self.static_locals)) {
+                let remade = match binding.mutable {
+                    // Made again, it would lose what the body changes in it.
+                    true => format!(
+                        "mrtr collects an iterator over what the tool holds again on resume, \
+                         rather than saving it, but not into a `mut` local: what the tool \
+                         changes in `{0}` after (`{0}.sort()`, `{0}.push(..)`) would be lost",
+                        binding.ident
+                    ),
+                    false => format!(
+                        "mrtr collects again on resume, rather than saving, an iterator over \
+                         what the tool holds whose `map` only picks (`.map(str::trim)`, \
+                         `.map(|s| s.trim())`) and whose `filter` only reads \
+                         (`.filter(|s| !s.is_empty())`), but not one that calls other code{}",
+                        not_remade_hint(init)
+                    ),
+                };
                 self.diagnostics.error(
                     &binding.ident,
                     format!(
                         "`{0}` holds references collected from an iterator across an `ask!`, \
                          and a borrow cannot be saved into `requestState`. Collect owned \
                          values: `.map(str::to_owned)` before `.collect()` for `&str` items, \
-                         `.cloned()` for others, into `Vec<String>` or the like. mrtr collects \
-                         again on resume, rather than saving, an iterator over what the tool \
-                         holds whose `map` only picks (`.map(str::trim)`, \
-                         `.map(|s| s.trim())`) and whose `filter` only reads \
-                         (`.filter(|s| !s.is_empty())`), but not one that calls other code{1}",
-                        binding.ident,
-                        not_remade_hint(init),
+                         `.cloned()` for others, into `Vec<String>` or the like. {1}",
+                        binding.ident, remade,
                     ),
                 );
                 continue;
