@@ -6967,6 +6967,27 @@ corpus! {
         Ok(format!("{out:?} {} {last}", labels.len() + values.len()))
     }
 
+    // Borrowed loops and a `let` made again through `skip_while`, `take_while`, `filter_map` and
+    // `map_while`, whose closures only read or pick: run again on resume.
+    while_and_filter_map_adapters(args) => {
+        let text = format!("# head {}\n# more\n- a{}\n- bb\nplain\n- c", args.n, args.n);
+        let header: Vec<&str> = text.lines().take_while(|l| l.starts_with('#')).collect();
+        let mut out = Vec::new();
+        for item in text.lines().skip_while(|l| l.starts_with('#')).filter_map(|l| l.strip_prefix("- ")) {
+            let keep = ask!(keep = elicit::<Yes>(format!("Keep {item}?"))).ok().is_some_and(|y| y.yes);
+            out.push(format!("{item}{keep}"));
+            if !keep {
+                break;
+            }
+        }
+        for (i, word) in text.lines().map_while(|l| l.strip_prefix("# ")).enumerate() {
+            let n = ask!(n = elicit::<Num>(format!("Count {word} at {i}?"))).ok().map_or(0, |n| n.num);
+            out.push(format!("{i}{word}{n}"));
+        }
+        let last = ask!(last = elicit::<Text>(format!("Last after {header:?}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        Ok(format!("{out:?} {header:?} {last}"))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8667,6 +8688,23 @@ fn cases(name: &str) -> Vec<Run> {
         "let_else_made_again_whose_bindings_die_apart" => vec![
             run(4, vec![yes(true), yes(false), text("z")]),
             run(12, vec![decline.clone(), text("e")]),
+        ],
+        "while_and_filter_map_adapters" => vec![
+            run(
+                4,
+                vec![yes(true), yes(false), num(2), decline.clone(), text("z")],
+            ),
+            run(
+                12,
+                vec![
+                    yes(true),
+                    yes(true),
+                    yes(true),
+                    num(1),
+                    num(3),
+                    decline.clone(),
+                ],
+            ),
         ],
         "zipped_and_chained_borrowed_loops" => vec![
             run(

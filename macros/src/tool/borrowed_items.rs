@@ -54,9 +54,10 @@ pub(crate) const KEEPING: &[&str] = &["enumerate", "rev", "skip", "take", "step_
 const JOINING: &[&str] = &["zip", "chain"];
 
 /// Whether `call`, an adapter after the method that borrows the items, gives again on resume
-/// the items it gave: one of `KEEPING` with steady arguments, `filter` with a closure that only
-/// reads its item (`|l| !l.trim().is_empty()`), or `map` with one that only picks a borrow out
-/// of it (`|s| s.trim()`, `String::as_str`), or `zip` or `chain` with a second iterable that
+/// the items it gave: one of `KEEPING` with steady arguments, `filter`, `skip_while` or
+/// `take_while` with a closure that only reads its item (`|l| !l.trim().is_empty()`), `map`,
+/// `filter_map` or `map_while` with one that only picks a borrow out of it (`|s| s.trim()`,
+/// `String::as_str`, `|l| l.strip_prefix("- ")`), or `zip` or `chain` with a second iterable that
 /// gives its items again too (`joined_items`). No `move` closure, which would read a copy the
 /// body may change, and no local that the body changes (`body`'s `changed_in`).
 fn keeps_items(call: &syn::ExprMethodCall, body: &Block, outer_items: &[String]) -> bool {
@@ -75,8 +76,8 @@ fn keeps_items(call: &syn::ExprMethodCall, body: &Block, outer_items: &[String])
     }
     let mut read = Vec::new();
     let fits = match method.as_str() {
-        "filter" => reading(function, &mut read),
-        "map" => picking(function, &mut read),
+        "filter" | "skip_while" | "take_while" => reading(function, &mut read),
+        "map" | "filter_map" | "map_while" => picking(function, &mut read),
         _ => false,
     };
     fits && !changed_in(&body.stmts, &read)
@@ -290,6 +291,10 @@ mod tests {
                 "::mrtr::__private::revisited(&names).iter().zip(::mrtr::__private::boxed_items(::mrtr::__private::revisited(&text).lines().filter(|l| !l.is_empty())))",
             ),
             (
+                "text.lines().skip_while(|l| l.starts_with('#')).filter_map(|l| l.strip_prefix(\"- \"))",
+                "::mrtr::__private::boxed_items(::mrtr::__private::revisited(&text).lines().skip_while(|l| l.starts_with('#')).filter_map(|l| l.strip_prefix(\"- \")))",
+            ),
+            (
                 "names.iter().map(String::as_str)",
                 "::mrtr::__private::boxed_items(::mrtr::__private::revisited(&names).iter().map(String::as_str))",
             ),
@@ -332,6 +337,8 @@ mod tests {
             "names.iter().filter(|m| m.len() > n)",
             "names.iter().map(|m| m.to_lowercase())",
             "names.iter().for_each(|m| m.len())",
+            "text.lines().take_while(|l| keep(l))",
+            "text.lines().filter_map(|l| l.parse().ok())",
             "text.split(sep())",
             "names.iter().take(n)",
             // Joined on: owned items, `self`'s, a range the body changes, and two arguments.

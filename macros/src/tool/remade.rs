@@ -1336,15 +1336,18 @@ const TAKING: &[&str] = &[
     "collect",
 ];
 
-/// `.map(f)`, `.and_then(f)` or `.filter_map(f)` with `f` a pick, or `.filter(p)` with `p` a
-/// read (`remade_closures`): of an iterator or an `Option`.
+/// `.map(f)`, `.and_then(f)`, `.filter_map(f)` or `.map_while(f)` with `f` a pick, or
+/// `.filter(p)`, `.skip_while(p)` or `.take_while(p)` with `p` a read (`remade_closures`): of
+/// an iterator or an `Option`.
 fn filtered_or_mapped(call: &syn::ExprMethodCall, arguments: &mut Vec<String>) -> bool {
     let [function] = call.args.iter().collect::<Vec<_>>()[..] else {
         return false;
     };
     match call.method.to_string().as_str() {
-        "map" | "and_then" | "filter_map" => remade_closures::picking(function, arguments),
-        "filter" => remade_closures::reading(function, arguments),
+        "map" | "and_then" | "filter_map" | "map_while" => {
+            remade_closures::picking(function, arguments)
+        }
+        "filter" | "skip_while" | "take_while" => remade_closures::reading(function, arguments),
         _ => false,
     }
 }
