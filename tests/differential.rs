@@ -239,7 +239,7 @@ pub async fn join_async(a: &str, b: &str) -> String {
 /// Compiles each body as a resumable tool (`Corpus::NAME`) and as a straight async fn
 /// (`straight::NAME`) whose `ask!` reads the next answer of a script.
 macro_rules! corpus {
-    ($( $name:ident($args:ident) => $body:block )*) => {
+    ($( $name:ident($args:pat) => $body:block )*) => {
         #[derive(Clone)]
         pub struct Corpus {
             tool_router: ToolRouter<Self>,
@@ -6988,6 +6988,34 @@ corpus! {
         Ok(format!("{out:?} {header:?} {last}"))
     }
 
+    // Names of a parameter destructured in the signature, bound again from themselves in
+    // blocks inside by a `let`, an `if let` and a loop's `let`: read in place on every round.
+    parameters_bound_again_in_blocks_inside(Args { n, run }) => {
+        let mut out = Vec::new();
+        if n % 2 == 0 {
+            let run = run.trim();
+            let sure = ask!(sure = elicit::<Yes>(format!("Sure of {n}?"))).ok().is_some_and(|y| y.yes);
+            mrtr_tests::straight::note(run, format!("sure {sure}"));
+            out.push(format!("{sure}{}", run.is_empty()));
+        }
+        if let Some(run) = run.get(0..) {
+            let count = ask!(count = elicit::<Num>("How many?")).ok().map_or(0, |c| c.num);
+            mrtr_tests::straight::note(run, format!("count {count}"));
+            out.push(format!("{count}"));
+        }
+        for i in 0..n % 3 + 1 {
+            let run = run.as_str();
+            let more = ask!(more = elicit::<Yes>(format!("More {i}?"))).ok().is_some_and(|y| y.yes);
+            mrtr_tests::straight::note(run, format!("more {i} {more}"));
+            if !more {
+                break;
+            }
+        }
+        let last = ask!(last = elicit::<Text>("Last?")).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        mrtr_tests::straight::note(&run, "done");
+        Ok(format!("{out:?} {n} {last}"))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8704,6 +8732,13 @@ fn cases(name: &str) -> Vec<Run> {
                     num(3),
                     decline.clone(),
                 ],
+            ),
+        ],
+        "parameters_bound_again_in_blocks_inside" => vec![
+            run(4, vec![yes(true), num(3), yes(true), yes(false), text("z")]),
+            run(
+                12,
+                vec![decline.clone(), decline.clone(), yes(true), text("e")],
             ),
         ],
         "zipped_and_chained_borrowed_loops" => vec![

@@ -102,7 +102,7 @@ pub(crate) fn expand(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenS
     given_anew::rebind(&mut body);
     remade_arms::rebind_in_arms(&mut body, &machine);
     desugar::desugar(&mut body, &machine, &mut diagnostics);
-    remade::remake_borrows(&mut body);
+    remade::remake_borrows(&mut body, syntax::parameter_names(&tool.item.sig));
     let captures = syntax::captures_in(&body);
     scopes::narrow_scopes(&mut body, &captures);
     let borrowing_items = syntax::borrowing_items(&body);

@@ -75,12 +75,14 @@ const UNWRAPPING: &[&str] = &[
     "ok_or",
 ];
 
-pub(crate) fn remake_borrows(body: &mut Block) {
+/// `parameters` are the names the function's parameters bind.
+pub(crate) fn remake_borrows(body: &mut Block, parameters: BTreeSet<String>) {
     Remake {
         levels: Vec::new(),
         made_levels: Vec::new(),
         made: BTreeSet::new(),
         kept: 0,
+        parameters,
     }
     .visit_block_mut(body);
     // A name bound more than once stays made again only where every such binding is made
@@ -305,6 +307,9 @@ struct Remake {
     made: BTreeSet<String>,
     /// How many locals `keep_shadowed` has hidden so far.
     kept: u32,
+    /// The names the function's parameters bind. The client sends them again on every round
+    /// and they cannot be `mut`, so a `let` in any block may read one it binds again in place.
+    parameters: BTreeSet<String>,
 }
 
 impl Remake {
@@ -521,7 +526,8 @@ impl Remake {
     /// The names `local` binds again from their old values (`let name = name.trim();`) where
     /// each old one is bound around the block being walked and not in it: lowering saves it
     /// at the asks that follow (through a hidden name, or a snapshot taken before `local`),
-    /// and the `let` made again reads it in place.
+    /// and the `let` made again reads it in place. So may one that is a parameter's, bound
+    /// by no `let` or pattern around: it is the same on every round.
     fn shadowed_outside(&self, local: &Local) -> BTreeSet<String> {
         let (Some(init), Some(level)) = (&local.init, self.levels.last()) else {
             return BTreeSet::new();
@@ -533,8 +539,10 @@ impl Remake {
             .map(|b| b.ident.to_string())
             .filter(|name| reads.contains(name))
             .collect();
-        let outside =
-            |name: &String| !level.contains(name) && outer.iter().any(|l| l.contains(name));
+        let outside = |name: &String| {
+            !level.contains(name)
+                && (outer.iter().any(|l| l.contains(name)) || self.parameters.contains(name))
+        };
         match shadowed.iter().all(outside) {
             true => shadowed,
             false => BTreeSet::new(),
@@ -1133,7 +1141,7 @@ pub(crate) fn not_remade_hint(value: Option<&Expr>) -> &'static str {
          the same locals; where it reads a name it binds (`let text = text.trim();`), that \
          name bound before it by a `let` of its own block (a loop's item or an arm's binding \
          is one; one that borrows through a pattern, not read between) or around its block \
-         by a `let`, an arm or an `if let`, or a parameter read in the function's own block, \
+         by a `let`, an arm or an `if let`, or a parameter, \
          and no closure or value made again from the old one used after it; no name it reads \
          bound both \
          in its block or branch and around it; and no later statement of its block binding \
@@ -1575,7 +1583,7 @@ mod tests {
     /// The names of the `let`s of `block` made again on resume.
     fn remade(block: &str) -> Vec<String> {
         let mut block: Block = syn::parse_str(block).unwrap();
-        remake_borrows(&mut block);
+        remake_borrows(&mut block, BTreeSet::new());
         block
             .stmts
             .iter()
@@ -1644,7 +1652,7 @@ mod tests {
             "{{ let w = text.split(',').next(); {ASK} f(w); }}"
         ))
         .unwrap();
-        remake_borrows(&mut block);
+        remake_borrows(&mut block, BTreeSet::new());
         let marked = block.stmts[0]
             .to_token_stream()
             .to_string()
@@ -1682,7 +1690,7 @@ mod tests {
     /// The block after `remake_borrows`, as tokens print.
     fn remade_text(block: &str) -> String {
         let mut block: Block = syn::parse_str(block).unwrap();
-        remake_borrows(&mut block);
+        remake_borrows(&mut block, BTreeSet::new());
         block.to_token_stream().to_string()
     }
 
@@ -1807,6 +1815,27 @@ mod tests {
             let text = remade_text(&block);
             assert!(text.contains(left), "{text}");
         }
+    }
+
+    #[test]
+    fn names_bound_again_from_a_parameter_in_a_block_inside_read_it_in_place() {
+        let block = format!(
+            "{{ if c {{ let Some(note) = note.as_deref() else {{ lost() }}; {ASK} use_it(note); }} use_it(note); }}"
+        );
+        let remade = |parameters: &[&str]| {
+            let mut block: Block = syn::parse_str(&block).unwrap();
+            let parameters = parameters.iter().map(|name| name.to_string()).collect();
+            remake_borrows(&mut block, parameters);
+            block.to_token_stream().to_string()
+        };
+        // A parameter is the same on every round, and nothing here binds it.
+        let text = remade(&["args", "note"]);
+        assert!(
+            text.contains("let Some (note) = :: mrtr :: __private :: remade (note . as_deref ())"),
+            "{text}"
+        );
+        // Not a parameter, and bound by no `let` around: which `note` it reads is not known.
+        assert!(!remade(&["args"]).contains("remade (note"));
     }
 
     #[test]
@@ -1998,7 +2027,7 @@ mod tests {
         // Also in a block inside, where that `let` is the nearest binding of the name outside.
         let label_remade = |block: &str| {
             let mut block: Block = syn::parse_str(block).unwrap();
-            remake_borrows(&mut block);
+            remake_borrows(&mut block, BTreeSet::new());
             let out = quote::quote!(#block).to_string().replace(' ', "");
             out.contains("letlabel=::mrtr::__private::remade(t)")
         };

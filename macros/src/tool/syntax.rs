@@ -233,6 +233,20 @@ pub(crate) struct Binding {
     pub(crate) by_ref: bool,
 }
 
+/// The names the parameters of `sig` bind, not `self`: `args` of `Parameters(args)`, `note`
+/// of `Parameters(Args { note, .. })`.
+pub(crate) fn parameter_names(sig: &syn::Signature) -> BTreeSet<String> {
+    sig.inputs
+        .iter()
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(arg) => Some(pattern_bindings(&arg.pat)),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .flatten()
+        .map(|binding| binding.ident.to_string())
+        .collect()
+}
+
 /// The bindings of a pattern, in source order.
 pub(crate) fn pattern_bindings(pat: &Pat) -> Vec<Binding> {
     let mut out = Vec::new();
