@@ -712,7 +712,7 @@ impl Generator {
                         let item = self.pattern_name();
                         let label = self.fresh("'l");
                         let bound = self.rng.u32(1..=3);
-                        let (pattern, iterable) = match self.rng.u8(0..6) {
+                        let (pattern, iterable) = match self.rng.u8(0..10) {
                             0 => (format!("&{item}"), format!("{list}.iter()")),
                             1 => (format!("&{item}"), format!("{list}.iter().rev()")),
                             // Through a `filter` that reads, run again on resume.
@@ -727,6 +727,17 @@ impl Generator {
                             4 => (
                                 format!("(_, &{item})"),
                                 format!("{list}.iter().enumerate().filter(|(i, _)| i % 2 == 0)"),
+                            ),
+                            // Joined with a range or with items of the same list, and through
+                            // a `skip_while` that reads.
+                            6 => (format!("(&{item}, _)"), format!("{list}.iter().zip(1..)")),
+                            7 => (
+                                format!("(_, &{item})"),
+                                format!("{list}.iter().zip({list}.iter().rev())"),
+                            ),
+                            8 => (
+                                format!("&{item}"),
+                                format!("{list}.iter().chain(&{list}).skip_while(|x| **x < 1)"),
                             ),
                             _ => (
                                 format!("(_, &{item})"),
