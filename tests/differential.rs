@@ -7016,6 +7016,26 @@ corpus! {
         Ok(format!("{out:?} {n} {last}"))
     }
 
+    // A plan sampled from the model, split into steps made again from it and walked by a
+    // borrowed loop, with items copied out of the steps (`first().copied()`) held to the end.
+    steps_of_a_sampled_plan(args) => {
+        let plan = ask!(plan = mrtr::sample(format!("Plan {}", args.n)).max_tokens(50)).text;
+        let steps: Vec<&str> = plan.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        let first = steps.first().copied().unwrap_or("none");
+        let longest = steps.iter().max_by_key(|s| s.len()).copied();
+        let mut done = Vec::new();
+        for (i, step) in steps.iter().enumerate() {
+            let go = ask!(go = elicit::<Yes>(format!("Run {i}: {step}?"))).ok().is_some_and(|y| y.yes);
+            if !go {
+                break;
+            }
+            note!(args, "ran {step}");
+            done.push(format!("{i}{step}"));
+        }
+        let last = ask!(last = elicit::<Text>(format!("Last after {first}?"))).accepted().map_or_else(|_| "-".to_owned(), |t| t.text);
+        Ok(format!("{done:?} {first} {longest:?} {} {last}", steps.len()))
+    }
+
     // Owned values and copies put into collections an ask outlives, by the ways that put a
     // borrow there too: `extend`, a typed collection, a place inside one, an assignment.
     owned_puts_into_collections_held_across_asks(args) => {
@@ -8741,6 +8761,28 @@ fn cases(name: &str) -> Vec<Run> {
                 vec![decline.clone(), decline.clone(), yes(true), text("e")],
             ),
         ],
+        "steps_of_a_sampled_plan" => {
+            let plan = |text: &str| {
+                json!({
+                    "role": "assistant",
+                    "content": {"type": "text", "text": text},
+                    "model": "m1",
+                })
+            };
+            vec![
+                run(
+                    4,
+                    vec![
+                        plan("a\n\n  bb \nc"),
+                        yes(true),
+                        yes(true),
+                        yes(true),
+                        text("z"),
+                    ],
+                ),
+                run(12, vec![plan("x\ny"), yes(false), decline.clone()]),
+            ]
+        }
         "zipped_and_chained_borrowed_loops" => vec![
             run(
                 4,

@@ -977,7 +977,8 @@ impl VisitMut for AnyOrder {
 /// Whether `local` has the shape of a `let` made again on resume, whatever its block does
 /// later; the locals it passes as arguments go to `arguments`. A `let .. else` whose `else`
 /// does not ask is one too (`remade_arms` writes them): made again, it matches again. So is a
-/// copy out of a `let` of `made` (`let first = words[0];`, a `&str` of a `Vec<&str>`); and
+/// copy out of a `let` of `made` (`let first = words[0];`, a `&str` of a `Vec<&str>`, or
+/// `words.first().copied()`); and
 /// `remade_here` takes a plain copy of one of its block too (`copy_of_made`).
 fn remade_shape(local: &Local, arguments: &mut Vec<String>, made: &BTreeSet<String>) -> bool {
     local.init.as_ref().is_some_and(|init| {
@@ -1119,11 +1120,34 @@ fn only_value(block: &Block) -> Option<&Expr> {
     }
 }
 
-/// `words[0]` or `pairs[i].0`, with `words` one of `made`: an item copied out of a value made
-/// again, which may be a borrow. A copy out of a saved value is saved as it is.
+/// `words[0]`, `pairs[i].0` or `words.first().copied().unwrap_or("-")`, with `words` one of
+/// `made`: an item copied out of a value made again, which may be a borrow. A copy out of a
+/// saved value is saved as it is.
 fn copied_out(expr: &Expr, made: &BTreeSet<String>, arguments: &mut Vec<String>) -> bool {
     let made_root = root_ident(expr).is_some_and(|root| made.contains(&root.to_string()));
-    made_root && !matches!(expr, Expr::Path(_)) && indexed_place(expr, arguments)
+    made_root
+        && (!matches!(expr, Expr::Path(_)) && indexed_place(expr, arguments)
+            || copied_pick(expr, arguments))
+}
+
+/// `.copied()` or `.cloned()` on an `Option` of a reference that `remade_value` takes, then
+/// maybe unwrapped (`.unwrap_or("-")`): `words.first().copied()`, `words.iter().max().cloned()`.
+/// Out of a value made again, which holds borrows, that copies a borrow.
+fn copied_pick(expr: &Expr, arguments: &mut Vec<String>) -> bool {
+    match expr {
+        Expr::Paren(inner) => copied_pick(&inner.expr, arguments),
+        Expr::MethodCall(call) if call.turbofish.is_some() => false,
+        Expr::MethodCall(call) if UNWRAPPING.contains(&call.method.to_string().as_str()) => {
+            call.args.iter().all(|arg| steady(arg, arguments))
+                && copied_pick(&call.receiver, arguments)
+        }
+        Expr::MethodCall(call)
+            if (call.method == "copied" || call.method == "cloned") && call.args.is_empty() =>
+        {
+            remade_value(&call.receiver, arguments)
+        }
+        _ => false,
+    }
 }
 
 /// Whether `expr` is a borrow that a `let` made again on resume may hold (`remade_value`).
@@ -2017,8 +2041,27 @@ mod tests {
             "{{ let words: Vec<&str> = text.split(',').collect(); let first = words[0]; {ASK} f(first); }}"
         );
         assert_eq!(remade(&copied), ["words", "first"]);
+        for pick in [
+            "words.first().copied()",
+            "words.first().copied().unwrap_or(\"none\")",
+            "words.iter().max().cloned().unwrap()",
+            "words.get(i + 1).copied().unwrap_or_default()",
+        ] {
+            let copied = format!(
+                "{{ let words: Vec<&str> = text.split(',').collect(); let first = {pick}; {ASK} f(first); }}"
+            );
+            assert_eq!(remade(&copied), ["words", "first"], "{pick}");
+        }
         let saved = format!("{{ let first = counts[0]; {ASK} f(first); }}");
         assert!(remade(&saved).is_empty());
+        let saved =
+            format!("{{ let first = counts.first().copied().unwrap_or(0); {ASK} f(first); }}");
+        assert!(remade(&saved).is_empty());
+        // Not through a call of the user's between.
+        let called = format!(
+            "{{ let words: Vec<&str> = text.split(',').collect(); let first = pick(&words).copied(); {ASK} f(first); }}"
+        );
+        assert_eq!(remade(&called), ["words"]);
         // So is a plain copy of a `let` of the block made again; of a saved one, it is saved.
         let plain = format!("{{ let t = text.trim(); let label = t; {ASK} f(label); }}");
         assert_eq!(remade(&plain), ["t", "label"]);
