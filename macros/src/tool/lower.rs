@@ -679,6 +679,8 @@ impl<'a> Lowering<'a> {
             .iter()
             .map(|binding| {
                 let span = binding.ident.span();
+                // Located at the name too, so that a lifetime error of the restore points there.
+                let machine = Ident::new(&machine.to_string(), machine.span().located_at(span));
                 quote_spanned! {span=> #machine.restore().await }
             })
             .collect();
@@ -1025,6 +1027,8 @@ impl<'a> Lowering<'a> {
         let replaced: BTreeSet<usize> = self.scope.iter().filter_map(|s| s.given_anew_of).collect();
         let saves = self.scope.iter().enumerate().map(|(position, saved)| {
             let ident = &saved.binding.ident;
+            // Located at the name, so that a lifetime error of the save points there.
+            let saver = Ident::new(&saver.to_string(), saver.span().located_at(ident.span()));
             let dead = saved
                 .dead
                 .as_ref()
