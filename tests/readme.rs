@@ -68,8 +68,13 @@ fn the_readme_counts_the_tests_it_describes() {
     let bodies = include_str!("differential.rs")
         .lines()
         .filter(|line| {
-            line.strip_prefix("    ").is_some_and(|name| {
-                name.ends_with("(args) => {") && name.starts_with(|c: char| c.is_ascii_lowercase())
+            // `name(args) => {`, or with the arguments taken apart: `name(Args { n, run }) => {`.
+            line.strip_prefix("    ").is_some_and(|body| {
+                body.split_once('(').is_some_and(|(name, _)| {
+                    body.ends_with(") => {")
+                        && name.starts_with(|c: char| c.is_ascii_lowercase())
+                        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                })
             })
         })
         .count();
