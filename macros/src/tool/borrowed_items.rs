@@ -14,8 +14,7 @@ use syn::{
     visit::{self, Visit},
 };
 
-use super::remade::{changed_in, steady};
-use super::remade_closures::{picking, reading};
+use super::remade::{changed_in, filtered_or_mapped, steady};
 
 /// Methods whose items are `&str`s of the text they are called on.
 pub(crate) const SPLITTING: &[&str] = &[
@@ -57,8 +56,9 @@ const JOINING: &[&str] = &["zip", "chain"];
 /// the items it gave: one of `KEEPING` with steady arguments, `filter`, `skip_while` or
 /// `take_while` with a closure that only reads its item (`|l| !l.trim().is_empty()`), `map`,
 /// `filter_map` or `map_while` with one that only picks a borrow out of it (`|s| s.trim()`,
-/// `String::as_str`, `|l| l.strip_prefix("- ")`), or `zip` or `chain` with a second iterable that
-/// gives its items again too (`joined_items`). No `move` closure, which would read a copy the
+/// `String::as_str`, `|l| l.strip_prefix("- ")`), as `remade::filtered_or_mapped` takes them,
+/// or `zip` or `chain` with a second iterable that gives its items again too
+/// (`joined_items`). No `move` closure, which would read a copy the
 /// body may change, and no local that the body changes (`body`'s `changed_in`).
 fn keeps_items(call: &syn::ExprMethodCall, body: &Block, outer_items: &[String]) -> bool {
     let method = call.method.to_string();
@@ -68,19 +68,11 @@ fn keeps_items(call: &syn::ExprMethodCall, body: &Block, outer_items: &[String])
     if JOINING.contains(&method.as_str()) {
         return joined_items(call, body, outer_items).is_some();
     }
-    let [function] = &call.args.iter().collect::<Vec<_>>()[..] else {
-        return false;
-    };
-    if matches!(function, Expr::Closure(closure) if closure.capture.is_some()) {
-        return false;
-    }
+    let moves = |arg: &Expr| matches!(arg, Expr::Closure(closure) if closure.capture.is_some());
     let mut read = Vec::new();
-    let fits = match method.as_str() {
-        "filter" | "skip_while" | "take_while" => reading(function, &mut read),
-        "map" | "filter_map" | "map_while" => picking(function, &mut read),
-        _ => false,
-    };
-    fits && !changed_in(&body.stmts, &read)
+    !call.args.iter().any(moves)
+        && filtered_or_mapped(call, &mut read)
+        && !changed_in(&body.stmts, &read)
 }
 
 /// The argument of a `zip` or `chain`, if it gives the same items again on resume: a range

@@ -7,6 +7,12 @@ fn local(name: &str) -> Ident {
     Ident::new(name, Span::mixed_site())
 }
 
+/// `ident` located at `span`, so that an error of the generated code around it points at the
+/// user's code there, not at the attribute.
+pub(crate) fn located(ident: &Ident, span: Span) -> Ident {
+    Ident::new(&ident.to_string(), ident.span().located_at(span))
+}
+
 /// The round's resume cursor (`&Machine`).
 pub(crate) fn machine() -> Ident {
     local("__mrtr")

@@ -679,8 +679,6 @@ impl<'a> Lowering<'a> {
             .iter()
             .map(|binding| {
                 let span = binding.ident.span();
-                // Located at the name too, so that a lifetime error of the restore points there.
-                let machine = Ident::new(&machine.to_string(), machine.span().located_at(span));
                 quote_spanned! {span=> #machine.restore().await }
             })
             .collect();
@@ -996,10 +994,7 @@ impl<'a> Lowering<'a> {
 
     /// `ask!(start_task())`: the call becomes a task here, if it can be one, and goes on.
     fn lower_task_start(&self, question: &Expr, span: proc_macro2::Span) -> Expr {
-        let machine = Ident::new(
-            &self.machine.to_string(),
-            self.machine.span().located_at(span),
-        );
+        let machine = idents::located(&self.machine, span);
         let path = self
             .task_start
             .clone()
@@ -1019,16 +1014,13 @@ impl<'a> Lowering<'a> {
             quote!(#question)
         };
         // Located at the ask, so that type errors of the call point there, not at the attribute.
-        let machine = Ident::new(
-            &self.machine.to_string(),
-            self.machine.span().located_at(site.span),
-        );
+        let machine = idents::located(&self.machine, site.span);
         let saver = &self.saver;
         let replaced: BTreeSet<usize> = self.scope.iter().filter_map(|s| s.given_anew_of).collect();
         let saves = self.scope.iter().enumerate().map(|(position, saved)| {
             let ident = &saved.binding.ident;
-            // Located at the name, so that a lifetime error of the save points there.
-            let saver = Ident::new(&saver.to_string(), saver.span().located_at(ident.span()));
+            // A lifetime error of the save (a borrow not `'static`) points at the name.
+            let saver = idents::located(saver, ident.span());
             let dead = saved
                 .dead
                 .as_ref()

@@ -982,15 +982,9 @@ impl VisitMut for AnyOrder {
 /// `remade_here` takes a plain copy of one of its block too (`copy_of_made`).
 fn remade_shape(local: &Local, arguments: &mut Vec<String>, made: &BTreeSet<String>) -> bool {
     local.init.as_ref().is_some_and(|init| {
-        let pattern = match &init.diverge {
-            None => plain_pattern(&local.pat),
-            Some((_, otherwise)) => {
-                rebinding_pattern(&local.pat) && asks_in_expr(otherwise).is_empty()
-            }
-        };
         // `remade_arms` allows `irrefutable_let_patterns` on a `let .. else` it writes.
         let allows = local.attrs.iter().all(|attr| attr.path().is_ident("allow"));
-        pattern
+        remade_pattern(local)
             && allows
             && (remade_value(&init.expr, arguments)
                 || init.diverge.is_none() && copied_out(&init.expr, made, arguments))
@@ -1012,15 +1006,20 @@ fn copy_of_made(earlier: &[Stmt], local: &Local, made_outside: &BTreeSet<String>
     let Some(source) = path.path.get_ident().filter(|_| path.qself.is_none()) else {
         return false;
     };
-    let pattern = match &init.diverge {
-        None => plain_pattern(&local.pat) && local.attrs.is_empty(),
-        Some((_, otherwise)) => {
-            rebinding_pattern(&local.pat)
-                && asks_in_expr(otherwise).is_empty()
-                && local.attrs.iter().all(|attr| attr.path().is_ident("allow"))
-        }
+    let attrs = match &init.diverge {
+        None => local.attrs.is_empty(),
+        Some(_) => local.attrs.iter().all(|attr| attr.path().is_ident("allow")),
     };
-    pattern && named_made(earlier, made_outside, source)
+    remade_pattern(local) && attrs && named_made(earlier, made_outside, source)
+}
+
+/// Whether the pattern of `local` may be made again: plain names, or, in a `let .. else`
+/// whose `else` does not ask, a pattern `rebinding_pattern` takes.
+fn remade_pattern(local: &Local) -> bool {
+    match local.init.as_ref().and_then(|init| init.diverge.as_ref()) {
+        None => plain_pattern(&local.pat),
+        Some((_, otherwise)) => rebinding_pattern(&local.pat) && asks_in_expr(otherwise).is_empty(),
+    }
 }
 
 /// Whether `source` names a `let` made again: the last of `earlier` binding it, or, with none,
@@ -1371,7 +1370,7 @@ const TAKING: &[&str] = &[
 /// `.map(f)`, `.and_then(f)`, `.filter_map(f)` or `.map_while(f)` with `f` a pick, or
 /// `.filter(p)`, `.skip_while(p)` or `.take_while(p)` with `p` a read (`remade_closures`): of
 /// an iterator or an `Option`.
-fn filtered_or_mapped(call: &syn::ExprMethodCall, arguments: &mut Vec<String>) -> bool {
+pub(crate) fn filtered_or_mapped(call: &syn::ExprMethodCall, arguments: &mut Vec<String>) -> bool {
     let [function] = call.args.iter().collect::<Vec<_>>()[..] else {
         return false;
     };

@@ -28,8 +28,9 @@ use super::overwritten::overwritten_by;
 use super::remade::remade_let;
 use super::remade_arms::unbind;
 use super::syntax::{
-    Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, names_in_expr, names_in_stmt,
-    parse_stmt, pattern_bindings, recreated_closure, revisits_items, with_captures,
+    Binding, Captures, asks_in_stmt, bindings_tuple, kept_for_drop, made_every_round,
+    names_in_expr, names_in_stmt, parse_stmt, pattern_bindings, recreated_closure, revisits_items,
+    with_captures,
 };
 
 /// Folds every block of the body, innermost last. Reading a re-created closure reads what it
@@ -139,7 +140,7 @@ fn fold_block(block: &mut Block, captures: &Captures) {
         // nor does folding one made again on every round, which `made_again_out_of` would only
         // move after the empty block, to be found again.
         let made_again = matches!(&block.stmts[start], Stmt::Local(local)
-            if remade_let(local) || recreated_closure(local).is_some());
+            if made_every_round(local));
         if start == end && (exports.len() == facts[start].declares.len() || made_again) {
             skip.insert(start);
             continue;
